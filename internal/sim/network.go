@@ -1,0 +1,203 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+)
+
+// NodeID names an endpoint of the simulated network.
+type NodeID int
+
+// Handler receives a datagram delivered to a node. The slice belongs to the handler.
+type Handler func(from NodeID, datagram []byte)
+
+// LinkConfig describes one direction of a link.
+//
+// Each datagram is delayed by Delay plus a uniform draw in [0, Jitter]; with probability
+// Reorder it is held back a further ReorderDelay, so that later datagrams overtake it. It
+// is lost with probability Loss and, if not lost, delivered twice with probability
+// Duplicate (the copy takes its own delay draw).
+type LinkConfig struct {
+	// Delay is the one-way base latency (half the round-trip time of a symmetric link).
+	Delay time.Duration
+	// Jitter is the width of the uniform extra delay added to each datagram.
+	Jitter time.Duration
+	// Loss is the probability that a datagram is dropped, in [0, 1).
+	Loss float64
+	// Duplicate is the probability that a delivered datagram arrives twice, in [0, 1).
+	Duplicate float64
+	// Reorder is the probability that a datagram is held back by ReorderDelay, in [0, 1).
+	Reorder float64
+	// ReorderDelay is the extra delay of a held-back datagram; zero means 20 ms.
+	ReorderDelay time.Duration
+}
+
+// DefaultReorderDelay is the hold-back of a reordered datagram when the config leaves it zero.
+const DefaultReorderDelay = 20 * time.Millisecond
+
+// ErrBadLink is returned for a link configuration that is out of range.
+var ErrBadLink = errors.New("sim: bad link configuration")
+
+// Validate checks the configuration.
+func (c LinkConfig) Validate() error {
+	prob := func(name string, p float64) error {
+		if math.IsNaN(p) || p < 0 || p >= 1 {
+			return fmt.Errorf("%w: %s %v not in [0, 1)", ErrBadLink, name, p)
+		}
+		return nil
+	}
+	if c.Delay < 0 || c.Jitter < 0 || c.ReorderDelay < 0 {
+		return fmt.Errorf("%w: negative duration", ErrBadLink)
+	}
+	return errors.Join(prob("loss", c.Loss), prob("duplicate", c.Duplicate), prob("reorder", c.Reorder))
+}
+
+// LinkStats counts what a link did to the datagrams given to it.
+type LinkStats struct {
+	// Sent is the number of datagrams handed to the link.
+	Sent int
+	// Lost is the number dropped.
+	Lost int
+	// Duplicated is the number delivered a second time.
+	Duplicated int
+	// Delivered is the number of deliveries (duplicates included).
+	Delivered int
+	// Overtaken is the number of deliveries that arrived after a datagram sent later.
+	Overtaken int
+	// Bytes is the number of bytes handed to the link.
+	Bytes int
+}
+
+type link struct {
+	cfg       LinkConfig
+	rng       *rand.Rand
+	stats     LinkStats
+	sentSeq   uint64
+	delivered uint64 // highest send sequence delivered so far
+}
+
+// Network moves datagrams between nodes over configured links.
+type Network struct {
+	sim      *Sim
+	handlers map[NodeID]Handler
+	links    map[[2]NodeID]*link
+	fallback LinkConfig
+}
+
+// NewNetwork returns an empty network on s. Links that were not configured use def.
+func NewNetwork(s *Sim, def LinkConfig) (*Network, error) {
+	if err := def.Validate(); err != nil {
+		return nil, err
+	}
+	return &Network{sim: s, handlers: map[NodeID]Handler{}, links: map[[2]NodeID]*link{}, fallback: def}, nil
+}
+
+// Sim returns the simulator the network runs on.
+func (n *Network) Sim() *Sim { return n.sim }
+
+// Attach registers the handler of a node, replacing any earlier one.
+func (n *Network) Attach(id NodeID, h Handler) { n.handlers[id] = h }
+
+// Detach removes a node; datagrams in flight to it are dropped on arrival.
+func (n *Network) Detach(id NodeID) { delete(n.handlers, id) }
+
+// SetLink configures the direction from -> to.
+func (n *Network) SetLink(from, to NodeID, cfg LinkConfig) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	l := n.link(from, to)
+	l.cfg = cfg
+	return nil
+}
+
+// SetPath configures both directions between a and b with the same settings.
+func (n *Network) SetPath(a, b NodeID, cfg LinkConfig) error {
+	if err := n.SetLink(a, b, cfg); err != nil {
+		return err
+	}
+	return n.SetLink(b, a, cfg)
+}
+
+// Stats returns the counters of the direction from -> to.
+func (n *Network) Stats(from, to NodeID) LinkStats {
+	if l, ok := n.links[[2]NodeID{from, to}]; ok {
+		return l.stats
+	}
+	return LinkStats{}
+}
+
+// TotalStats sums the counters of every link.
+func (n *Network) TotalStats() LinkStats {
+	var t LinkStats
+	for _, l := range n.links {
+		t.Sent += l.stats.Sent
+		t.Lost += l.stats.Lost
+		t.Duplicated += l.stats.Duplicated
+		t.Delivered += l.stats.Delivered
+		t.Overtaken += l.stats.Overtaken
+		t.Bytes += l.stats.Bytes
+	}
+	return t
+}
+
+func (n *Network) link(from, to NodeID) *link {
+	k := [2]NodeID{from, to}
+	if l, ok := n.links[k]; ok {
+		return l
+	}
+	stream := uint64(uint32(from))<<32 | uint64(uint32(to))
+	l := &link{cfg: n.fallback, rng: n.sim.Stream(stream ^ 0x6c696e6b)}
+	n.links[k] = l
+	return l
+}
+
+// Send hands a copy of datagram to the link from -> to.
+func (n *Network) Send(from, to NodeID, datagram []byte) {
+	l := n.link(from, to)
+	l.stats.Sent++
+	l.stats.Bytes += len(datagram)
+	l.sentSeq++
+	seq := l.sentSeq
+	if l.cfg.Loss > 0 && l.rng.Float64() < l.cfg.Loss {
+		l.stats.Lost++
+		return
+	}
+	copies := 1
+	if l.cfg.Duplicate > 0 && l.rng.Float64() < l.cfg.Duplicate {
+		copies = 2
+		l.stats.Duplicated++
+	}
+	for range copies {
+		b := append([]byte(nil), datagram...)
+		n.sim.After(l.delay(), func() {
+			l.stats.Delivered++
+			if seq < l.delivered {
+				l.stats.Overtaken++
+			} else {
+				l.delivered = seq
+			}
+			if h, ok := n.handlers[to]; ok {
+				h(from, b)
+			}
+		})
+	}
+}
+
+func (l *link) delay() time.Duration {
+	d := l.cfg.Delay
+	if l.cfg.Jitter > 0 {
+		d += time.Duration(l.rng.Int64N(int64(l.cfg.Jitter) + 1))
+	}
+	if l.cfg.Reorder > 0 && l.rng.Float64() < l.cfg.Reorder {
+		rd := l.cfg.ReorderDelay
+		if rd == 0 {
+			rd = DefaultReorderDelay
+		}
+		d += rd
+	}
+	return d
+}

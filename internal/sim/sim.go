@@ -1,0 +1,131 @@
+// Package sim is a deterministic discrete-event simulator: a virtual clock, an event queue,
+// and a datagram network whose links delay, jitter, lose, duplicate and reorder packets
+// with seeded randomness. On top of the datagrams it carries the reliable lane of package
+// wire (see Conn), with its retransmission, so a whole match can be replayed bit for bit
+// from a seed.
+//
+// The simulator knows nothing of the game: it moves opaque byte slices between numbered
+// nodes at virtual times. The examples put a world, honest clients and the reference
+// server on it.
+//
+// Determinism: events run in the order of their time, and events at the same time in the
+// order they were scheduled. Every random draw comes from a PCG generator seeded from the
+// simulation seed and the identity of the link that draws it, so adding a link does not
+// change the draws of another.
+//
+// A Sim is not safe for concurrent use; it never starts a goroutine and never reads the
+// wall clock.
+package sim
+
+import (
+	"container/heap"
+	"math/rand/v2"
+	"time"
+)
+
+// Sim is the virtual clock and its event queue.
+type Sim struct {
+	seed   uint64
+	now    time.Duration
+	queue  eventQueue
+	nextID uint64
+	rng    *rand.Rand
+}
+
+// New returns a simulator at time zero whose randomness derives from seed.
+func New(seed uint64) *Sim {
+	return &Sim{seed: seed, rng: rand.New(rand.NewPCG(seed, 0x5eed))}
+}
+
+// Seed returns the seed the simulator was created with.
+func (s *Sim) Seed() uint64 { return s.seed }
+
+// Now returns the virtual time.
+func (s *Sim) Now() time.Duration { return s.now }
+
+// Rand returns the simulator's own seeded generator, for callers (bots, worlds) that need
+// randomness tied to the simulation seed. Links use generators of their own.
+func (s *Sim) Rand() *rand.Rand { return s.rng }
+
+// Stream returns a new generator derived from the simulation seed and a caller-chosen
+// stream number, so independent parts of a model draw independent, repeatable numbers.
+func (s *Sim) Stream(stream uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(s.seed, stream*0x9e3779b97f4a7c15+1))
+}
+
+// At schedules fn to run at virtual time t. A time in the past runs at the current time,
+// after the events already due.
+func (s *Sim) At(t time.Duration, fn func()) {
+	if t < s.now {
+		t = s.now
+	}
+	s.nextID++
+	heap.Push(&s.queue, event{at: t, id: s.nextID, fn: fn})
+}
+
+// After schedules fn to run d after the current virtual time.
+func (s *Sim) After(d time.Duration, fn func()) { s.At(s.now+d, fn) }
+
+// Every schedules fn at start and then every period until fn returns false.
+func (s *Sim) Every(start, period time.Duration, fn func() bool) {
+	var tick func()
+	tick = func() {
+		if fn() {
+			s.After(period, tick)
+		}
+	}
+	s.At(start, tick)
+}
+
+// Pending reports how many events are queued.
+func (s *Sim) Pending() int { return len(s.queue) }
+
+// Step runs the earliest event and reports whether there was one.
+func (s *Sim) Step() bool {
+	if len(s.queue) == 0 {
+		return false
+	}
+	e := heap.Pop(&s.queue).(event)
+	s.now = e.at
+	e.fn()
+	return true
+}
+
+// RunUntil runs every event due at or before t, then sets the clock to t.
+func (s *Sim) RunUntil(t time.Duration) {
+	for len(s.queue) > 0 && s.queue[0].at <= t {
+		s.Step()
+	}
+	if t > s.now {
+		s.now = t
+	}
+}
+
+// RunFor runs the simulation for d of virtual time.
+func (s *Sim) RunFor(d time.Duration) { s.RunUntil(s.now + d) }
+
+type event struct {
+	at time.Duration
+	id uint64
+	fn func()
+}
+
+type eventQueue []event
+
+func (q eventQueue) Len() int { return len(q) }
+func (q eventQueue) Less(i, j int) bool {
+	if q[i].at != q[j].at {
+		return q[i].at < q[j].at
+	}
+	return q[i].id < q[j].id
+}
+func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *eventQueue) Push(x any)   { *q = append(*q, x.(event)) }
+func (q *eventQueue) Pop() any {
+	old := *q
+	n := len(old)
+	e := old[n-1]
+	old[n-1] = event{}
+	*q = old[:n-1]
+	return e
+}
