@@ -1,0 +1,274 @@
+package teams
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The teams of the small world most tests start from.
+const (
+	red  TeamID = 1 // friendly fire off
+	blue TeamID = 2 // friendly fire off
+	ffa  TeamID = 3 // friendly fire on
+)
+
+// Players of that world: redA and redB in red, blueA and blueB in blue, loner in ffa and
+// nomad in no team.
+const (
+	redA PlayerID = iota
+	redB
+	blueA
+	blueB
+	loner
+	nomad
+)
+
+// world builds the small world.
+func world(t *testing.T) *Registry {
+	t.Helper()
+	r := New()
+	require.NoError(t, r.CreateTeam(red, Team{Name: "Red", Color: 0xff0000ff}))
+	require.NoError(t, r.CreateTeam(blue, Team{Name: "Blue", Color: 0x0000ffff}))
+	require.NoError(t, r.CreateTeam(ffa, Team{Name: "Free for all", Color: 0xffffffff, FriendlyFire: true}))
+	for p := redA; p <= nomad; p++ {
+		require.NoError(t, r.Connect(p))
+	}
+	join(t, r, redA, red)
+	join(t, r, redB, red)
+	join(t, r, blueA, blue)
+	join(t, r, blueB, blue)
+	join(t, r, loner, ffa)
+	return r
+}
+
+func join(t *testing.T, r *Registry, p PlayerID, team TeamID) Change {
+	t.Helper()
+	c, err := r.JoinTeam(p, team)
+	require.NoError(t, err)
+	return c
+}
+
+// must(t)(r.Verb(...)) fails the test on an error and returns the change.
+func must(t *testing.T) func(Change, error) Change {
+	return func(c Change, err error) Change {
+		t.Helper()
+		require.NoError(t, err)
+		return c
+	}
+}
+
+func TestTeamsHaveNameColorAndFriendlyFire(t *testing.T) {
+	r := New()
+	def := Team{Name: "Grove Street", Color: 0x00ff00ff}
+	require.NoError(t, r.CreateTeam(7, def))
+	got, exists := r.Team(7)
+	require.True(t, exists)
+	require.Equal(t, def, got)
+
+	changed := Team{Name: "Grove Street Families", Color: 0x00aa00ff, FriendlyFire: true}
+	must(t)(r.ChangeTeam(7, changed))
+	got, _ = r.Team(7)
+	require.Equal(t, changed, got)
+
+	must(t)(r.SetFriendlyFire(7, false))
+	got, _ = r.Team(7)
+	require.Equal(t, Team{Name: "Grove Street Families", Color: 0x00aa00ff}, got, "SetFriendlyFire keeps name and color")
+
+	require.NoError(t, r.CreateTeam(MaxTeams, Team{Name: "Ballas"}))
+	require.Equal(t, 2, r.TeamCount())
+	require.Equal(t, []TeamID{7, MaxTeams}, r.AppendTeams(nil))
+
+	must(t)(r.RemoveTeam(7))
+	_, exists = r.Team(7)
+	require.False(t, exists)
+	require.Equal(t, 1, r.TeamCount())
+	require.NoError(t, r.CreateTeam(7, def), "a removed team's id can be used again")
+}
+
+func TestCreateTeamRefusesBadInputAndChangesNothing(t *testing.T) {
+	tests := []struct {
+		name string
+		id   TeamID
+		def  Team
+		want error
+	}{
+		{"team id 0 means no team", NoTeam, Team{Name: "x"}, ErrTeamOutOfRange},
+		{"team id above MaxTeams", MaxTeams + 1, Team{Name: "x"}, ErrTeamOutOfRange},
+		{"team id 0xFFFF", 0xFFFF, Team{Name: "x"}, ErrTeamOutOfRange},
+		{"existing team", red, Team{Name: "x"}, ErrTeamExists},
+		{"empty name", 9, Team{}, ErrTeamName},
+		{"name too long", 9, Team{Name: strings.Repeat("n", MaxTeamName+1)}, ErrTeamName},
+		{"name not UTF-8", 9, Team{Name: "caf\xe9"}, ErrTeamName},
+		{"name with a newline", 9, Team{Name: "two\nlines"}, ErrTeamName},
+		{"name with DEL", 9, Team{Name: "del\x7f"}, ErrTeamName},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := world(t)
+			before := *r
+			require.ErrorIs(t, r.CreateTeam(tc.id, tc.def), tc.want)
+			require.True(t, before == *r, "a refused creation left a trace")
+		})
+	}
+}
+
+func TestTeamNameLimitIsMaxTeamNameBytes(t *testing.T) {
+	r := New()
+	require.NoError(t, r.CreateTeam(1, Team{Name: strings.Repeat("n", MaxTeamName)}))
+	require.NoError(t, r.CreateTeam(2, Team{Name: strings.Repeat("é", MaxTeamName/2)}), "64 bytes of two-byte runes")
+	require.ErrorIs(t, r.CreateTeam(3, Team{Name: strings.Repeat("é", MaxTeamName/2) + "n"}), ErrTeamName)
+}
+
+func TestChangeAndRemoveRefuseUnknownTeamsAndChangeNothing(t *testing.T) {
+	tests := []struct {
+		name string
+		do   func(r *Registry) (Change, error)
+		want error
+	}{
+		{"change unknown team", func(r *Registry) (Change, error) { return r.ChangeTeam(9, Team{Name: "x"}) }, ErrUnknownTeam},
+		{"change team 0", func(r *Registry) (Change, error) { return r.ChangeTeam(NoTeam, Team{Name: "x"}) }, ErrTeamOutOfRange},
+		{"change with a bad name", func(r *Registry) (Change, error) { return r.ChangeTeam(red, Team{FriendlyFire: true}) }, ErrTeamName},
+		{"friendly fire of unknown team", func(r *Registry) (Change, error) { return r.SetFriendlyFire(9, true) }, ErrUnknownTeam},
+		{"friendly fire of team out of range", func(r *Registry) (Change, error) { return r.SetFriendlyFire(MaxTeams+1, true) }, ErrTeamOutOfRange},
+		{"remove unknown team", func(r *Registry) (Change, error) { return r.RemoveTeam(9) }, ErrUnknownTeam},
+		{"remove team 0", func(r *Registry) (Change, error) { return r.RemoveTeam(NoTeam) }, ErrTeamOutOfRange},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := world(t)
+			before := *r
+			c, err := tc.do(r)
+			require.ErrorIs(t, err, tc.want)
+			require.Equal(t, Change{Rev: before.Rev()}, c)
+			require.True(t, before == *r, "a refused change left a trace")
+		})
+	}
+}
+
+func TestMembershipVerbsRefuseBadPlayersAndTeamsAndChangeNothing(t *testing.T) {
+	tests := []struct {
+		name string
+		do   func(r *Registry) (Change, error)
+		want error
+	}{
+		{"join: player out of range", func(r *Registry) (Change, error) { return r.JoinTeam(MaxPlayers, red) }, ErrPlayerOutOfRange},
+		{"join: NoPlayer", func(r *Registry) (Change, error) { return r.JoinTeam(NoPlayer, red) }, ErrPlayerOutOfRange},
+		{"join: player not connected", func(r *Registry) (Change, error) { return r.JoinTeam(100, red) }, ErrUnknownPlayer},
+		{"join: team 0", func(r *Registry) (Change, error) { return r.JoinTeam(nomad, NoTeam) }, ErrTeamOutOfRange},
+		{"join: unknown team", func(r *Registry) (Change, error) { return r.JoinTeam(nomad, 9) }, ErrUnknownTeam},
+		{"leave: player out of range", func(r *Registry) (Change, error) { return r.LeaveTeam(MaxPlayers) }, ErrPlayerOutOfRange},
+		{"leave: player not connected", func(r *Registry) (Change, error) { return r.LeaveTeam(100) }, ErrUnknownPlayer},
+		{"disconnect: player out of range", func(r *Registry) (Change, error) { return r.Disconnect(NoPlayer) }, ErrPlayerOutOfRange},
+		{"disconnect: player not connected", func(r *Registry) (Change, error) { return r.Disconnect(100) }, ErrUnknownPlayer},
+		{"connect: slot out of range", func(r *Registry) (Change, error) { return r.unchangedIf(r.Connect(MaxPlayers)) }, ErrPlayerOutOfRange},
+		{"connect: slot occupied", func(r *Registry) (Change, error) { return r.unchangedIf(r.Connect(redA)) }, ErrPlayerConnected},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := world(t)
+			before := *r
+			c, err := tc.do(r)
+			require.ErrorIs(t, err, tc.want)
+			require.Equal(t, Change{Rev: before.Rev()}, c)
+			require.True(t, before == *r, "a refused operation left a trace")
+		})
+	}
+}
+
+func TestMembershipLeavesWithThePlayerOnDisconnect(t *testing.T) {
+	r := world(t)
+	c := must(t)(r.Disconnect(redB))
+	require.Equal(t, Change{Rev: c.Rev, Moved: true, Regrouped: 1}, c)
+	require.False(t, r.Connected(redB))
+	require.Equal(t, NoTeam, r.TeamOf(redB))
+	require.Equal(t, uint16(0), r.Group(redB))
+	require.Equal(t, 1, r.MemberCount(red))
+	require.Equal(t, []PlayerID{redA}, r.AppendMembers(nil, red))
+	require.False(t, r.Stamp(redA, redB).Teammate)
+	require.False(t, r.Stamp(redB, redA).Teammate)
+}
+
+func TestNewPlayerOnTheSameIDDoesNotInheritTheTeam(t *testing.T) {
+	r := world(t)
+	must(t)(r.Disconnect(redB))
+	require.NoError(t, r.Connect(redB))
+	require.True(t, r.Connected(redB))
+	require.Equal(t, NoTeam, r.TeamOf(redB))
+	require.Equal(t, uint16(0), r.Group(redB))
+	require.Equal(t, 1, r.MemberCount(red))
+	require.False(t, r.Teammates(redA, redB))
+}
+
+func TestJoiningTheTeamAPlayerIsInChangesNothing(t *testing.T) {
+	r := world(t)
+	before := *r
+	c := join(t, r, redA, red)
+	require.Equal(t, Change{Rev: before.Rev()}, c)
+	require.True(t, before == *r)
+}
+
+func TestLeavingWithoutATeamChangesNothing(t *testing.T) {
+	r := world(t)
+	before := *r
+	c := must(t)(r.LeaveTeam(nomad))
+	require.Equal(t, Change{Rev: before.Rev()}, c)
+	require.True(t, before == *r)
+}
+
+func TestSwitchingTeamsLeavesTheOldTeam(t *testing.T) {
+	r := world(t)
+	join(t, r, redB, blue)
+	require.Equal(t, blue, r.TeamOf(redB))
+	require.Equal(t, 1, r.MemberCount(red))
+	require.Equal(t, 3, r.MemberCount(blue))
+	require.Equal(t, []PlayerID{redB, blueA, blueB}, r.AppendMembers(nil, blue))
+	require.False(t, r.Teammates(redA, redB))
+	require.True(t, r.Teammates(redB, blueA))
+}
+
+func TestRemoveTeamReleasesItsMembers(t *testing.T) {
+	r := world(t)
+	c := must(t)(r.RemoveTeam(red))
+	require.Equal(t, Change{Rev: c.Rev, Moved: true, Regrouped: 2}, c)
+	for _, p := range []PlayerID{redA, redB} {
+		require.True(t, r.Connected(p), "members stay connected")
+		require.Equal(t, NoTeam, r.TeamOf(p))
+		require.Equal(t, uint16(0), r.Group(p))
+	}
+	require.False(t, r.Teammates(redA, redB))
+	require.Zero(t, r.MemberCount(red))
+	require.Empty(t, r.AppendMembers(nil, red))
+	// A new team on the same id does not take the old members back.
+	require.NoError(t, r.CreateTeam(red, Team{Name: "New red"}))
+	require.Zero(t, r.MemberCount(red))
+	require.False(t, r.Teammates(redA, redB))
+}
+
+func TestGettersAnswerForIDsOutOfRange(t *testing.T) {
+	r := world(t)
+	for _, p := range []PlayerID{MaxPlayers, NoPlayer} {
+		require.False(t, r.Connected(p))
+		require.Equal(t, NoTeam, r.TeamOf(p))
+		require.Zero(t, r.Group(p))
+	}
+	for _, team := range []TeamID{NoTeam, MaxTeams + 1} {
+		_, exists := r.Team(team)
+		require.False(t, exists)
+		require.Zero(t, r.MemberCount(team))
+		require.Empty(t, r.AppendMembers(nil, team))
+	}
+}
+
+func TestZeroRegistryIsEmptyAndUsable(t *testing.T) {
+	var r Registry
+	require.Zero(t, r.Rev())
+	require.Zero(t, r.TeamCount())
+	require.NoError(t, r.Connect(0))
+	require.NoError(t, r.CreateTeam(1, Team{Name: "a"}))
+	c, err := r.JoinTeam(0, 1)
+	require.NoError(t, err)
+	require.Equal(t, "rev 1 moved, 1 regrouped", c.String())
+	require.Equal(t, "rev 1 unmoved", Change{Rev: 1}.String())
+}
