@@ -1,0 +1,284 @@
+package rewind
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"testing"
+	"time"
+)
+
+const ms = time.Millisecond
+
+// shotNaive is the reference the broadphase is measured against: the same validation and
+// the same exact test, applied to every player slot in id order, with no grid, no far
+// list and no pre-check.
+func (w *World) shotNaive(now time.Duration, shooter PlayerID, ray Ray, dst []Recipient) (ShotResult, error) {
+	if err := w.checkClock(now); err != nil {
+		return ShotResult{}, err
+	}
+	s, err := w.player(shooter)
+	if err != nil {
+		return ShotResult{}, err
+	}
+	if err := checkRay(ray); err != nil {
+		return ShotResult{}, err
+	}
+	res := ShotResult{Verdict: ShotCannon, At: now, Recipients: dst[:0]}
+	if ray.Kind == CannonRay {
+		return res, nil
+	}
+	res.Verdict = ShotNoRTT
+	if rtt, ok := w.meters[shooter].rtt(); ok {
+		res.Verdict, res.Back = ShotRewound, min(rtt, RewindCap)
+		res.At = now - res.Back
+	}
+	q := query{seg: newSegment(ray.Origin, ray.Direction, ray.Length), at: res.At, shooter: int(shooter), shooterSeat: s.seat}
+	out := res.Recipients
+	for id := range w.players {
+		if r, ok := w.evaluate(&q, id); ok {
+			out = append(out, r)
+		}
+	}
+	res.Recipients = out
+	return res, nil
+}
+
+// clone returns a deep copy of the World, to compare state before and after a call.
+func (w *World) clone() *World { return w.cloneInto(&World{}) }
+
+// cloneInto makes c a deep copy of w, reusing c's slices, and returns c.
+func (w *World) cloneInto(c *World) *World {
+	players, ptracks, meters := c.players, c.ptracks, c.meters
+	vehicles, far, cand := c.vehicles, c.far, c.cand
+	*c = *w
+	c.players = append(players[:0], w.players...)
+	c.ptracks = append(ptracks[:0], w.ptracks...)
+	c.meters = append(meters[:0], w.meters...)
+	c.vehicles = append(vehicles[:0], w.vehicles...)
+	c.far = append(far[:0], w.far...)
+	c.cand = append(cand[:0], w.cand...)
+	return c
+}
+
+// sameState reports whether two Worlds hold the same state (ignoring slice capacities).
+// Every part of the state is comparable with ==; no NaN is ever stored.
+func sameState(a, b *World) bool {
+	return a.cfg == b.cfg && a.clock == b.clock && a.tele2 == b.tele2 && a.near == b.near &&
+		a.vnear == b.vnear && a.levels == b.levels &&
+		slices.Equal(a.players, b.players) && slices.Equal(a.ptracks, b.ptracks) &&
+		slices.Equal(a.meters, b.meters) && slices.Equal(a.vehicles, b.vehicles) &&
+		slices.Equal(a.far, b.far) && slices.Equal(a.cand, b.cand)
+}
+
+// checkInvariants verifies the World's internal bookkeeping; nil when it is sound.
+func (w *World) checkInvariants() error {
+	for k, word := range w.cand {
+		if word != 0 {
+			return fmt.Errorf("candidate word %d not cleared: %x", k, word)
+		}
+	}
+	inBucket := make([]int, len(w.players))
+	for k := range w.levels {
+		for b, id := range w.levels[k].heads {
+			prev := uint16(none)
+			for steps := 0; id != none; steps++ {
+				if steps > len(w.players) {
+					return fmt.Errorf("level %d bucket %d: cycle", k, b)
+				}
+				p := &w.players[id]
+				if p.level != int8(k) || bucketOf(p.cx, p.cy) != b || p.prev != prev {
+					return fmt.Errorf("level %d bucket %d: player %d misfiled (level %d, prev %d want %d)", k, b, id, p.level, p.prev, prev)
+				}
+				inBucket[id]++
+				prev, id = id, p.next
+			}
+		}
+	}
+	for i, id := range w.far {
+		p := &w.players[id]
+		if p.level != farLevel || int(p.farAt) != i {
+			return fmt.Errorf("far[%d] = %d misfiled", i, id)
+		}
+		inBucket[id]++
+	}
+	for id := range w.players {
+		p := &w.players[id]
+		tr := &w.ptracks[id]
+		placed := p.added && tr.has
+		if p.placed != placed {
+			return fmt.Errorf("player %d: placed %v, added %v with a position %v", id, p.placed, p.added, tr.has)
+		}
+		if want := b2i(placed); inBucket[id] != want {
+			return fmt.Errorf("player %d (placed %v) is filed %d times", id, placed, inBucket[id])
+		}
+		if !placed {
+			if p.level != noLevel {
+				return fmt.Errorf("player %d without position has level %d", id, p.level)
+			}
+			if !p.added && p.seat != NoVehicle {
+				return fmt.Errorf("removed player %d keeps seat %d", id, p.seat)
+			}
+			continue
+		}
+		if r := tr.reach(w.levels[gridLevels-1].limit - w.nearOf(p)); p.pos != tr.newest().pos || p.reach != r {
+			return fmt.Errorf("player %d: cached present %v/%v, track %v/%v", id, p.pos, p.reach, tr.newest().pos, r)
+		}
+		// Filed in the first level that covers its need.
+		want := int8(0)
+		for want < gridLevels && w.need(p) > w.levels[want].limit {
+			want++
+		}
+		if p.level != want {
+			return fmt.Errorf("player %d: need %v filed in level %d, want %d", id, w.need(p), p.level, want)
+		}
+		if p.level != farLevel {
+			if cx, cy := cellOf(p.pos, w.levels[p.level].inv); cx != p.cx || cy != p.cy {
+				return fmt.Errorf("player %d: cell %d,%d, position in %d,%d", id, p.cx, p.cy, cx, cy)
+			}
+		}
+		if p.seat != NoVehicle && (int(p.seat) >= len(w.vehicles) || !w.vehicles[p.seat].added) {
+			return fmt.Errorf("player %d sits in missing vehicle %d", id, p.seat)
+		}
+		if err := tr.check(w.clock, true); err != nil {
+			return fmt.Errorf("player %d: %v", id, err)
+		}
+	}
+	for id := range w.vehicles {
+		v := &w.vehicles[id]
+		if v.added != v.has {
+			return fmt.Errorf("vehicle %d: added %v has %v", id, v.added, v.has)
+		}
+		if !v.added {
+			continue
+		}
+		if err := v.check(w.clock, false); err != nil {
+			return fmt.Errorf("vehicle %d: %v", id, err)
+		}
+		for s := v.oldest(); s <= v.last; s++ {
+			q := v.rot[s&ringMask]
+			n := float64(q.W)*float64(q.W) + float64(q.X)*float64(q.X) + float64(q.Y)*float64(q.Y) + float64(q.Z)*float64(q.Z)
+			if math.Abs(n-1) > 1e-5 {
+				return fmt.Errorf("vehicle %d: rotation %v not unit", id, q)
+			}
+		}
+	}
+	return nil
+}
+
+// check verifies a track: times ordered and not after the clock, kept samples spaced,
+// and with paths the window start where it belongs and the path lengths consistent.
+func (h *track) check(clock time.Duration, paths bool) error {
+	if !h.has {
+		return nil
+	}
+	o := h.oldest()
+	if h.s[h.last&ringMask].t > clock {
+		return fmt.Errorf("newest sample %v after the clock %v", h.s[h.last&ringMask].t, clock)
+	}
+	if h.provisional && h.last == h.first {
+		return fmt.Errorf("a lone first sample is provisional")
+	}
+	for s := o + 1; s <= h.last; s++ {
+		a, b := h.s[(s-1)&ringMask].t, h.s[s&ringMask].t
+		if b < a {
+			return fmt.Errorf("sample %d at %v before %v", s, b, a)
+		}
+		if s < h.last && b-a < MinSampleSpacing {
+			return fmt.Errorf("kept samples %d,%d only %v apart", s-1, s, b-a)
+		}
+		if s == h.last && !h.provisional && b-a < MinSampleSpacing {
+			return fmt.Errorf("newest sample %v after the one before but not provisional", b-a)
+		}
+	}
+	if !paths {
+		return nil
+	}
+	if h.ws < o || h.ws > h.last {
+		return fmt.Errorf("window start %d outside %d..%d", h.ws, o, h.last)
+	}
+	limit := h.s[h.last&ringMask].t - RewindCap
+	if h.ws < h.last && h.s[(h.ws+1)&ringMask].t <= limit {
+		return fmt.Errorf("window start %d too old", h.ws)
+	}
+	if h.ws > o && h.s[h.ws&ringMask].t > limit {
+		return fmt.Errorf("window start %d too new", h.ws)
+	}
+	for s := o + 1; s <= h.last; s++ {
+		step := math.Sqrt(dist2(h.s[(s-1)&ringMask].pos, h.s[s&ringMask].pos))
+		if got := h.s[s&ringMask].cum - h.s[(s-1)&ringMask].cum; math.Abs(got-step) > 1e-6*(1+h.s[s&ringMask].cum) {
+			return fmt.Errorf("path step %d is %v, want %v", s, got, step)
+		}
+	}
+	return nil
+}
+
+func mustWorld(t testing.TB, cfg Config) *World {
+	t.Helper()
+	w, err := New(cfg)
+	if err != nil {
+		t.Fatalf("New(%+v): %v", cfg, err)
+	}
+	return w
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func must2[T any](t testing.TB) func(T, error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+// setRTT gives player id an RTT estimate of exactly rtt by RTTWindow pings answered
+// after rtt, starting at *now, which it advances.
+func setRTT(t testing.TB, w *World, now *time.Duration, id PlayerID, rtt time.Duration) {
+	t.Helper()
+	for range RTTWindow {
+		seq := must2[uint16](t)(w.Ping(*now, id))
+		*now += rtt
+		if v := must2[PongVerdict](t)(w.Pong(*now, id, seq)); v != PongAccepted {
+			t.Fatalf("pong %d: %v", seq, v)
+		}
+	}
+	if got, ok := w.RTT(id); !ok || got != rtt {
+		t.Fatalf("RTT = %v, %v; want %v", got, ok, rtt)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// near reports whether a and b are within eps of each other.
+func near(a, b Vec3, eps float64) bool { return dist2(a, b) <= eps*eps }
+
+var identity = Quat{W: 1}
+
+// yaw is the rotation by deg degrees about the vertical axis.
+func yaw(deg float64) Quat {
+	h := deg * math.Pi / 360
+	return Quat{W: float32(math.Cos(h)), Z: float32(math.Sin(h))}
+}
+
+// popcount of the candidate set (for tests of the broadphase's selectivity).
+func (w *World) candidates() int {
+	n := 0
+	for _, word := range w.cand {
+		n += bits.OnesCount64(word)
+	}
+	return n
+}

@@ -1,0 +1,198 @@
+package rewind
+
+import (
+	"math"
+	"time"
+)
+
+const ringMask = HistoryDepth - 1
+
+// sample is one accepted position of a history. cum is the length of the path from the
+// epoch's first sample to this one. 32 bytes: two samples share a cache line, so a
+// record touches the newest and the one before it at the cost of one line.
+type sample struct {
+	t   time.Duration
+	cum float64
+	pos Vec3
+	_   float32
+}
+
+// track is the bounded history of one entity's accepted positions, for its current epoch
+// only: a discontinuity (a gamemode move, a freeze change, a respawn, a teleport) clears
+// it and starts a new epoch at the entity's position.
+//
+// Samples are numbered by a sequence that only grows (across epochs too); sample n lives
+// in slot n&ringMask. The epoch holds samples first..last, of which the ring retains the
+// newest HistoryDepth. Samples are ordered by time (equal times allowed).
+//
+// Kept samples are at least MinSampleSpacing apart, except that the newest one may be
+// provisional: closer than that to the sample before it. The next frame then replaces
+// the provisional sample rather than taking a slot of its own.
+//
+// The track also keeps what the broadphase needs: ws is the window start, the latest
+// sample at or before (newest's time − RewindCap), or the oldest retained sample when
+// there is none. Every position a rewind can return for a moment from newest's time −
+// RewindCap on lies on the path from ws to the newest sample, so no farther from the
+// newest position than the path's length, cum[last] − cum[ws] (the triangle inequality).
+type track struct {
+	s               [HistoryDepth]sample
+	first, last, ws int    // sequence numbers; meaningful when has
+	epoch           uint32 // counts the epochs this slot has started
+	has             bool   // the track holds at least one sample
+	provisional     bool   // the newest sample is closer than MinSampleSpacing to the one before
+}
+
+// clear forgets the history (the entity left, or was added without a position).
+func (h *track) clear() {
+	h.has = false
+	h.provisional = false
+}
+
+// start begins a new epoch whose only sample is p at now, and returns its slot.
+func (h *track) start(now time.Duration, p Vec3) int {
+	h.last++
+	h.first, h.ws = h.last, h.last
+	i := h.last & ringMask
+	h.s[i] = sample{t: now, pos: p}
+	h.has, h.provisional = true, false
+	h.epoch++
+	return i
+}
+
+// oldest is the sequence number of the oldest retained sample of the epoch.
+func (h *track) oldest() int {
+	if o := h.last - HistoryDepth + 1; o > h.first {
+		return o
+	}
+	return h.first
+}
+
+// newest returns the newest sample.
+func (h *track) newest() *sample { return &h.s[h.last&ringMask] }
+
+// push records an accepted position at now (now is not before the newest sample) and
+// returns what became of it and the slot it went to. A jump longer than the teleport
+// distance (squared: tele2) from the newest sample starts a new epoch. Without paths the
+// path lengths and the window start are left alone (a vehicle's history needs neither).
+func (h *track) push(now time.Duration, p Vec3, tele2 float64, paths bool) (RecordVerdict, int) {
+	if !h.has {
+		return Started, h.start(now, p)
+	}
+	cur := &h.s[h.last&ringMask]
+	d2 := dist2(p, cur.pos)
+	if d2 > tele2 {
+		return Teleported, h.start(now, p)
+	}
+	var v RecordVerdict
+	if h.provisional {
+		// Replace the provisional newest sample; the path now runs from the one before.
+		prev := &h.s[(h.last-1)&ringMask]
+		*cur = sample{t: now, pos: p}
+		if paths {
+			cur.cum = prev.cum + math.Sqrt(dist2(p, prev.pos))
+		}
+		h.provisional = now-prev.t < MinSampleSpacing
+		v = Merged
+	} else {
+		h.provisional = now-cur.t < MinSampleSpacing
+		h.last++
+		next := &h.s[h.last&ringMask]
+		*next = sample{t: now, pos: p}
+		if paths {
+			next.cum = cur.cum + math.Sqrt(d2)
+		}
+		v = Appended
+	}
+	if paths {
+		h.advanceWindow(now)
+	}
+	return v, h.last & ringMask
+}
+
+// advanceWindow moves ws to the latest retained sample at or before newest − RewindCap,
+// newest being at now.
+func (h *track) advanceWindow(now time.Duration) {
+	if o := h.last - HistoryDepth + 1; h.ws < o {
+		h.ws = o
+	}
+	limit := now - RewindCap
+	for h.ws < h.last && h.s[(h.ws+1)&ringMask].t <= limit {
+		h.ws++
+	}
+}
+
+// reach bounds how far from the newest position a rewind to any moment from
+// newest − RewindCap on can return. The length of the path since ws (see track) costs
+// nothing and is tight for anything moving steadily; when it is longer than enough, the
+// distance to the farthest sample since ws is taken instead, which is tight for a cheat
+// shaking back and forth (an interpolated position lies on a segment between two samples,
+// so no farther than the farther of the two).
+func (h *track) reach(enough float64) float64 {
+	last := &h.s[h.last&ringMask]
+	r := last.cum - h.s[h.ws&ringMask].cum
+	if r <= enough {
+		return r
+	}
+	m2 := 0.0
+	for n := h.ws; n < h.last; n++ {
+		m2 = max(m2, dist2(h.s[n&ringMask].pos, last.pos))
+	}
+	return min(r, math.Sqrt(m2))
+}
+
+// find locates moment at in the history: the slots i and j of the samples around it and
+// the fraction f of the way from i to j. At or after the newest sample it is the newest
+// (i == j); at or before the oldest retained sample, that sample: never extrapolated,
+// never across an epoch. The track must hold a sample.
+func (h *track) find(at time.Duration) (i, j int, f float64) {
+	hi := h.last
+	thi := h.s[hi&ringMask].t
+	if at >= thi {
+		return hi & ringMask, hi & ringMask, 0
+	}
+	lo := h.oldest()
+	tlo := h.s[lo&ringMask].t
+	if at <= tlo {
+		return lo & ringMask, lo & ringMask, 0
+	}
+	// Keep t[lo] <= at < t[hi]. Samples come at a steady rate, so a guess by time almost
+	// always lands next to the answer: look at the guess and its neighbour first, and
+	// bisect what is left.
+	if hi-lo > 1 {
+		g := lo + int(float64(hi-lo)*(float64(at-tlo)/float64(thi-tlo)))
+		g = min(max(g, lo+1), hi-1)
+		if tg := h.s[g&ringMask].t; tg <= at {
+			lo, tlo = g, tg
+			if tn := h.s[(g+1)&ringMask].t; tn > at {
+				hi, thi = g+1, tn
+			} else {
+				lo, tlo = g+1, tn
+			}
+		} else {
+			hi, thi = g, tg
+			if tp := h.s[(g-1)&ringMask].t; tp <= at {
+				lo, tlo = g-1, tp
+			} else {
+				hi, thi = g-1, tp
+			}
+		}
+	}
+	for hi-lo > 1 {
+		g := int(uint(lo+hi) >> 1)
+		if tg := h.s[g&ringMask].t; tg <= at {
+			lo, tlo = g, tg
+		} else {
+			hi, thi = g, tg
+		}
+	}
+	return lo & ringMask, hi & ringMask, float64(at-tlo) / float64(thi-tlo)
+}
+
+// at returns the position at moment at (see find).
+func (h *track) at(at time.Duration) Vec3 {
+	i, j, f := h.find(at)
+	if i == j {
+		return h.s[i].pos
+	}
+	return lerp(h.s[i].pos, h.s[j].pos, f)
+}

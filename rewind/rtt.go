@@ -1,0 +1,85 @@
+package rewind
+
+import (
+	"time"
+
+	"github.com/arbitergo/arbiter/internal/revision"
+)
+
+// pingSlot remembers one ping sent and whether its pong came back.
+type pingSlot struct {
+	sent     time.Duration
+	seq      uint16
+	used     bool
+	answered bool
+}
+
+// rttMeter measures one connection's round-trip time with the server's own pings.
+type rttMeter struct {
+	pings    [MaxPendingPings]pingSlot
+	samples  [RTTWindow]time.Duration
+	next     uint16 // the id of the next ping
+	lastSent time.Duration
+	sentAny  bool
+	n        int // samples held, up to RTTWindow
+	w        int // slot of the next sample
+	estimate time.Duration
+}
+
+// due reports whether a ping should go out at now.
+func (m *rttMeter) due(now time.Duration) bool {
+	return !m.sentAny || now-m.lastSent >= PingInterval
+}
+
+// ping records a ping sent at now and returns its id.
+func (m *rttMeter) ping(now time.Duration) uint16 {
+	seq := m.next
+	m.pings[seq%MaxPendingPings] = pingSlot{sent: now, seq: seq, used: true}
+	m.next++
+	m.lastSent, m.sentAny = now, true
+	return seq
+}
+
+// judge decides what a pong for ping seq at now is, without changing anything.
+func (m *rttMeter) judge(now time.Duration, seq uint16) PongVerdict {
+	if !m.sentAny || revision.Newer(seq, m.next-1) {
+		return PongUnknown
+	}
+	s := &m.pings[seq%MaxPendingPings]
+	if !s.used || s.seq != seq {
+		return PongExpired // sent so long ago that a newer ping took its slot
+	}
+	if s.answered {
+		return PongDuplicate
+	}
+	if now-s.sent > RTTCap {
+		return PongExpired
+	}
+	return PongAccepted
+}
+
+// pong takes the sample of an accepted pong for ping seq at now.
+func (m *rttMeter) pong(now time.Duration, seq uint16) time.Duration {
+	s := &m.pings[seq%MaxPendingPings]
+	s.answered = true
+	rtt := now - s.sent
+	m.samples[m.w] = rtt
+	m.w = (m.w + 1) % RTTWindow
+	if m.n < RTTWindow {
+		m.n++
+	}
+	// The estimate is the median of the samples held (the lower middle one of an even
+	// count): a single spike, high or low, never moves it past an honest sample.
+	var sorted [RTTWindow]time.Duration
+	copy(sorted[:], m.samples[:m.n])
+	for i := 1; i < m.n; i++ {
+		for j := i; j > 0 && sorted[j] < sorted[j-1]; j-- {
+			sorted[j], sorted[j-1] = sorted[j-1], sorted[j]
+		}
+	}
+	m.estimate = sorted[(m.n-1)/2]
+	return rtt
+}
+
+// rtt returns the estimate and whether there is one.
+func (m *rttMeter) rtt() (time.Duration, bool) { return m.estimate, m.n > 0 }
