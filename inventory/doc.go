@@ -1,0 +1,147 @@
+// Package inventory keeps each player's weapons and ammo on the server and reconciles
+// them with the client only downward (adr-weapon-inventory).
+//
+// The gamemode needs to read a player's weapons back, and the server must validate a
+// WeaponShot against what the player really owns. The client switches weapons and
+// spends ammo on its own; copying its reported ammo would make a frozen ammo counter
+// legal infinite ammo. So the server owns the store, only its own commands add to it,
+// and what the client reports can only take from it.
+//
+// # The pieces
+//
+// A Catalog is the world's weapon catalogue: for every weapon id 0..46 its kind, slot,
+// whether its slot pools ammo, its skill stat, and the properties the gamemode may tune
+// (clip and damage per skill tier, pellets, range, minimum interval). The defaults are
+// GTA San Andreas (DefaultTable); a host passes its own Table in Config. Properties are
+// revisioned: Catalog.Update publishes a new revision as a WeaponProperties message,
+// and a shot names the revision it was fired under, so it is judged, and its hit
+// floored, with the numbers the shooter had. The catalogue keeps the last
+// MaxPropertiesRevisions revisions and refuses to drop one superseded less than
+// PropertiesHold ago (ErrPropertiesBusy).
+//
+// An Inventory is one player's store, made by Catalog.NewInventory when the player
+// joins: 13 slots of {weapon, total, clip}, the held weapon (0: fists), the inventory
+// revision, the skill tiers and the state of the rate checks.
+//
+// # Commands: the only way up
+//
+// Give, Take, SetAmmo, Clear and SetArmed validate their input (a named error changes
+// nothing), take the player's next 16-bit revision, are committed to the store at once
+// (call them when the packet is queued) and return the message the host sends on the
+// player's reliable lane. Give follows the game's own ammo rules so the store matches
+// what the client will have: the same weapon again adds its ammo; a different weapon in
+// a slot whose weapons share ammo (shotguns, submachine guns, assault rifles) carries
+// the displaced weapon's total over; any other slot is replaced. Totals are capped at
+// MaxWeaponAmmo (65535), so every legal total fits a frame's u16. The clip is refilled
+// from the total on a give, as the game's reload does.
+//
+// # Frames: only down
+//
+// The client echoes the last revision it applied in every frame. A frame echoing any
+// other revision is not used for reconciliation (strict equality, correct across the
+// wrap): a give in flight would otherwise be undone by frames still showing the old
+// count. A frame of the current revision can move the held weapon only within the
+// store, its total only down (min(observed, stored)), and the clip freely under the
+// total.
+//
+// # The server's own spend
+//
+// An accepted WeaponShot (one trigger pull, a shotgun's pellets included) takes one
+// round and makes its weapon the held one; an accepted projectile takes one round. The
+// flamethrower, spraycan and extinguisher send no shots: while frames show their fire
+// held, the server spends ContinuousSpendRate (10) rounds per second itself, counted on
+// the time between consecutive frames of one press (at most MaxFireGap each). The game
+// sprays several times faster, so the server never spends more than the client did;
+// two moments in which the game sprays nothing are not counted: the first frame of a
+// press, and frames that show the clip empty (a reload). The fire key and the clip are
+// the client's word, like everything in a frame; the rule is there for a client whose
+// ammo counter is frozen, which shows a full clip and runs dry.
+//
+// # The invariant, and what it takes under reordering
+//
+// The server's count is never below the client's real count, so an honest shot is
+// never refused for want of ammo. The record argues that nothing is deducted twice
+// because a frame carries an absolute value; two cases of a real network need more,
+// and this package handles both:
+//
+//   - A frame can overtake a shot sent just before it (both are unreliable datagrams).
+//     The frame already shows the round gone, and the shot arriving after it would take
+//     it a second time. So the rounds a merge takes off the total are kept as credit
+//     for CreditHold: a shot that finds credit is paid by it (PaidByFrame) instead of
+//     lowering the total again. The credit comes only from the client's own reported
+//     decrease, so it buys nothing: a frozen counter creates none, and every round of
+//     credit was first taken from the store. In short, the server counts the larger of
+//     the two spends, never their sum.
+//   - A command that overwrites a count (take, clear, set ammo, a give that replaces a
+//     weapon or reaches the cap) races with shots the client fired before it applied
+//     the command. Spending those shots from the new count would put the server below
+//     the client (the client's count after the command does not include them), and
+//     refusing them would refuse honest shots of a weapon the client still held. So
+//     the overwritten weapon is remembered: its shots and blows are accepted without
+//     spending (NotCharged) until DisplacedGrace after the client echoed the command,
+//     or SettleTimeout after the command if it never does. Only the gamemode's
+//     commands open this window, and a client gains at most that window's shots.
+//
+// # Shot validation
+//
+// Inventory.Shot checks, with a named Verdict each: the shooter alive (the host's word),
+// a known gun, a properties revision still kept, the weapon in the store with rounds,
+// the ray within the weapon's range, and the weapon's minimum interval. There is no
+// check that the weapon is the held one: a shot routinely overtakes the frame that
+// announces a switch.
+//
+// The interval is a leaky bucket (GCRA) per weapon: the sustained rate is one shot per
+// MinInterval, and shots may arrive up to a burst allowance (Config.ShotRateTolerance,
+// 300 ms by default) ahead of that cadence. Shots are unreliable datagrams: two shots fired
+// 160 ms apart can arrive 100 ms apart after jitter or reordering, and a shrinking
+// round trip bunches a whole burst. An honest shooter's arrivals deviate from its
+// cadence by at most the link's delay variation, which the allowance covers; a shooter
+// firing faster than the cadence exhausts it within a few shots. Weapons whose
+// MinInterval is 0 (the data's "-": thrown weapons, rockets, the flamethrower, special
+// weapons) are not rate-checked; each of their actions still costs a round.
+//
+// Projectile and Melee are the same checks for a projectile thrown on foot (a
+// projectile weapon with rounds) and for the attacker's side of a melee blow (alive,
+// the fists or any weapon in the store, at most MeleeRange (6 m) from the victim, the
+// weapon's interval with MeleeRateTolerance).
+//
+// # Skill tiers
+//
+// Tiers are the server's: the host sets them (SetSkillTier) and sends the skill to the
+// client. Uzi and Tec-9 share a stat. A new connection starts at TierPoor, the lowest,
+// so a floor can never exceed the game's damage before the host has set the tiers.
+// Within SkillChangeGrace (5 s) of a change the floor uses the lowest tier held in that
+// time (FloorTier, FloorDamage). Weapons without tiers fire at TierStd; vehicle guns
+// are the host's (Catalog.Damage with TierStd).
+//
+// # Lifetime
+//
+// A death does not touch the store: the corpse keeps its weapons. RespawnGrant clears
+// it without a revision bump when the grant is queued: frames of the old store cannot
+// add anything to an empty store, and a give queued after the grant is applied after
+// the client's own clear. A repeated grant of the same generation clears nothing. A new
+// connection starts with an empty store (NewInventory or Reset).
+//
+// # What the host owns
+//
+// Passing only frames of the current life (lifecycle); the shooter's alive flag;
+// dropping duplicated datagrams before Shot or Projectile; routing weapon pickups
+// through Give (the store grows only by commands); the 0.33 factor and the rounding
+// margin of the floor (vitals); the vehicle guns. The detonator the game hands out with
+// a satchel is not in the store; a frame holding it leaves the held weapon as it was.
+//
+// # Deliberately open
+//
+// A client that never reloads still fires within its finite total and the weapon's
+// cadence (the record's own remaining hole). The continuous spend trusts the frame's
+// fire key and clip: a client that forges its frames can hide its fire, and a press
+// shorter than a frame interval costs nothing. The figures of the default table (ranges,
+// intervals, the 2 m RangeSlack) come from the game data and its sources, not from
+// measurements in a running game.
+//
+// # Concurrency and cost
+//
+// Nothing here is safe for concurrent use: a Catalog and its inventories belong to one
+// world goroutine. Frame, Shot, Projectile and Melee do not allocate. Every history has
+// a fixed size: the properties ring (MaxPropertiesRevisions) and per-weapon arrays.
+package inventory

@@ -1,0 +1,380 @@
+package inventory
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"strconv"
+	"time"
+)
+
+// Durations and rates of the store's own rules.
+const (
+	// SkillChangeGrace is how long after a skill change the damage floor takes the
+	// lower of the tiers held (adr-0045, "Damage floor"): a shot fired before the
+	// client applied the change may still arrive.
+	SkillChangeGrace = 5 * time.Second
+	// CreditHold is how long rounds a frame has already counted wait for their shots.
+	// A frame that shows a lower total than the store may include shots still in
+	// flight (a datagram sent just before the frame can arrive just after it); those
+	// shots are then paid by the frame, not spent a second time. Reordering between
+	// two datagrams of one link is bounded by the link's delay variation, far below
+	// this hold.
+	CreditHold = 2 * time.Second
+	// DisplacedGrace is how long after the client echoed an overwriting command
+	// (take, clear, set ammo, a give that replaces a weapon or reaches the cap) shots
+	// and blows of the
+	// weapon it overwrote are still accepted without spending: they were fired before
+	// the client applied the command. It also covers a melee blow, which reaches the
+	// server through its victim's link.
+	DisplacedGrace = 3 * time.Second
+	// SettleTimeout is how long after an overwriting command the same holds when the
+	// client never echoes the command (the reliable lane gives up on a connection after
+	// 15 s, so an honest client has applied it by then).
+	SettleTimeout = 15 * time.Second
+	// ContinuousSpendRate is the number of rounds per second the server spends itself
+	// while frames show a continuous weapon's fire held. The game spends several times
+	// more; the point is that a frozen counter still runs dry.
+	ContinuousSpendRate = 10
+	// ContinuousSpendPeriod is the fire time one round stands for.
+	ContinuousSpendPeriod = time.Second / ContinuousSpendRate
+	// MaxFireGap is the most fire time one frame accounts for. Frames come at least
+	// every 100 ms; a longer gap (a lost frame) is not counted as fire held.
+	MaxFireGap = 100 * time.Millisecond
+)
+
+// Geometry limits.
+const (
+	// RangeSlack is added to a weapon's Range before a shot's ray is refused: float
+	// rounding of the end point of a shot that missed at full range, and the +2 m the
+	// range data's source (weapon-config) allows between two players.
+	RangeSlack float32 = 2
+	// MeleeRange is the largest distance between attacker and victim of an accepted
+	// blow (adr-0045, sources of damage: "<= 6 m"). Positions are a frame old on both
+	// sides, so this is much more than a weapon's reach.
+	MeleeRange float32 = 6
+)
+
+// noTime is the rate check's "never fired": far in the past of any host clock.
+const noTime = time.Duration(math.MinInt64 / 4)
+
+// slotState is one of the 13 slots.
+type slotState struct {
+	weapon uint8
+	total  uint16
+	clip   uint16
+	// credit counts rounds a frame already took from total for shots that may still
+	// arrive; valid while the clock is before creditUntil.
+	credit      uint16
+	creditUntil time.Duration
+}
+
+// skillState is one skill stat of the player.
+type skillState struct {
+	tier Tier
+	// graceTiers is the set (bit per Tier) of tiers held within SkillChangeGrace
+	// before graceUntil, the current one included.
+	graceTiers uint8
+	graceUntil time.Duration
+}
+
+// Slot is the readback of one weapon slot. Weapon 0 with Total 0 is an empty slot
+// (in slot 0: the bare fists).
+type Slot struct {
+	// Weapon is the weapon in the slot (0: empty).
+	Weapon uint8
+	// Total is the weapon's total ammo.
+	Total uint16
+	// Clip is the part of Total in the clip.
+	Clip uint16
+}
+
+// String returns "weapon 31 total 80 clip 30".
+func (s Slot) String() string {
+	return "weapon " + strconv.Itoa(int(s.Weapon)) + " total " + strconv.Itoa(int(s.Total)) +
+		" clip " + strconv.Itoa(int(s.Clip))
+}
+
+// Inventory is one player's server-owned weapon store: 13 slots of {weapon, total,
+// clip}, the held weapon, the inventory revision, the skill tiers, and the state of
+// the rate checks. Only the command methods (Give, Take, SetAmmo, Clear, SetArmed) add
+// to it; frames, shots and projectiles only take from it.
+//
+// An Inventory is not safe for concurrent use: it belongs to its world's goroutine.
+type Inventory struct {
+	cat    *Catalog
+	slots  [NumSlots]slotState
+	active int8 // slot of the held weapon
+	rev    uint16
+
+	lifeSet bool
+	life    uint16
+
+	// Overwritten weapons whose old shots may still arrive (bit per weapon id).
+	displaced       uint64
+	displacedEcho   uint64 // bits whose command the client has echoed
+	displacedLoaded uint64 // bits of weapons that had rounds when overwritten
+	displacedRev    [NumWeapons]uint16
+	displacedUntil  [NumWeapons]time.Duration
+
+	shotTAT  [NumWeapons]time.Duration // theoretical arrival time of the next shot
+	meleeTAT [NumWeapons]time.Duration
+
+	fireWeapon uint8 // continuous weapon of the current press, 0 for none
+	fireLast   time.Duration
+	fireAcc    time.Duration
+
+	skills [NumWeapons]skillState // by the catalogue's skill index
+}
+
+// Reset makes the store that of a new connection: empty, fists held, revision 0, skill
+// tiers poor, no rate history. Use it to reuse an Inventory for a new player.
+func (inv *Inventory) Reset() {
+	cat := inv.cat
+	*inv = Inventory{cat: cat}
+	inv.resetCombat()
+}
+
+// resetCombat forgets the rate checks, the continuous fire and the overwritten weapons.
+func (inv *Inventory) resetCombat() {
+	for i := range inv.shotTAT {
+		inv.shotTAT[i] = noTime
+		inv.meleeTAT[i] = noTime
+	}
+	inv.displaced, inv.displacedEcho, inv.displacedLoaded = 0, 0, 0
+	inv.fireWeapon, inv.fireAcc = 0, 0
+}
+
+// Catalog returns the catalogue the store was made from.
+func (inv *Inventory) Catalog() *Catalog { return inv.cat }
+
+// Rev returns the revision of the last command queued for the player.
+func (inv *Inventory) Rev() uint16 { return inv.rev }
+
+// Held returns the held weapon (0: fists).
+func (inv *Inventory) Held() uint8 { return inv.slots[inv.active].weapon }
+
+// Slots returns the readback of the 13 slots.
+func (inv *Inventory) Slots() [NumSlots]Slot {
+	var out [NumSlots]Slot
+	for i := range inv.slots {
+		s := &inv.slots[i]
+		out[i] = Slot{Weapon: s.weapon, Total: s.total, Clip: s.clip}
+	}
+	return out
+}
+
+// Owns reports whether weapon is in the store (the fists always are).
+func (inv *Inventory) Owns(weapon uint8) bool {
+	if weapon == Fists {
+		return true
+	}
+	return inv.slotOf(weapon) != nil
+}
+
+// Ammo returns the stored total of weapon, and whether the store holds it.
+func (inv *Inventory) Ammo(weapon uint8) (uint16, bool) {
+	s := inv.slotOf(weapon)
+	if s == nil {
+		return 0, false
+	}
+	return s.total, true
+}
+
+// slotOf returns the slot holding weapon, or nil (also for the fists and ids that are
+// no weapon).
+func (inv *Inventory) slotOf(weapon uint8) *slotState {
+	if weapon == Fists || int(weapon) >= NumWeapons {
+		return nil
+	}
+	sl := inv.cat.slot[weapon]
+	if sl < 0 || inv.slots[sl].weapon != weapon {
+		return nil
+	}
+	return &inv.slots[sl]
+}
+
+// creditAt returns the slot's valid credit at now.
+func (s *slotState) creditAt(now time.Duration) uint16 {
+	if now >= s.creditUntil {
+		return 0
+	}
+	return s.credit
+}
+
+// spend takes n rounds: first from the credit (rounds a frame already counted), then
+// from the total. It reports how many came from each.
+func (s *slotState) spend(now time.Duration, n uint16) (fromCredit, fromTotal uint16) {
+	c := s.creditAt(now)
+	fromCredit = min(c, n)
+	s.credit = c - fromCredit
+	fromTotal = min(s.total, n-fromCredit)
+	s.total -= fromTotal
+	s.clip = min(s.clip, s.total)
+	return fromCredit, fromTotal
+}
+
+// usable reports whether the slot's weapon can be used now: a weapon that needs no
+// ammo always, any other with rounds in the store or counted by a frame.
+func (inv *Inventory) usable(now time.Duration, s *slotState) bool {
+	return !inv.cat.kind[s.weapon].needsAmmo() || s.total > 0 || s.creditAt(now) > 0
+}
+
+// displace records that the command with revision rev overwrites weapon, which the
+// client may still be using until it applies the command: its shots and blows are then
+// accepted without spending (see DisplacedGrace). A blow needs only the weapon (a gun
+// butt works with an empty gun); a shot or a projectile also needs rounds, so
+// displacedLoaded remembers whether the weapon had any.
+func (inv *Inventory) displace(now time.Duration, s *slotState, rev uint16) {
+	if s.weapon == Fists {
+		return
+	}
+	bit := uint64(1) << s.weapon
+	loaded := inv.usable(now, s) || inv.isDisplaced(now, s.weapon) && inv.displacedLoaded&bit != 0
+	inv.displaced |= bit
+	inv.displacedEcho &^= bit
+	inv.displacedLoaded &^= bit
+	if loaded {
+		inv.displacedLoaded |= bit
+	}
+	inv.displacedRev[s.weapon] = rev
+	inv.displacedUntil[s.weapon] = now + SettleTimeout
+}
+
+// isDisplaced reports whether weapon's old blows may still arrive at now.
+func (inv *Inventory) isDisplaced(now time.Duration, weapon uint8) bool {
+	return int(weapon) < NumWeapons && inv.displaced&(1<<weapon) != 0 && now < inv.displacedUntil[weapon]
+}
+
+// isDisplacedLoaded reports whether weapon's old shots (it had rounds) may still arrive.
+func (inv *Inventory) isDisplacedLoaded(now time.Duration, weapon uint8) bool {
+	return inv.isDisplaced(now, weapon) && inv.displacedLoaded&(1<<weapon) != 0
+}
+
+// pruneDisplaced forgets overwritten weapons whose time is up.
+func (inv *Inventory) pruneDisplaced(now time.Duration) {
+	for m := inv.displaced; m != 0; m &= m - 1 {
+		w := bits.TrailingZeros64(m)
+		if now >= inv.displacedUntil[w] {
+			inv.displaced &^= 1 << w
+			inv.displacedEcho &^= 1 << w
+			inv.displacedLoaded &^= 1 << w
+		}
+	}
+}
+
+// RespawnGrant clears the store for the life the grant starts, without a revision
+// bump: the client clears its own store on the revival the grant triggers, and the
+// reliable lane delivers everything queued before the grant before it and everything
+// queued after it after it, so both sides keep one order. Call it when the grant's
+// RespawnPlayer is queued, before any command for the new life.
+//
+// A grant repeated for the same generation (a lost RespawnPlayer sent again) clears
+// nothing: a give queued after the first grant must survive. RespawnGrant reports
+// whether it cleared. The revision, the skill tiers and the properties stay.
+func (inv *Inventory) RespawnGrant(generation uint16) bool {
+	if inv.lifeSet && inv.life == generation {
+		return false
+	}
+	inv.lifeSet, inv.life = true, generation
+	inv.slots = [NumSlots]slotState{}
+	inv.active = 0
+	inv.resetCombat()
+	return true
+}
+
+// SetSkillTier sets the server-authoritative tier of a skill stat (the host sends the
+// skill to the client itself). Every weapon of the stat fires at the tier (Uzi and
+// Tec-9 share one). For SkillChangeGrace after a change the damage floor takes the
+// lowest tier held in that time. Errors: ErrUnknownSkill, ErrBadTier.
+func (inv *Inventory) SetSkillTier(now time.Duration, stat SkillStat, tier Tier) error {
+	i := inv.cat.skillIndex(stat)
+	if i < 0 {
+		return fmt.Errorf("%w: %v", ErrUnknownSkill, stat)
+	}
+	if tier >= NumTiers {
+		return ErrBadTier
+	}
+	s := &inv.skills[i]
+	if s.tier == tier {
+		return nil
+	}
+	held := uint8(1)<<s.tier | uint8(1)<<tier
+	if now < s.graceUntil {
+		held |= s.graceTiers
+	}
+	s.tier, s.graceTiers, s.graceUntil = tier, held, now+SkillChangeGrace
+	return nil
+}
+
+// SetWeaponSkillTier is SetSkillTier for the stat of weapon.
+// Errors: ErrUnknownWeapon, ErrNoSkill, ErrBadTier.
+func (inv *Inventory) SetWeaponSkillTier(now time.Duration, weapon uint8, tier Tier) error {
+	if err := inv.cat.checkWeapon(weapon); err != nil {
+		return err
+	}
+	stat := inv.cat.SkillOf(weapon)
+	if stat == NoSkill {
+		return fmt.Errorf("%w: weapon %d", ErrNoSkill, weapon)
+	}
+	return inv.SetSkillTier(now, stat, tier)
+}
+
+// SkillTier returns the tier weapon fires at now: its stat's tier, TierStd for a
+// weapon without tiers.
+func (inv *Inventory) SkillTier(weapon uint8) Tier {
+	if int(weapon) >= NumWeapons || inv.cat.skillIdx[weapon] < 0 {
+		return TierStd
+	}
+	return inv.skills[inv.cat.skillIdx[weapon]].tier
+}
+
+// floorTiers returns the set of tiers (bit per Tier) weapon may have fired at now.
+func (inv *Inventory) floorTiers(now time.Duration, weapon uint8) uint8 {
+	if int(weapon) >= NumWeapons || inv.cat.skillIdx[weapon] < 0 {
+		return 1 << TierStd
+	}
+	s := &inv.skills[inv.cat.skillIdx[weapon]]
+	if now < s.graceUntil {
+		return s.graceTiers
+	}
+	return 1 << s.tier
+}
+
+// FloorTier returns the tier the damage floor of weapon uses at now: the current tier,
+// or within SkillChangeGrace of a change the lowest tier held in that time. A weapon
+// without tiers is TierStd.
+func (inv *Inventory) FloorTier(now time.Duration, weapon uint8) Tier {
+	return Tier(bits.TrailingZeros8(inv.floorTiers(now, weapon)))
+}
+
+// FloorDamage returns the raw damage the floor of a hit by weapon is computed from,
+// for a shot that named properties revision propsRev: the smallest damage among the
+// tiers the shooter may have fired at (FloorTier's set), and that tier.
+// Errors: as Catalog.Damage.
+func (inv *Inventory) FloorDamage(now time.Duration, propsRev uint16, weapon uint8) (float32, Tier, error) {
+	if err := inv.cat.checkWeapon(weapon); err != nil {
+		return 0, 0, err
+	}
+	t, err := inv.cat.lookup(propsRev)
+	if err != nil {
+		return 0, 0, err
+	}
+	w := &t[weapon]
+	if !w.HasDamage {
+		return 0, 0, fmt.Errorf("%w: weapon %d", ErrNoDamage, weapon)
+	}
+	d, tier := floorOf(w, inv.floorTiers(now, weapon))
+	return d, tier, nil
+}
+
+// floorOf returns the smallest damage of w among the tiers in set.
+func floorOf(w *Weapon, set uint8) (float32, Tier) {
+	best, bestTier := float32(math.MaxFloat32), TierStd
+	for t := range Tier(NumTiers) {
+		if set&(1<<t) != 0 && w.Damage[t] < best {
+			best, bestTier = w.Damage[t], t
+		}
+	}
+	return best, bestTier
+}
