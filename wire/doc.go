@@ -1,0 +1,918 @@
+// Package wire defines every message of the arbiter protocol as a Go type, with a
+// compact binary encoding, and the per-connection reliable lane that carries the
+// messages which must arrive.
+//
+// The messages are those the five design records name (adr-0017 death and respawn,
+// adr-0039 friendly fire, adr-0041 shot rewind, adr-0045 health ledger,
+// adr-weapon-inventory), client to server and server to client, with every field the
+// records require, plus the few a working connection needs that the missing records
+// would have defined (marked "ours" below). The package is pure: it encodes and decodes
+// bytes in memory, reads no clock, does no I/O and starts no goroutine.
+//
+// # Encoding
+//
+// Every message starts with a two-byte header: the protocol Version (byte 0) and the
+// message ID (byte 1). The fields follow in the order of the layout tables below,
+// with no padding and no length prefix: every message has a fixed size (ID.Size), so a
+// decoder knows from the header exactly how many bytes must follow.
+//
+//   - Integers are little-endian. Player and vehicle ids are uint16 with 0xFFFF meaning
+//     "none" (NoPlayer, NoVehicle) where the table says so, and refused where the field
+//     names a subject that must exist. Revisions, report numbers, death_epoch and
+//     sync_seq are uint16 that wrap at 65535 (compare them with internal/revision);
+//     player_token is a uint32. Weapon and cause ids, body parts, death poses,
+//     explosion types and skills are raw bytes (see "What the decoder does not judge").
+//   - Floats are IEEE 754 binary32, little-endian. Health and armor keep full float32
+//     precision everywhere (the ledger's arithmetic needs it). A float must be finite
+//     and inside the range its table states.
+//   - Booleans are a byte holding 0 or 1, or one bit of a flags byte. Bit groups are
+//     packed low bit first; the bits the table does not assign are reserved and 0.
+//   - A frame's velocity is fixed point: each axis an int16 counting 1/128 m/s
+//     (VelocityScale), so ±255.99 m/s in steps of 7.8 mm/s. A heading (Facing) is a uint16
+//     fraction of a turn: radians = n × 2π/65536, a step of 0.0055°. These two are the
+//     only quantized fields; Append rounds them to the nearest step, and they decode to a
+//     value on the grid. Positions, rotations and every other float travel unchanged.
+//
+// The player frame, PlayerSync, is 48 bytes: the flags byte packs alive, fire held and
+// the seat, the velocity and the heading are fixed point, the rest is full width.
+//
+// # One encoding per value
+//
+// The encoding is canonical: a message Decode accepts re-encodes to exactly the same
+// bytes, and every valid value has exactly one encoding. Append writes -0.0 as +0.0, and
+// Decode refuses the bits of -0.0 (ErrNonCanonical); NaN of any payload is refused
+// (ErrNotFinite); a bool byte other than 0 or 1 is refused (ErrInvalidEnum); a reserved
+// bit that is set, or a field that must be zero because another field says it is absent
+// (the seat of a player on foot, the hit id of a shot that hit nothing, the vehicle pose
+// of a recipient on foot), is refused (ErrNonCanonical). The fuzz target FuzzDecode
+// checks the property on arbitrary input.
+//
+// # Validation, both ways
+//
+// Append validates a message with the same rules Decode applies to received bytes, and
+// a refused Append returns dst as it was: a server cannot emit a message its own
+// clients would refuse, and a client library built on this package cannot send a frame
+// the server will drop. Nothing is clamped: a health of 250, a velocity of 300 m/s or a NaN is an
+// error to the caller, who decides (the honest client clamps its game's health to
+// 0..MaxVital before it sends). The one exception is the heading, which wraps: every
+// finite angle is a valid heading.
+//
+// # Errors
+//
+// Every failure matches exactly one sentinel of the package's error block with
+// errors.Is: ErrTruncated, ErrTrailing, ErrVersion, ErrUnknownID, ErrWrongMessage,
+// ErrNotFinite, ErrOutOfRange, ErrInvalidEnum, ErrNonCanonical, ErrInconsistent. The
+// errors of Append and Decode also name the message and the field
+// ("wire: value not finite: PlayerSync.Health"). They are preallocated per message and
+// field, so rejecting hostile bytes costs no allocation and never panics; Peek returns
+// the bare sentinels.
+//
+// # Reading and writing
+//
+// A read loop peeks at the header, routes transport packets to the lane, and decodes
+// everything else into a Decoder, which holds one value of every message type and
+// returns a pointer to the one it filled; no per-packet allocation:
+//
+//	var dec wire.Decoder
+//	id, err := wire.Peek(pkt)
+//	if err != nil { /* drop */ }
+//	if id.Direction() == wire.ServerToClient { /* a client sent a server message: drop */ }
+//	m, err := dec.Decode(pkt)
+//	switch m := m.(type) {
+//	case *wire.PlayerSync:   // ...
+//	case *wire.DamageReport: // ...
+//	}
+//
+// A typed Decode works as well when the host dispatches on the ID itself. To send,
+// Append into a reusable buffer: buf, err = msg.Append(buf[:0]). A buffer with MaxSize
+// bytes of spare capacity never grows.
+//
+// # What the decoder does not judge
+//
+// The wire checks what the wire defines: sizes, the header, finite floats, ranges, its
+// own enums, and the rules between fields that its tables state. It does not judge
+// what belongs to a domain package or to the host's game data, where a refusal must be
+// a verdict with a reason and not a malformed packet:
+//
+//   - weapon and cause ids (a host may bring another game's weapon table; the inventory
+//     catalogue validates them);
+//   - the body part of a damage report (the vitals package whitelists it, adr-0045
+//     "Trust in fields");
+//   - the death pose (the lifecycle package replaces a pose the game cannot produce with
+//     the default one, adr-0017);
+//   - explosion types and weapon skills (raw game values);
+//   - whether a revision, report number, epoch or token is stale, fresh or from the
+//     future (the state machines compare them with internal/revision);
+//   - whether the loss a report claims matches its before and after, or any floor.
+//
+// # Names
+//
+// Go field names map to the records' names in the obvious way, and each field's
+// comment gives the record's name where there is one: VitalRev is vital_rev, DamageSeq
+// damage_seq, WeaponRev weapon_rev, DeathEpoch death_epoch, PlayerToken player_token,
+// SyncSeq sync_seq, SetAsCurrent set_as_current, Rev a command's rev. String prints every
+// field in wire order with the records' spelling (PlayerSync{seq=1 vital_rev=3 ...}),
+// deterministically, for scenario output.
+//
+// # The numbers that tie messages together
+//
+//   - vital_rev: each SetHealth, SetArmor, GiveHealth and GiveArmor carries the
+//     connection's next health revision (Rev); PlayerSync and DamageReport echo the last
+//     one applied (adr-0045).
+//   - weapon_rev: each GiveWeapon, TakeWeapon, SetWeaponAmmo, ClearWeapons and
+//     SetArmedWeapon carries the player's next inventory revision; PlayerSync echoes the
+//     last one applied successfully (adr-weapon-inventory).
+//   - damage_seq: each DamageReport is numbered; PlayerSync echoes the last number created
+//     (adr-0045 "The client's order").
+//   - death_epoch: the life. The server stamps its own into RemotePlayerSync, PlayerShow,
+//     PlayerWasted, PlayerSpawned and RespawnPlayer; a client echoes its own in
+//     PlayerSync, DeathReport, RespawnRequest and in every combat message it sends
+//     (WeaponShot, VehicleShot, ProjectileLaunch, Detonation, StealthKill), so a shot of
+//     an earlier life can be refused (ours: adr-0017 anticipates "a per-packet life check
+//     of combat traffic").
+//   - player_token: the connection, in Welcome, PlayerShow, PlayerHide, PlayerWasted and
+//     PlayerSpawned, so an edge never hits a new player on a reused id (adr-0017).
+//   - sync_seq: the server numbers each subject's relayed frames (RemotePlayerSync); a
+//     PlayerSpawned or PlayerShow carries the barrier below which frames are dropped.
+//   - ShotSeq, Projectile and Effect number shots, projectiles and gamemode effects; a
+//     DamageReport names the one it answers in Ref (adr-0045: "the shot it answers").
+//   - PropertiesRev: a shot echoes the WeaponProperties revision it was fired under, the
+//     one the server floors its damage with (adr-0045).
+//
+// # The teammate stamp
+//
+// Every packet that can hurt carries, per recipient, a Stamp: whether its sender is the
+// recipient's teammate and the relation revision (adr-0039). These are RemotePlayerSync,
+// RemoteVehicleSync, RemoteWeaponShot, RemoteVehicleShot, RemoteProjectile,
+// RemoteDetonation, RemoteStealthKill, RemoteVehicleExplode, CreateExplosion and
+// CreateFire. A packet without a sender (no driver, no author, no creator) carries
+// Teammate false. The damage group itself is shown with each player in
+// RemotePlayerSync and PlayerShow; teams, names and colours never go on the wire.
+//
+// # Delivery and critical messages
+//
+// ID.Delivery says how each message travels: unreliable datagrams for frames, shots,
+// relays and ping; the reliable lane for commands, lifecycle edges and claims; a
+// DamageReport is unreliable except the lethal one, which goes on the lane ahead of the
+// DeathReport (adr-0045). Critical reports the messages the lane must never refuse:
+// PlayerWasted, PlayerSpawned, every SetHealth to 0, and the victim's DeathReport.
+//
+// # The reliable lane
+//
+// A Lane is one end of the ordered reliable stream of one connection. Deaths, respawns,
+// the server's health, armor and weapon commands, damage multiplier and weapon property
+// tables, the victim's lethal damage report and its DeathReport, chat: everything the
+// records say must arrive, arrive once and arrive in order travels on it (ADR 0017: "one
+// ordered reliable stream per connection"). Each side of a connection keeps one Lane; the
+// lane carries opaque byte payloads (the encoded messages of this package) and knows
+// nothing of their meaning.
+//
+// The Lane is a pure state machine. It never reads a clock, starts a goroutine or touches
+// a socket: every input is a method call that takes the host's monotonic time as
+// now time.Duration, and every output is a returned value. The same calls in the same order
+// give the same bytes, so a match replays bit for bit. A Lane is not safe for concurrent
+// use; the host calls it from the goroutine that owns the connection's world.
+//
+// # The reliable lane: wiring a lane into a host
+//
+//	lane, err := wire.NewLane(wire.LaneConfig{}) // zero fields: the defaults below
+//
+//	// A message must be sent reliably (ID.Delivery says which); Critical says whether
+//	// the lane may ever refuse it:
+//	buf, _ = msg.Append(buf[:0])
+//	seq, err := lane.Queue(now, buf, wire.Critical(msg))
+//	// ErrLaneSoftCap: the ordinary message was refused and nothing was queued (so a
+//	// command that rides on it must not be committed either). An error wrapping
+//	// ErrLaneMustDisconnect: send Disconnect and drop the connection.
+//
+//	// Whenever NextDeadline has come (or after a Queue or a Receive), fill datagrams:
+//	for {
+//		d, err := lane.Poll(now, buf[:0])
+//		if err != nil { /* must disconnect */ }
+//		if len(d) == 0 { break }
+//		sendUDP(d)
+//	}
+//
+//	// A datagram of the lane arrived from the peer:
+//	if err := lane.Receive(now, datagram); err != nil { /* hostile or corrupt: dropped */ }
+//	for p, ok := lane.Deliver(); ok; p, ok = lane.Deliver() {
+//		handle(p) // in the sender's order, each message exactly once
+//	}
+//	for a, ok := lane.PopAcked(); ok; a, ok = lane.PopAcked() {
+//		// the peer acknowledged message a.Seq at a.At ("the victim acknowledged X")
+//	}
+//
+// The host schedules its next call with NextDeadline. A lane datagram starts with the
+// same two-byte header as every message of this package: the protocol Version and an id,
+// LaneDatagramID (0xF0, the first id of the range reserved for the transport). So one
+// socket carries both, and a read loop routes by Peek: a transport id goes to
+// Lane.Receive, any other id to Decode. Receive takes exactly the bytes Poll produced.
+//
+// # The reliable lane: sequence numbers
+//
+// Every queued message gets the next LaneSeq, a 32-bit counter that starts at 0 on both
+// sides of a new connection and wraps from 2^32-1 to 0. Sequence numbers are compared with
+// serial arithmetic (the signed 32-bit difference), so the wrap is harmless. They cannot
+// alias: at most LaneWindow (256) messages past the peer's cumulative acknowledgement are
+// ever transmitted, and at most the hard cap plus that window are held by the sender, while
+// two numbers become ambiguous only 2^31 apart. A datagram would have to stay in the
+// network while more than two billion later messages pass it before an old number could be
+// mistaken for a new one. A 16-bit counter would give the same guarantee for the window
+// but only 32768 messages of slack for a delayed datagram; the extra two bytes are paid
+// once per datagram (the base and the acknowledgement), not per message, because each
+// message carries only a one-byte offset from the datagram's base.
+//
+// # The reliable lane: queue caps and critical messages
+//
+// A message is "queued" from Queue until the peer has it (acknowledged, or held beyond a
+// gap), whether it was sent yet or not.
+//
+//   - Soft cap (LaneSoftCap = 512 messages, ADR 0039's "limit 512", and LaneSoftCapBytes):
+//     an ordinary message that would go past it is refused with ErrLaneSoftCap and leaves no
+//     trace.
+//   - Critical messages (those Critical reports: PlayerWasted and PlayerSpawned of ADR
+//     0017, the server's SetHealth(0) of ADR 0045, the victim's DeathReport) are never
+//     refused by the soft cap and never dropped. Beyond the hard cap
+//     (LaneHardCap = 1024 messages, LaneHardCapBytes) the connection is broken instead: the
+//     lane enters LaneMustDisconnect, Queue returns an error wrapping ErrLaneMustDisconnect
+//     and ErrLaneHardCap, and the host sends Disconnect. Only a critical message can reach
+//     the hard cap, because ordinary ones stop at the soft cap.
+//   - Link timeout (LaneLinkTimeout = 15 s, ADR 0045's "until the link breaks (15 s)"):
+//     when the oldest unacknowledged message was first sent that long ago, Poll puts the
+//     lane into LaneMustDisconnect with ErrLaneLinkTimeout. A peer that stops acknowledging
+//     is dropped after 15 s, long before its queue could reach the hard cap.
+//   - Payloads are at most LaneMaxPayload (1024) bytes (LaneConfig.MaxPayload may lower
+//     it); a larger message is refused with ErrLanePayloadTooLarge, critical or not. The
+//     lane does not fragment: a message must fit one datagram.
+//
+// # The reliable lane: retransmission, acknowledgement and bandwidth
+//
+//   - Every datagram carries the lane's acknowledgement state: the cumulative ack (the next
+//     sequence number it expects; everything before it was received) and a selective-ack
+//     bitmap of the messages held beyond a gap. So one lost message never makes the sender
+//     resend the messages after it, and a message the receiver holds is never resent.
+//   - A sent message that is still unacknowledged LaneRetransmit (250 ms) after its last
+//     transmission is sent again at the next Poll, and again every 250 ms until it is
+//     acknowledged. Each message has its own timer, so after a burst of losses every lost
+//     message goes out again within 250 ms of its loss; recovery does not proceed one
+//     message per round trip. There is no earlier "fast" retransmission: with 30 ms of
+//     jitter, reordering is normal and would cause spurious resends.
+//   - Retransmission is not backed off: the stream's latency matters more than its bytes,
+//     and the bytes are bounded anyway. At a round-trip time above 250 ms each message goes
+//     out about RTT/250 ms + 1 times before its acknowledgement can arrive (twice at 400 ms).
+//   - Bandwidth bound: new messages are transmitted only within LaneWindow (256) messages
+//     of the peer's cumulative ack and while the bytes in flight stay within
+//     LaneInFlightBytes (32 KiB). Retransmissions are limited to the messages in flight,
+//     each at most once per 250 ms. However bad the link, a lane sends at most about
+//     LaneInFlightBytes of retransmissions per 250 ms (128 KiB/s), and new messages only
+//     as fast as acknowledgements free the in-flight cap (32 KiB per round trip).
+//   - Acknowledgements ride on every datagram the lane sends. A datagram that carried
+//     messages (new or duplicate) obliges the receiver to acknowledge at its next Poll, so
+//     a lost acknowledgement is repaired by the retransmission it causes. Datagrams that
+//     only carry acknowledgements are never acknowledged, so two lanes never ping-pong.
+//   - The sender reports every acknowledged message with the time the acknowledgement
+//     arrived (PopAcked, and Acked for a single sequence number). This is what ADR 0045
+//     builds on: a respawn only after the victim acknowledged the critical SetHealth(0), a
+//     health command settled 2 s after its acknowledgement, a multiplier table in force 2 s
+//     after its acknowledgement. "Acknowledged" means the cumulative ack passed the
+//     message: the peer has it and every message before it, so its host has it in order
+//     and applies it at once. A message the peer only holds beyond a gap (selectively
+//     acknowledged) is no longer resent and no longer counts as queued, but it is not
+//     reported yet: the peer cannot apply it before the gap is filled, and a settling
+//     timer started on it would run while the peer still applies the old state.
+//
+// # The reliable lane: receiving
+//
+// Messages are delivered in sequence order, each exactly once. A message that arrives
+// ahead of a gap is held in a reorder buffer of at most LaneWindow messages counted from
+// the oldest message not yet delivered to the host, and LaneReceiveBytes (64 KiB) of
+// payload; a message past either limit is dropped unacknowledged and the sender resends it
+// later. LaneMaxPayload bytes of the buffer are kept for the message that fills the gap, so
+// held messages can never starve it. Duplicates (already delivered, or already held) are
+// dropped and acknowledged again.
+//
+// # The reliable lane: framing
+//
+// A lane datagram is built by Poll and read by Receive. Integers are little-endian.
+//
+//	offset   size  field     meaning                                         valid range
+//	0        1     version   protocol version, as in every message           Version (1)
+//	1        1     id        lane datagram                                   LaneDatagramID (0xF0)
+//	2        4     ack       cumulative ack: the next sequence number the    not after the last
+//	                         writer expects; every message before it was     message the reader
+//	                         received                                        has transmitted
+//	6        1     sack_len  bytes of selective-ack bitmap that follow       0..32; if > 0 the
+//	                                                                         last byte is not 0
+//	7        S     sack      bit i (byte i/8, bit i%8, least significant     bit 255 clear; each
+//	                         first) set: message ack+1+i is held             set bit names a
+//	                                                                         transmitted message
+//	7+S      1     count     number of message records that follow           0..255
+//	8+S      4     base      sequence number of the first record             present only if
+//	                                                                         count > 0
+//	then count records, each:
+//	+0       1     offset    record's sequence number minus base             0 for the first,
+//	                                                                         then increasing
+//	+1       2     length    payload length in bytes                         0..1024
+//	+3       L     payload   the message, opaque to the lane
+//
+// The datagram ends exactly after the last record. A record's sequence number must lie
+// before the reader's cumulative ack plus LaneWindow (older numbers are duplicates and
+// are fine). Sizes: a datagram with only an acknowledgement is 8 bytes plus its bitmap
+// (at most 32); each message costs its payload plus 3 bytes, plus 4 bytes of base per
+// datagram; the worst-case overhead of a datagram with one record is LaneMaxOverhead (47)
+// bytes, so LaneMTU (1200) leaves room for any payload. One message of 20 bytes travels
+// in a datagram of 35 bytes; 30 such messages fit one datagram of 702 bytes.
+//
+// Receive checks the whole datagram before it changes anything. Truncated fields or
+// payloads (ErrLaneTruncated), bytes after the last record (ErrLaneTrailing), another
+// protocol version (ErrLaneVersion), an id other than LaneDatagramID, a non-canonical
+// bitmap or record order (ErrLaneMalformed), a
+// payload above LaneMaxPayload (ErrLanePayloadTooLarge), an acknowledgement of a message
+// never transmitted (ErrLaneAckRange) and a sequence number beyond the receive window
+// (ErrLaneSeqRange) reject the datagram as a whole: no acknowledgement, no message, no
+// counter is taken from it. Decoding never allocates and never panics.
+//
+// # The reliable lane: memory
+//
+// All storage is owned by the lane and reused: payloads are copied into two byte arenas
+// (one per direction) that grow by doubling up to their caps and are compacted in place,
+// and the per-message records live in rings. Growth happens only while the lane reaches a
+// new high-water mark; in the steady state Queue, Poll, Receive, Deliver and PopAcked do not
+// allocate. Whatever the peer sends, a lane holds at most LaneReceiveBytes of its payloads
+// and LaneWindow records for it; what the local host queues is bounded by the hard caps.
+//
+// # The reliable lane: what the lane leaves to the host
+//
+//   - Telling a new connection from an old one: both lanes start at sequence 0, so datagrams
+//     of a previous connection from the same address must be filtered by the host's
+//     connection handshake.
+//   - Sending Disconnect when the lane must disconnect, and deciding what to do with a
+//     peer whose datagrams keep failing Receive (the lane only reports the error).
+//   - Round-trip time: the host's ping/pong measures it; the lane's timers do not adapt.
+//
+// # Ours: messages the records imply but do not define
+//
+// Hello and Welcome (joining, and the client's own id and token), PlayerShow and
+// PlayerHide (the streaming of ADR 0035: a show carries the state a copy is built from
+// and the token later edges are checked against), SetWeaponSkill (the server-owned skill
+// the floors depend on), SetPlayerPosition, SetVehiclePose and SetVehicleFrozen (the
+// gamemode moves that restart a rewind history), the Ping time echo, and the widths the
+// records leave open, all documented in the tables.
+//
+// # Performance
+//
+// Append and Decode never allocate (Append only grows a dst without room). Every layout
+// is written once, as the walk of its message type, which encodes, decodes, documents
+// and prints it. The messages a server handles per frame and per recipient (PlayerSync,
+// RemotePlayerSync, VehicleSync, RemoteVehicleSync, DamageReport, WeaponShot,
+// VehicleShot, RemoteWeaponShot, RemoteVehicleShot) also have hand-unrolled Append and
+// Decode methods, several times faster than the walk; the tests and the fuzz target run
+// them against the walk on every input and require the same bytes, values and errors.
+// The benchmarks compare both with encoding/binary on mirror structs.
+//
+// # Concurrency
+//
+// Messages are plain values. The package's only state is its layout tables, built once
+// at initialisation and read-only afterwards, so Append, Decode and Peek may run on many
+// goroutines at once on distinct values. A Decoder is not safe for concurrent use.
+//
+// # Message catalogue
+//
+// Generated from the codec by TestDocTables; regenerate with
+// go test ./wire -run TestDocTables -update.
+//
+// Every message, its id, its size in bytes (header included), who sends it and how it
+// travels:
+//
+//	id    message               bytes  direction         delivery
+//	0x01  Hello                     2  client to server  unreliable
+//	0x02  PlayerSync               48  client to server  unreliable
+//	0x03  VehicleSync              44  client to server  unreliable
+//	0x04  DamageReport             33  client to server  unreliable; reliable if lethal
+//	0x05  DeathReport               8  client to server  reliable
+//	0x06  RespawnRequest            4  client to server  reliable
+//	0x07  WeaponShot               36  client to server  unreliable
+//	0x08  VehicleShot              38  client to server  unreliable
+//	0x09  ProjectileLaunch         35  client to server  unreliable
+//	0x0A  Detonation               19  client to server  unreliable
+//	0x0B  StealthKill               9  client to server  reliable
+//	0x0C  VehicleExplode            7  client to server  reliable
+//	0x40  Welcome                   8  server to client  unreliable
+//	0x41  RemotePlayerSync         44  server to client  unreliable
+//	0x42  RemoteVehicleSync        49  server to client  unreliable
+//	0x43  RemoteWeaponShot         79  server to client  unreliable
+//	0x44  RemoteVehicleShot        81  server to client  unreliable
+//	0x45  RemoteProjectile         38  server to client  unreliable
+//	0x46  RemoteDetonation         22  server to client  unreliable
+//	0x47  RemoteStealthKill        12  server to client  reliable
+//	0x48  RemoteVehicleExplode     10  server to client  reliable
+//	0x49  CreateExplosion          26  server to client  reliable
+//	0x4A  CreateFire               25  server to client  reliable
+//	0x4B  PlayerShow               40  server to client  reliable
+//	0x4C  PlayerHide                8  server to client  reliable
+//	0x4D  PlayerWasted             14  server to client  reliable
+//	0x4E  PlayerSpawned            26  server to client  reliable
+//	0x4F  RespawnPlayer            18  server to client  reliable
+//	0x50  SetHealth                 8  server to client  reliable
+//	0x51  SetArmor                  8  server to client  reliable
+//	0x52  GiveHealth               12  server to client  reliable
+//	0x53  GiveArmor                12  server to client  reliable
+//	0x54  DamageMultipliers        28  server to client  reliable
+//	0x55  GiveWeapon                8  server to client  reliable
+//	0x56  TakeWeapon                5  server to client  reliable
+//	0x57  SetWeaponAmmo             9  server to client  reliable
+//	0x58  ClearWeapons              4  server to client  reliable
+//	0x59  SetArmedWeapon            5  server to client  reliable
+//	0x5A  WeaponProperties         21  server to client  reliable
+//	0x5B  SetWeaponSkill            5  server to client  reliable
+//	0x5C  SetPlayerPosition        16  server to client  reliable
+//	0x5D  SetVehiclePose           32  server to client  reliable
+//	0x5E  SetVehicleFrozen          5  server to client  reliable
+//	0xA0  Ping                      8  both ways         unreliable
+//	0xA1  Pong                      8  both ways         unreliable
+//	0xA2  Disconnect                3  both ways         unreliable
+//
+// # Layouts
+//
+// Every message begins with the header, which the tables below do not repeat:
+//
+//	off  size  field    type  valid range    meaning
+//	0    1     version  u8    1              the protocol Version
+//	1    1     id       u8    the message's  the message ID
+//
+// In each table, off is the byte offset in the message (byte.bit for a bit field,
+// counted from the low bit) and size is in bytes (or bits); a rule is a condition
+// between fields, with the error that breaks it. The field comments in the Go types
+// say more.
+//
+// Hello (0x01, 2 bytes, client to server, unreliable): a client's request to join, repeated until the server answers with Welcome.
+//
+//	(no fields)
+//
+// PlayerSync (0x02, 48 bytes, client to server, unreliable): the player's frame, sent by its client at least every 100 ms.
+//
+//	off   size   field       type       valid range                                    meaning
+//	2     2      Seq         u16        0..65535                                       the client's frame number, +1 per frame (wraps); a frame not newer than the last one taken is outdated
+//	4     2      VitalRev    u16        0..65535                                       vital_rev: the revision of the last health or armor command the client applied (adr-0045 "Health revision")
+//	6     2      DamageSeq   u16        0..65535                                       damage_seq: the number of the last damage report the client created (adr-0045 "The client's order")
+//	8     2      WeaponRev   u16        0..65535                                       weapon_rev: the revision of the last weapon command the client applied successfully (adr-weapon-inventory)
+//	10    2      DeathEpoch  u16        0..65535                                       death_epoch: the life the client believes it is on (adr-0017)
+//	12    1      Weapon      u8         0..255                                         the held weapon (0 = fists)
+//	13    1      Flags       u8 bits    bits 6..7 are 0                                flags: the bit fields below
+//	13.0  1 bit  Alive       bit        0 or 1                                         alive as the client sees it; it never commits a death (adr-0017)
+//	13.1  1 bit  FireHeld    bit        0 or 1                                         true while the fire key is held; for continuous weapons (37, 41, 42) it makes the server spend ammo itself (adr-weapon-inventory)
+//	13.2  4 bit  Seat        bits       0..8                                           the seat in Vehicle (0 = driver); 0 on foot
+//	14    2      Clip        u16        0..65535                                       the held weapon's ammo in the clip
+//	16    2      Total       u16        0..65535                                       the held weapon's total ammo, clip included (capped at 65535, MAX_WEAPON_AMMO)
+//	18    4      Health      f32        finite, 0..200                                 the health the client's game shows (its hp); the client clamps it to 0..MaxVital
+//	22    4      Armor       f32        finite, 0..200                                 the armor the client's game shows, clamped to 0..MaxVital
+//	26    12     Position    3×f32      finite, |axis| <= 100000                       the player's position
+//	38    6      Velocity    3×i16      each axis ±255.99 m/s, step 1/128; not -32768  the player's velocity in m/s, quantized to 1/128 m/s (see ClampVelocity)
+//	44    2      Facing      u16 angle  any finite radians (wraps), step 2π/65536      the heading in radians, quantized to 2π/65536
+//	46    2      Vehicle     u16 id     0..65534, 0xFFFF none                          the vehicle the player sits in, NoVehicle on foot
+//	rule: Seat is 0 when Vehicle is NoVehicle (on foot). (non-canonical encoding)
+//
+// VehicleSync (0x03, 44 bytes, client to server, unreliable): a vehicle's frame, sent by the client that controls the vehicle (its driver, or the client that syncs it while empty).
+//
+//	off  size  field     type    valid range                                    meaning
+//	2    2     Seq       u16     0..65535                                       the client's frame number for this vehicle, +1 per frame (wraps)
+//	4    2     Vehicle   u16 id  0..65534                                       the vehicle this frame is about
+//	6    12    Position  3×f32   finite, |axis| <= 100000                       the vehicle's position
+//	18   16    Rotation  4×f32   finite, unit (|q| 0.9..1.1)                    the vehicle's rotation
+//	34   6     Velocity  3×i16   each axis ±255.99 m/s, step 1/128; not -32768  the vehicle's velocity in m/s, quantized to 1/128 m/s (see ClampVelocity)
+//	40   4     Health    f32     finite, 0..100000                              the vehicle's health (the game's default is 1000; the client clamps a negative value to 0)
+//
+// DamageReport (0x04, 33 bytes, client to server, unreliable; reliable if lethal): the victim's report of damage its client applied to its own player: the victim confirms the hit, and the server's ledger only ever goes down by it (adr-0045).
+//
+//	off  size  field         type     valid range            meaning
+//	2    2     DamageSeq     u16      0..65535               damage_seq: this report's number, +1 per report the client creates (wraps); frames echo the last one
+//	4    2     VitalRev      u16      0..65535               vital_rev: the revision of the last health or armor command the client applied before the damage
+//	6    2     Attacker      u16 id   0..65534, 0xFFFF none  the player the damage came from, NoPlayer for the environment
+//	8    1     Weapon        u8       0..255                 the weapon or cause: 0..46 weapons, 49 vehicle, 50 rotor blades, 51 explosion, 53 drowning, 54 fall, 37 also plain fire, 255 unknown
+//	9    1     BodyPart      u8       0..255                 the body part hit (3 torso .. 9 head); not whitelisted by the decoder
+//	10   1     Ref.Kind      u8 enum  0..5, RefKind          the kind of packet answered; RefNone for damage that answers nothing
+//	11   2     Ref.Seq       u16      0..65535               identifies the packet within its kind: a shot's ShotSeq, a projectile's number, an effect id or a vehicle id; 0 when Kind is RefNone
+//	13   4     HealthBefore  f32      finite, 0..200         the health before the damage
+//	17   4     ArmorBefore   f32      finite, 0..200         the armor before the damage
+//	21   4     HealthAfter   f32      finite, 0..200         the health left after the damage
+//	25   4     ArmorAfter    f32      finite, 0..200         the armor left after the damage
+//	29   4     Loss          f32      finite, 0..400         the claimed loss, armor and health together; the server deducts it armor first
+//	rule: Ref.Seq is 0 when Ref.Kind is none. (non-canonical encoding)
+//	rule: Attacker is a player when Ref answers a weapon shot, a vehicle shot or a detonation (their shooter or owner). (inconsistent fields)
+//
+// DeathReport (0x05, 8 bytes, client to server, reliable): the dying client's report of its own death, with the means and the death animation, on the reliable lane (adr-0017).
+//
+//	off  size  field       type    valid range            meaning
+//	2    2     DeathEpoch  u16     0..65535               death_epoch: the life that ended, as the client counts it
+//	4    2     Killer      u16 id  0..65534, 0xFFFF none  the player the client's game holds responsible, NoPlayer if none (the client's view; the server names the killer itself)
+//	6    1     Weapon      u8      0..255                 the means of death: weapon or cause id, as in DamageReport
+//	7    1     Pose        u8      0..255                 the death animation the victim played; a raw game value
+//
+// RespawnRequest (0x06, 4 bytes, client to server, reliable): a dead client's request to respawn, repeated on a timer until the server grants it (adr-0017: idempotent, the server decides the moment).
+//
+//	off  size  field       type  valid range  meaning
+//	2    2     DeathEpoch  u16   0..65535     death_epoch: the life the client died in; a request for an older life than the server's is stale
+//
+// WeaponShot (0x07, 36 bytes, client to server, unreliable): one trigger pull of a hitscan weapon, on foot or from a vehicle, sent by the shooter's client (a shotgun's pellets included).
+//
+//	off  size  field          type     valid range               meaning
+//	2    2     ShotSeq        u16      0..65535                  the shooter's shot number, +1 per shot (wraps); a victim's DamageReport answers the shot by it
+//	4    2     DeathEpoch     u16      0..65535                  death_epoch: the shooter's life; a shot of an earlier life is refused (the grant resets combat correlation, adr-0017)
+//	6    2     PropertiesRev  u16      0..65535                  the WeaponProperties revision the shot was fired under; the damage floor reads the weapon's damage from it (adr-0045)
+//	8    1     Weapon         u8       0..255                    the weapon fired
+//	9    1     HitType        u8 enum  0..4, HitType             what the shooter's client says the ray hit
+//	10   2     HitID          u16      0..65535                  the id of what was hit; 0 when HitType is none
+//	12   12    Origin         3×f32    finite, |axis| <= 100000  the start of the ray
+//	24   12    HitPos         3×f32    finite, |axis| <= 100000  the end of the ray: where it hit, or its full length
+//	rule: HitID is 0 when HitType is none. (non-canonical encoding)
+//
+// VehicleShot (0x08, 38 bytes, client to server, unreliable): one ray of a vehicle's guns (Hunter, Hydra, Predator, Sea Sparrow, the Rhino's cannon ...), sent by the client firing them.
+//
+//	off  size  field          type     valid range               meaning
+//	2    2     ShotSeq        u16      0..65535                  the shooter's shot number, shared with WeaponShot, +1 per shot
+//	4    2     DeathEpoch     u16      0..65535                  death_epoch: the shooter's life
+//	6    2     PropertiesRev  u16      0..65535                  the WeaponProperties revision the shot was fired under
+//	8    2     Vehicle        u16 id   0..65534                  the vehicle whose guns fired
+//	10   1     Weapon         u8       0..255                    the weapon id of the guns
+//	11   1     HitType        u8 enum  0..4, HitType             what the shooter's client says the ray hit
+//	12   2     HitID          u16      0..65535                  the id of what was hit; 0 when HitType is none
+//	14   12    Origin         3×f32    finite, |axis| <= 100000  the start of the ray
+//	26   12    HitPos         3×f32    finite, |axis| <= 100000  the end of the ray
+//	rule: HitID is 0 when HitType is none. (non-canonical encoding)
+//
+// ProjectileLaunch (0x09, 35 bytes, client to server, unreliable): a projectile thrown or launched by the client's player: a grenade, tear gas, a molotov, a satchel, a rocket (on foot or from a vehicle).
+//
+//	off  size  field       type    valid range               meaning
+//	2    2     Projectile  u16     0..65535                  the owner's projectile number, +1 per launch (wraps); its Detonation and the victims' reports name it
+//	4    2     DeathEpoch  u16     0..65535                  death_epoch: the owner's life
+//	6    1     Weapon      u8      0..255                    the weapon behind the projectile (16, 17, 18, 35, 36, 39 ...)
+//	7    2     Vehicle     u16 id  0..65534, 0xFFFF none     the vehicle that launched it, NoVehicle when thrown on foot
+//	9    2     Target      u16 id  0..65534, 0xFFFF none     the vehicle a homing rocket follows, NoVehicle if none
+//	11   12    Origin      3×f32   finite, |axis| <= 100000  where the projectile starts
+//	23   12    Velocity    3×f32   finite, |axis| <= 1000    its launch velocity in m/s (full float precision)
+//
+// Detonation (0x0A, 19 bytes, client to server, unreliable): the owner's report that its projectile exploded (impact, fuse, or a satchel set off by the detonator), at a point its physics decided.
+//
+//	off  size  field       type   valid range               meaning
+//	2    2     Projectile  u16    0..65535                  the owner's number of the projectile that exploded
+//	4    2     DeathEpoch  u16    0..65535                  death_epoch: the owner's life
+//	6    1     Weapon      u8     0..255                    the weapon behind the projectile
+//	7    12    Position    3×f32  finite, |axis| <= 100000  where it exploded
+//
+// StealthKill (0x0B, 9 bytes, client to server, reliable): the attacker's claim of a stealth kill (the knife's paired animation).
+//
+//	off  size  field        type    valid range  meaning
+//	2    2     Victim       u16 id  0..65534     the player the attacker claims to kill
+//	4    2     VictimEpoch  u16     0..65535     the victim's death_epoch as the attacker last saw it; a claim against an earlier life is stale
+//	6    2     DeathEpoch   u16     0..65535     death_epoch: the attacker's own life
+//	8    1     Weapon       u8      0..255       the weapon used (the knife, 4)
+//
+// VehicleExplode (0x0C, 7 bytes, client to server, reliable): a client's report that a vehicle it controls exploded.
+//
+//	off  size  field     type    valid range            meaning
+//	2    2     Vehicle   u16 id  0..65534               the vehicle that exploded
+//	4    2     Attacker  u16 id  0..65534, 0xFFFF none  the player the client's game holds responsible, NoPlayer if none
+//	6    1     Weapon    u8      0..255                 the cause as the client's game has it
+//
+// Welcome (0x40, 8 bytes, server to client, unreliable): accepts a client: its player id and connection token.
+//
+//	off  size  field        type    valid range    meaning
+//	2    2     Player       u16 id  0..65534       the client's own player id
+//	4    4     PlayerToken  u32     0..4294967295  player_token: the token of this connection, which every lifecycle edge of the player carries (adr-0017)
+//
+// RemotePlayerSync (0x41, 44 bytes, server to client, unreliable): another player's frame as the server relays it to one recipient.
+//
+//	off  size   field           type       valid range                                    meaning
+//	2    2      Player          u16 id     0..65534                                       the subject: the player whose frame this is
+//	4    2      SyncSeq         u16        0..65535                                       sync_seq: the server's relay number of the subject's frames, +1 per relayed frame (adr-0017)
+//	6    2      DeathEpoch      u16        0..65535                                       death_epoch: the subject's life as the server counts it
+//	8    1      Flags           u8 bits    bits 7..7 are 0                                flags: the bit fields below
+//	8.0  1 bit  Alive           bit        0 or 1                                         alive as the server holds it; it triggers no death and no respawn on the receiver (adr-0017)
+//	8.1  1 bit  FireHeld        bit        0 or 1                                         true while the subject holds the fire key
+//	8.2  1 bit  Stamp.Teammate  bit        0 or 1                                         true when the sender is the recipient's teammate: same non-zero damage group
+//	8.3  4 bit  Seat            bits       0..8                                           the seat in Vehicle (0 = driver); 0 on foot
+//	9    2      Stamp.Rev       u16        0..65535                                       the relation revision the answer was taken at; compare revisions with internal/revision (they wrap at 65535)
+//	11   2      DamageGroup     u16        0..65535                                       the subject's damage group: its team id while that team's friendly fire is off, 0 otherwise (adr-0039)
+//	13   1      Weapon          u8         0..255                                         the subject's held weapon
+//	14   4      Health          f32        finite, 0..200                                 the relayed health: the server's ledger, never 0 or below while Alive (adr-0017)
+//	18   4      Armor           f32        finite, 0..200                                 the relayed armor (the server's ledger)
+//	22   12     Position        3×f32      finite, |axis| <= 100000                       the subject's position
+//	34   6      Velocity        3×i16      each axis ±255.99 m/s, step 1/128; not -32768  the subject's velocity in m/s, quantized to 1/128 m/s
+//	40   2      Facing          u16 angle  any finite radians (wraps), step 2π/65536      the subject's heading in radians, quantized to 2π/65536
+//	42   2      Vehicle         u16 id     0..65534, 0xFFFF none                          the vehicle the subject sits in, NoVehicle on foot
+//	rule: Seat is 0 when Vehicle is NoVehicle (on foot). (non-canonical encoding)
+//	rule: Health is above 0 while Alive: a living player is never relayed at lethal health (adr-0017). (inconsistent fields)
+//
+// RemoteVehicleSync (0x42, 49 bytes, server to client, unreliable): a vehicle's frame as the server relays it to one recipient, with the controlling player's teammate relation to the recipient (adr-0039: a relayed vehicle frame can hurt, by ramming or running over).
+//
+//	off  size  field           type     valid range                                    meaning
+//	2    2     Vehicle         u16 id   0..65534                                       the vehicle this frame is about
+//	4    2     Driver          u16 id   0..65534, 0xFFFF none                          the player controlling the vehicle, NoPlayer if none
+//	6    2     SyncSeq         u16      0..65535                                       the server's relay number of this vehicle's frames, +1 per relayed frame
+//	8    1     Stamp.Teammate  u8 bool  0 or 1                                         true when the sender is the recipient's teammate: same non-zero damage group
+//	9    2     Stamp.Rev       u16      0..65535                                       the relation revision the answer was taken at; compare revisions with internal/revision (they wrap at 65535)
+//	11   12    Position        3×f32    finite, |axis| <= 100000                       the vehicle's position
+//	23   16    Rotation        4×f32    finite, unit (|q| 0.9..1.1)                    the vehicle's rotation
+//	39   6     Velocity        3×i16    each axis ±255.99 m/s, step 1/128; not -32768  the vehicle's velocity in m/s, quantized to 1/128 m/s
+//	45   4     Health          f32      finite, 0..100000                              the vehicle's health
+//	rule: Stamp.Teammate is false when Driver is NoPlayer. (inconsistent fields)
+//
+// RemoteWeaponShot (0x43, 79 bytes, server to client, unreliable): a WeaponShot as the server relays it to one recipient: with the shooter's teammate relation to that recipient, and, when the ray passed near the recipient, the recipient's rewound pose and its vehicle's pose (adr-0041, adr-0039).
+//
+//	off   size   field                   type     valid range                           meaning
+//	2     2      Shooter                 u16 id   0..65534                              the player who fired
+//	4     2      ShotSeq                 u16      0..65535                              the shooter's shot number, echoed by the victim's DamageReport
+//	6     1      Weapon                  u8       0..255                                the weapon fired
+//	7     1      HitType                 u8 enum  0..4, HitType                         what the shooter's client says the ray hit
+//	8     2      HitID                   u16      0..65535                              the id of what was hit; 0 when HitType is none
+//	10    1      Flags                   u8 bits  bits 3..7 are 0                       flags: the bit fields below
+//	10.0  1 bit  Stamp.Teammate          bit      0 or 1                                true when the sender is the recipient's teammate: same non-zero damage group
+//	10.1  1 bit  Rewind.Valid            bit      0 or 1                                true when the ray passed near the recipient and it must be rewound; when false every other field is zero
+//	10.2  1 bit  Rewind.InVehicle        bit      0 or 1                                true when the recipient sits in a vehicle that is rewound with it (not the shooter's own vehicle, not a frozen or wrecked one); when false the vehicle fields are zero
+//	11    2      Stamp.Rev               u16      0..65535                              the relation revision the answer was taken at; compare revisions with internal/revision (they wrap at 65535)
+//	13    12     Origin                  3×f32    finite, |axis| <= 100000              the start of the ray
+//	25    12     HitPos                  3×f32    finite, |axis| <= 100000              the end of the ray
+//	37    12     Rewind.Position         3×f32    finite, |axis| <= 100000              where the recipient stood, the shooter's round-trip time ago (at most 400 ms back)
+//	49    2      Rewind.Vehicle          u16 id   0..65534                              the id of the recipient's vehicle
+//	51    12     Rewind.VehiclePosition  3×f32    finite, |axis| <= 100000              where that vehicle stood at the same moment
+//	63    16     Rewind.VehicleRotation  4×f32    finite, unit (|q| 0.9..1.1) or all 0  the vehicle's rotation at the same moment
+//	rule: Rewind.Position is zero when Rewind.Valid is false. (non-canonical encoding)
+//	rule: Rewind.InVehicle is false when Rewind.Valid is false. (non-canonical encoding)
+//	rule: Rewind.Vehicle is 0 when Rewind.InVehicle is false. (non-canonical encoding)
+//	rule: Rewind.VehiclePosition is zero when Rewind.InVehicle is false. (non-canonical encoding)
+//	rule: Rewind.VehicleRotation is zero when Rewind.InVehicle is false. (non-canonical encoding)
+//	rule: Rewind.VehicleRotation is a unit quaternion when Rewind.InVehicle is true. (value out of range)
+//	rule: HitID is 0 when HitType is none. (non-canonical encoding)
+//
+// RemoteVehicleShot (0x44, 81 bytes, server to client, unreliable): a VehicleShot as the server relays it to one recipient, with the shooter's relation and the recipient's rewound pose, exactly as RemoteWeaponShot (adr-0041: vehicle gun rays rewind like WeaponShot; the Rhino cannon's never carries a valid Rewind).
+//
+//	off   size   field                   type     valid range                           meaning
+//	2     2      Shooter                 u16 id   0..65534                              the player who fired
+//	4     2      Vehicle                 u16 id   0..65534                              the vehicle whose guns fired
+//	6     2      ShotSeq                 u16      0..65535                              the shooter's shot number, echoed by the victim's DamageReport
+//	8     1      Weapon                  u8       0..255                                the weapon id of the guns
+//	9     1      HitType                 u8 enum  0..4, HitType                         what the shooter's client says the ray hit
+//	10    2      HitID                   u16      0..65535                              the id of what was hit; 0 when HitType is none
+//	12    1      Flags                   u8 bits  bits 3..7 are 0                       flags: the bit fields below
+//	12.0  1 bit  Stamp.Teammate          bit      0 or 1                                true when the sender is the recipient's teammate: same non-zero damage group
+//	12.1  1 bit  Rewind.Valid            bit      0 or 1                                true when the ray passed near the recipient and it must be rewound; when false every other field is zero
+//	12.2  1 bit  Rewind.InVehicle        bit      0 or 1                                true when the recipient sits in a vehicle that is rewound with it (not the shooter's own vehicle, not a frozen or wrecked one); when false the vehicle fields are zero
+//	13    2      Stamp.Rev               u16      0..65535                              the relation revision the answer was taken at; compare revisions with internal/revision (they wrap at 65535)
+//	15    12     Origin                  3×f32    finite, |axis| <= 100000              the start of the ray
+//	27    12     HitPos                  3×f32    finite, |axis| <= 100000              the end of the ray
+//	39    12     Rewind.Position         3×f32    finite, |axis| <= 100000              where the recipient stood, the shooter's round-trip time ago (at most 400 ms back)
+//	51    2      Rewind.Vehicle          u16 id   0..65534                              the id of the recipient's vehicle
+//	53    12     Rewind.VehiclePosition  3×f32    finite, |axis| <= 100000              where that vehicle stood at the same moment
+//	65    16     Rewind.VehicleRotation  4×f32    finite, unit (|q| 0.9..1.1) or all 0  the vehicle's rotation at the same moment
+//	rule: Rewind.Position is zero when Rewind.Valid is false. (non-canonical encoding)
+//	rule: Rewind.InVehicle is false when Rewind.Valid is false. (non-canonical encoding)
+//	rule: Rewind.Vehicle is 0 when Rewind.InVehicle is false. (non-canonical encoding)
+//	rule: Rewind.VehiclePosition is zero when Rewind.InVehicle is false. (non-canonical encoding)
+//	rule: Rewind.VehicleRotation is zero when Rewind.InVehicle is false. (non-canonical encoding)
+//	rule: Rewind.VehicleRotation is a unit quaternion when Rewind.InVehicle is true. (value out of range)
+//	rule: HitID is 0 when HitType is none. (non-canonical encoding)
+//
+// RemoteProjectile (0x45, 38 bytes, server to client, unreliable): a ProjectileLaunch as the server relays it to one recipient, with the owner's teammate relation to that recipient (adr-0039).
+//
+//	off  size  field           type     valid range               meaning
+//	2    2     Owner           u16 id   0..65534                  the player who launched it
+//	4    2     Projectile      u16      0..65535                  the owner's projectile number
+//	6    1     Weapon          u8       0..255                    the weapon behind the projectile
+//	7    2     Vehicle         u16 id   0..65534, 0xFFFF none     the vehicle that launched it, NoVehicle on foot
+//	9    2     Target          u16 id   0..65534, 0xFFFF none     the vehicle a homing rocket follows, NoVehicle if none
+//	11   12    Origin          3×f32    finite, |axis| <= 100000  where the projectile starts
+//	23   12    Velocity        3×f32    finite, |axis| <= 1000    its launch velocity in m/s
+//	35   1     Stamp.Teammate  u8 bool  0 or 1                    true when the sender is the recipient's teammate: same non-zero damage group
+//	36   2     Stamp.Rev       u16      0..65535                  the relation revision the answer was taken at; compare revisions with internal/revision (they wrap at 65535)
+//
+// RemoteDetonation (0x46, 22 bytes, server to client, unreliable): a Detonation as the server relays it to one recipient, with the owner's teammate relation; the recipient applies the explosion to itself and reports what it took, answering RefDetonation.
+//
+//	off  size  field           type     valid range               meaning
+//	2    2     Owner           u16 id   0..65534                  the player whose projectile exploded
+//	4    2     Projectile      u16      0..65535                  the owner's projectile number
+//	6    1     Weapon          u8       0..255                    the weapon behind the projectile
+//	7    12    Position        3×f32    finite, |axis| <= 100000  where it exploded
+//	19   1     Stamp.Teammate  u8 bool  0 or 1                    true when the sender is the recipient's teammate: same non-zero damage group
+//	20   2     Stamp.Rev       u16      0..65535                  the relation revision the answer was taken at; compare revisions with internal/revision (they wrap at 65535)
+//
+// RemoteStealthKill (0x47, 12 bytes, server to client, reliable): an accepted stealth kill as the server relays it to the victim and the players both are shown to, with the attacker's relation to the recipient.
+//
+//	off  size  field           type     valid range  meaning
+//	2    2     Attacker        u16 id   0..65534     the player who kills
+//	4    2     Victim          u16 id   0..65534     the player killed
+//	6    2     VictimEpoch     u16      0..65535     death_epoch: the victim's life that ends
+//	8    1     Weapon          u8       0..255       the weapon used
+//	9    1     Stamp.Teammate  u8 bool  0 or 1       true when the sender is the recipient's teammate: same non-zero damage group
+//	10   2     Stamp.Rev       u16      0..65535     the relation revision the answer was taken at; compare revisions with internal/revision (they wrap at 65535)
+//	rule: Victim is not Attacker. (inconsistent fields)
+//
+// RemoteVehicleExplode (0x48, 10 bytes, server to client, reliable): an accepted vehicle explosion as the server relays it to one recipient: the explosion's author (the credited killer) and the author's relation to the recipient, so the author's teammates inside refuse its damage (adr-0039).
+//
+//	off  size  field           type     valid range            meaning
+//	2    2     Vehicle         u16 id   0..65534               the vehicle that exploded
+//	4    2     Author          u16 id   0..65534, 0xFFFF none  the credited killer, NoPlayer if none
+//	6    1     Weapon          u8       0..255                 the cause
+//	7    1     Stamp.Teammate  u8 bool  0 or 1                 true when the sender is the recipient's teammate: same non-zero damage group
+//	8    2     Stamp.Rev       u16      0..65535               the relation revision the answer was taken at; compare revisions with internal/revision (they wrap at 65535)
+//	rule: Stamp.Teammate is false when Author is NoPlayer. (inconsistent fields)
+//
+// CreateExplosion (0x49, 26 bytes, server to client, reliable): a gamemode explosion (create_explosion), with its creator and the creator's relation to the recipient (adr-0039: a server effect with a creator is stamped).
+//
+//	off  size  field           type     valid range               meaning
+//	2    2     Effect          u16      0..65535                  the server's id of this effect, +1 per effect (wraps)
+//	4    2     Creator         u16 id   0..65534, 0xFFFF none     the player the gamemode credits with the explosion, NoPlayer if none
+//	6    1     Type            u8       0..255                    the game's explosion type; a raw game value
+//	7    12    Position        3×f32    finite, |axis| <= 100000  the centre of the explosion
+//	19   4     Radius          f32      finite, 0 < v <= 1000     the explosion's radius in metres
+//	23   1     Stamp.Teammate  u8 bool  0 or 1                    true when the sender is the recipient's teammate: same non-zero damage group
+//	24   2     Stamp.Rev       u16      0..65535                  the relation revision the answer was taken at; compare revisions with internal/revision (they wrap at 65535)
+//	rule: Stamp.Teammate is false when Creator is NoPlayer. (inconsistent fields)
+//
+// CreateFire (0x4A, 25 bytes, server to client, reliable): a gamemode fire (create_fire), with its creator and the creator's relation to the recipient.
+//
+//	off  size  field           type     valid range               meaning
+//	2    2     Effect          u16      0..65535                  the server's id of this effect, shared with CreateExplosion
+//	4    2     Creator         u16 id   0..65534, 0xFFFF none     the player the gamemode credits with the fire, NoPlayer if none
+//	6    12    Position        3×f32    finite, |axis| <= 100000  the centre of the fire
+//	18   4     Radius          f32      finite, 0 < v <= 1000     the fire's radius in metres
+//	22   1     Stamp.Teammate  u8 bool  0 or 1                    true when the sender is the recipient's teammate: same non-zero damage group
+//	23   2     Stamp.Rev       u16      0..65535                  the relation revision the answer was taken at; compare revisions with internal/revision (they wrap at 65535)
+//	rule: Stamp.Teammate is false when Creator is NoPlayer. (inconsistent fields)
+//
+// PlayerShow (0x4B, 40 bytes, server to client, reliable): makes a player visible to the recipient (a join, or the recipient's streaming range reaching it): the current state from which the recipient builds the player's copy.
+//
+//	off   size   field        type       valid range                                meaning
+//	2     2      Player       u16 id     0..65534                                   the player shown
+//	4     4      PlayerToken  u32        0..4294967295                              player_token: the connection's token, which every later lifecycle edge of the player carries (adr-0017)
+//	8     2      DeathEpoch   u16        0..65535                                   death_epoch: the player's current life
+//	10    2      SyncSeq      u16        0..65535                                   sync_seq: the first relay number of the player's frames that belongs to this show; older frames are dropped
+//	12    1      Flags        u8 bits    bits 5..7 are 0                            flags: the bit fields below
+//	12.0  1 bit  Alive        bit        0 or 1                                     the server's alive: false shows a body lying dead
+//	12.1  4 bit  Seat         bits       0..8                                       the seat in Vehicle (0 = driver); 0 on foot
+//	13    2      DamageGroup  u16        0..65535                                   the player's damage group (adr-0039)
+//	15    1      Weapon       u8         0..255                                     the held weapon
+//	16    4      Health       f32        finite, 0..200                             the server's ledger health; above 0 while Alive
+//	20    4      Armor        f32        finite, 0..200                             the server's ledger armor
+//	24    12     Position     3×f32      finite, |axis| <= 100000                   the player's position
+//	36    2      Facing       u16 angle  any finite radians (wraps), step 2π/65536  the heading in radians, quantized to 2π/65536
+//	38    2      Vehicle      u16 id     0..65534, 0xFFFF none                      the vehicle the player sits in, NoVehicle on foot
+//	rule: Seat is 0 when Vehicle is NoVehicle (on foot). (non-canonical encoding)
+//	rule: Health is above 0 while Alive (adr-0017). (inconsistent fields)
+//
+// PlayerHide (0x4C, 8 bytes, server to client, reliable): removes a player's copy from the recipient (the player left, or left the recipient's streaming range).
+//
+//	off  size  field        type    valid range    meaning
+//	2    2     Player       u16 id  0..65534       the player hidden
+//	4    4     PlayerToken  u32     0..4294967295  player_token: the token of the connection being hidden, so a hide never removes a new player that reused the id
+//
+// PlayerWasted (0x4D, 14 bytes, server to client, reliable): the death edge the server sends to the players the victim is shown to (not to the victim), once per life, on a fresh commit (adr-0017).
+//
+//	off  size  field        type    valid range            meaning
+//	2    2     Player       u16 id  0..65534               the victim
+//	4    4     PlayerToken  u32     0..4294967295          player_token: the victim's connection token; a receiver applies the edge only to the copy with that token
+//	8    2     DeathEpoch   u16     0..65535               death_epoch: the life that ended
+//	10   2     Killer       u16 id  0..65534, 0xFFFF none  the killer the server names (from the last credited damage; never a teammate, adr-0039), NoPlayer if none
+//	12   1     Weapon       u8      0..255                 the means of death: weapon or cause id
+//	13   1     Pose         u8      0..255                 the death animation to play: the victim's, or the default one
+//	rule: Killer is not Player (a suicide has no killer: NoPlayer). (inconsistent fields)
+//
+// PlayerSpawned (0x4E, 26 bytes, server to client, reliable): the respawn edge the server sends, on the grant, to the players the subject is shown to (adr-0017).
+//
+//	off  size  field        type       valid range                                meaning
+//	2    2     Player       u16 id     0..65534                                   the player respawning
+//	4    4     PlayerToken  u32        0..4294967295                              player_token: its connection token
+//	8    2     DeathEpoch   u16        0..65535                                   death_epoch: the new life's generation
+//	10   2     SyncSeq      u16        0..65535                                   sync_seq: the barrier of the new life; the receiver drops the subject's RemotePlayerSync frames with an older SyncSeq (late frames of the previous life)
+//	12   12    Position     3×f32      finite, |axis| <= 100000                   the spawn point
+//	24   2     Facing       u16 angle  any finite radians (wraps), step 2π/65536  the heading at the spawn point in radians, quantized to 2π/65536
+//
+// RespawnPlayer (0x4F, 18 bytes, server to client, reliable): the server's respawn grant to the respawning player: a new life at a point (adr-0017).
+//
+//	off  size  field       type       valid range                                meaning
+//	2    2     DeathEpoch  u16        0..65535                                   death_epoch: the new life's generation
+//	4    12    Position    3×f32      finite, |axis| <= 100000                   the spawn point
+//	16   2     Facing      u16 angle  any finite radians (wraps), step 2π/65536  the heading at the spawn point in radians, quantized to 2π/65536
+//
+// SetHealth (0x50, 8 bytes, server to client, reliable): sets the player's health to an absolute value (player:set_health).
+//
+//	off  size  field   type  valid range     meaning
+//	2    2     Rev     u16   0..65535        the health revision (rev) of this command, the connection's next one; frames and reports echo it as vital_rev
+//	4    4     Health  f32   finite, 0..200  the new health, 0..MaxVital (MAX_VITAL_SET)
+//
+// SetArmor (0x51, 8 bytes, server to client, reliable): sets the player's armor to an absolute value (player:set_armor).
+//
+//	off  size  field  type  valid range     meaning
+//	2    2     Rev    u16   0..65535        the health revision (rev) of this command; armor shares it with health
+//	4    4     Armor  f32   finite, 0..200  the new armor, 0..MaxVital
+//
+// GiveHealth (0x52, 12 bytes, server to client, reliable): adds to the player's health up to a maximum and never lowers it (player:add_health, a reward; adr-0045).
+//
+//	off  size  field   type  valid range           meaning
+//	2    2     Rev     u16   0..65535              the health revision (rev) of this command
+//	4    4     Amount  f32   finite, 0 < v <= 200  the health to add, above 0 and at most MaxVital
+//	8    4     Max     f32   finite, 0 < v <= 200  the ceiling the add stops at, above 0 and at most MaxVital
+//
+// GiveArmor (0x53, 12 bytes, server to client, reliable): adds to the player's armor up to a maximum and never lowers it (player:add_armor).
+//
+//	off  size  field   type  valid range           meaning
+//	2    2     Rev     u16   0..65535              the health revision (rev) of this command
+//	4    4     Amount  f32   finite, 0 < v <= 200  the armor to add, above 0 and at most MaxVital
+//	8    4     Max     f32   finite, 0 < v <= 200  the ceiling the add stops at, above 0 and at most MaxVital
+//
+// DamageMultipliers (0x54, 28 bytes, server to client, reliable): the table of damage multipliers per class for the damage that WeaponProperties does not cover (dlmp.set_damage_multiplier; adr-0045).
+//
+//	off  size  field         type  valid range     meaning
+//	2    2     Rev           u16   0..65535        the table's revision, +1 per table sent on the connection (its own counter, not vital_rev)
+//	4    4     Melee         f32   finite, 0..100  the multiplier of melee damage (also scales the melee floor)
+//	8    4     Fire          f32   finite, 0..100  the multiplier of fire (weapon 37, the flamethrower and plain fire)
+//	12   4     Spray         f32   finite, 0..100  the multiplier of the spraycan (41)
+//	16   4     Extinguisher  f32   finite, 0..100  the multiplier of the fire extinguisher (42)
+//	20   4     Explosion     f32   finite, 0..100  the multiplier of explosions (51)
+//	24   4     PredatorGun   f32   finite, 0..100  the multiplier of the Predator's guns (also scales their floor)
+//
+// GiveWeapon (0x55, 8 bytes, server to client, reliable): gives a weapon with ammo, following the game's rules: the same weapon again adds its ammo, a different weapon in a slot that pools ammo carries the displaced total over, any other slot is replaced (adr-weapon-inventory).
+//
+//	off  size  field         type     valid range  meaning
+//	2    2     Rev           u16      0..65535     the inventory revision (rev) of this command, the player's next one; frames echo the last one applied as weapon_rev
+//	4    1     Weapon        u8       0..255       the weapon given
+//	5    2     Ammo          u16      0..65535     the ammo given with it
+//	7    1     SetAsCurrent  u8 bool  0 or 1       set_as_current: whether the weapon becomes the held one (a give may leave the held weapon alone)
+//
+// TakeWeapon (0x56, 5 bytes, server to client, reliable): removes a weapon and its ammo.
+//
+//	off  size  field   type  valid range  meaning
+//	2    2     Rev     u16   0..65535     the inventory revision (rev) of this command
+//	4    1     Weapon  u8    0..255       the weapon taken
+//
+// SetWeaponAmmo (0x57, 9 bytes, server to client, reliable): sets a weapon's total ammo, and its clip unless Clip is NoClip.
+//
+//	off  size  field   type  valid range  meaning
+//	2    2     Rev     u16   0..65535     the inventory revision (rev) of this command
+//	4    1     Weapon  u8    0..255       the weapon whose ammo is set
+//	5    2     Total   u16   0..65535     the new total ammo, clip included
+//	7    2     Clip    u16   0..65535     the new ammo in the clip, or NoClip (0xFFFF, "not set") to leave it
+//	rule: Clip is NoClip or at most Total (the clip is part of the total). (inconsistent fields)
+//
+// ClearWeapons (0x58, 4 bytes, server to client, reliable): removes every weapon and all ammo.
+//
+//	off  size  field  type  valid range  meaning
+//	2    2     Rev    u16   0..65535     the inventory revision (rev) of this command
+//
+// SetArmedWeapon (0x59, 5 bytes, server to client, reliable): makes a weapon the player owns the held one (0 = fists).
+//
+//	off  size  field   type  valid range  meaning
+//	2    2     Rev     u16   0..65535     the inventory revision (rev) of this command
+//	4    1     Weapon  u8    0..255       the weapon to hold
+//
+// WeaponProperties (0x5A, 21 bytes, server to client, reliable): changes one weapon's properties for the client's game: its damage at each skill tier and its range.
+//
+//	off  size  field       type  valid range             meaning
+//	2    2     Rev         u16   0..65535                the weapon properties revision this change creates (global, +1 per change); shots echo the revision they were fired under as PropertiesRev
+//	4    1     Weapon      u8    0..255                  the weapon changed
+//	5    4     DamagePoor  f32   finite, 0..1000         the damage per hit (per pellet) at the poor skill tier
+//	9    4     DamageStd   f32   finite, 0..1000         the damage per hit (per pellet) at the standard skill tier
+//	13   4     DamagePro   f32   finite, 0..1000         the damage per hit (per pellet) at the pro skill tier
+//	17   4     Range       f32   finite, 0 < v <= 10000  the weapon's range in metres
+//
+// SetWeaponSkill (0x5B, 5 bytes, server to client, reliable): sets one of the player's weapon skill levels; the skill is the server's, and a shot is floored at the tier it gives (the lower of two tiers within 5 s of a change; adr-0045).
+//
+//	off  size  field  type  valid range  meaning
+//	2    1     Skill  u8    0..255       the game's weapon skill type (0 pistol .. 10 sniper rifle in SA-MP numbering); a raw game value
+//	3    2     Level  u16   0..65535     the skill level (0..999 in the game); a raw game value
+//
+// SetPlayerPosition (0x5C, 16 bytes, server to client, reliable): moves the player (a gamemode teleport).
+//
+//	off  size  field     type       valid range                                meaning
+//	2    12    Position  3×f32      finite, |axis| <= 100000                   the new position
+//	14   2     Facing    u16 angle  any finite radians (wraps), step 2π/65536  the new heading in radians, quantized to 2π/65536
+//
+// SetVehiclePose (0x5D, 32 bytes, server to client, reliable): moves a vehicle (a gamemode move).
+//
+//	off  size  field     type    valid range                  meaning
+//	2    2     Vehicle   u16 id  0..65534                     the vehicle moved
+//	4    12    Position  3×f32   finite, |axis| <= 100000     its new position
+//	16   16    Rotation  4×f32   finite, unit (|q| 0.9..1.1)  its new rotation
+//
+// SetVehicleFrozen (0x5E, 5 bytes, server to client, reliable): freezes or unfreezes a vehicle.
+//
+//	off  size  field    type     valid range  meaning
+//	2    2     Vehicle  u16 id   0..65534     the vehicle
+//	4    1     Frozen   u8 bool  0 or 1       the new state
+//
+// Ping (0xA0, 8 bytes, both ways, unreliable): asks the peer for a Pong; the server measures each connection's round-trip time with it (adr-0041).
+//
+//	off  size  field  type  valid range    meaning
+//	2    2     Seq    u16   0..65535       the sender's ping number; the Pong echoes it
+//	4    4     Time   u32   0..4294967295  the sender's clock when it sent the ping (milliseconds, wraps); the Pong echoes it, so the sender needs no table of pings in flight
+//
+// Pong (0xA1, 8 bytes, both ways, unreliable): answers a Ping at once, echoing it.
+//
+//	off  size  field  type  valid range    meaning
+//	2    2     Seq    u16   0..65535       the echoed ping number
+//	4    4     Time   u32   0..4294967295  the echoed send time of the ping
+//
+// Disconnect (0xA2, 3 bytes, both ways, unreliable): ends the connection, with the reason.
+//
+//	off  size  field   type     valid range   meaning
+//	2    1     Reason  u8 enum  0..6, Reason  why the connection ends
+package wire

@@ -1,0 +1,1240 @@
+package wire
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+)
+
+const laneMs = time.Millisecond
+
+// laneFlush polls from until it runs dry and hands every datagram to to. It returns the
+// number of datagrams.
+func laneFlush(t testing.TB, from, to *Lane, now time.Duration) int {
+	t.Helper()
+	n := 0
+	for {
+		d := laneMustPoll(t, from, now)
+		if len(d) == 0 {
+			return n
+		}
+		n++
+		if err := to.Receive(now, d); err != nil {
+			t.Fatalf("receive at %v: %v", now, err)
+		}
+	}
+}
+
+// laneQueue queues or fails the test.
+func laneQueue(t testing.TB, l *Lane, now time.Duration, p string, critical bool) LaneSeq {
+	t.Helper()
+	seq, err := l.Queue(now, []byte(p), critical)
+	if err != nil {
+		t.Fatalf("queue %q: %v", p, err)
+	}
+	return seq
+}
+
+func laneStrings(ps [][]byte) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, string(p))
+	}
+	return out
+}
+
+func laneMustCheck(t testing.TB, ls ...*Lane) {
+	t.Helper()
+	for i, l := range ls {
+		if err := laneCheck(l); err != nil {
+			t.Fatalf("lane %d: %v", i, err)
+		}
+	}
+}
+
+func TestLaneConfigZeroMeansRecordDefaults(t *testing.T) {
+	l := newTestLane(t, LaneConfig{})
+	want := laneLimits{
+		softCap: 512, hardCap: 1024, softBytes: 128 << 10, hardBytes: 256 << 10,
+		maxPayload: 1024, mtu: 1200, inFlightBytes: 32 << 10, recvBytes: 64 << 10,
+		retransmit: 250 * laneMs, linkTime: 15 * time.Second,
+	}
+	if l.lim != want {
+		t.Fatalf("limits %+v, want %+v", l.lim, want)
+	}
+	if l.State() != LaneOpen || l.Err() != nil {
+		t.Fatalf("new lane state %v err %v", l.State(), l.Err())
+	}
+}
+
+func TestLaneConfigRejectsOutOfRange(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  LaneConfig
+	}{
+		{"negative soft cap", LaneConfig{SoftCap: -1}},
+		{"negative retransmit", LaneConfig{Retransmit: -1}},
+		{"soft cap above hard cap", LaneConfig{SoftCap: 2000}},
+		{"hard cap above limit", LaneConfig{HardCap: LaneMaxHardCap + 1}},
+		{"payload above protocol max", LaneConfig{MaxPayload: LaneMaxPayload + 1}},
+		{"soft bytes above hard bytes", LaneConfig{SoftCapBytes: LaneHardCapBytes + 1}},
+		{"hard bytes above limit", LaneConfig{HardCapBytes: LaneMaxHardCapBytes + 1}},
+		{"soft bytes below one payload", LaneConfig{SoftCapBytes: 1000}},
+		{"MTU too small for a payload", LaneConfig{MTU: LaneMaxPayload + LaneMaxOverhead - 1}},
+		{"MTU above UDP", LaneConfig{MTU: LaneMaxMTU + 1}},
+		{"in-flight below one payload", LaneConfig{InFlightBytes: 100}},
+		{"receive buffer too small", LaneConfig{ReceiveBytes: 4*LaneMaxPayload - 1}},
+		{"receive buffer above limit", LaneConfig{ReceiveBytes: LaneMaxHardCapBytes + 1}},
+		{"link timeout not above retransmit", LaneConfig{LinkTimeout: 250 * laneMs}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := NewLane(tc.cfg); !errors.Is(err, ErrLaneConfig) {
+				t.Fatalf("NewLane(%+v) = %v, want ErrLaneConfig", tc.cfg, err)
+			}
+		})
+	}
+	// The smallest valid settings are accepted.
+	if _, err := NewLane(LaneConfig{MaxPayload: 100, MTU: 100 + LaneMaxOverhead, SoftCapBytes: 100,
+		InFlightBytes: 100, ReceiveBytes: 4 * LaneMaxPayload, SoftCap: 1, HardCap: 1}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLaneDeliversInTheSendersOrder(t *testing.T) {
+	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	for i, p := range []string{"death", "spawn", "set-health"} {
+		if seq := laneQueue(t, a, 0, p, false); seq != LaneSeq(i) {
+			t.Fatalf("seq %d, want %d", seq, i)
+		}
+	}
+	if n := laneFlush(t, a, b, 10*laneMs); n != 1 {
+		t.Fatalf("%d datagrams, want 1", n)
+	}
+	if got := laneStrings(laneDrain(b)); !slices.Equal(got, []string{"death", "spawn", "set-health"}) {
+		t.Fatalf("delivered %q", got)
+	}
+	if _, ok := b.Deliver(); ok {
+		t.Fatal("a message delivered twice")
+	}
+	laneMustCheck(t, a, b)
+}
+
+func TestLaneRetransmitsAfter250msAndNotBefore(t *testing.T) {
+	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	laneQueue(t, a, 0, "x", true)
+	if d := laneMustPoll(t, a, 0); len(d) == 0 {
+		t.Fatal("nothing sent") // and lost
+	}
+	for _, step := range []struct {
+		at   time.Duration
+		sent bool
+	}{
+		{1 * laneMs, false},
+		{249*laneMs + 999*time.Microsecond, false},
+		{250 * laneMs, true},
+		{499 * laneMs, false},
+		{500 * laneMs, true},
+	} {
+		if at, ok := a.NextDeadline(); !ok || at > step.at && step.sent {
+			t.Fatalf("deadline %v %v before the retransmission at %v", at, ok, step.at)
+		}
+		d := laneMustPoll(t, a, step.at)
+		if (len(d) > 0) != step.sent {
+			t.Fatalf("at %v: sent %v, want %v", step.at, len(d) > 0, step.sent)
+		}
+		if step.sent {
+			if seqs := laneSeqsOf(t, d); !slices.Equal(seqs, []LaneSeq{0}) {
+				t.Fatalf("at %v: records %v", step.at, seqs)
+			}
+			if at, _ := a.NextDeadline(); at != step.at+LaneRetransmit {
+				t.Fatalf("next deadline %v, want %v", at, step.at+LaneRetransmit)
+			}
+		}
+	}
+	// The last copy arrives; once its acknowledgement is back nothing is sent again.
+	d := laneMustPoll(t, a, 750*laneMs)
+	if err := b.Receive(760*laneMs, d); err != nil {
+		t.Fatal(err)
+	}
+	laneFlush(t, b, a, 770*laneMs)
+	for _, at := range []time.Duration{1000 * laneMs, 5 * time.Second} {
+		if d := laneMustPoll(t, a, at); len(d) > 0 {
+			t.Fatalf("acknowledged message sent again at %v", at)
+		}
+	}
+	if _, ok := a.NextDeadline(); ok {
+		t.Fatal("deadline pending after the acknowledgement")
+	}
+	if got := a.Stats().Retransmits; got != 3 {
+		t.Fatalf("%d retransmissions, want 3 (250, 500, 750 ms)", got)
+	}
+}
+
+func TestLaneRetransmitsEveryLostMessageInOnePeriod(t *testing.T) {
+	a := newTestLane(t, LaneConfig{})
+	for i := range 5 {
+		laneQueue(t, a, time.Duration(i)*laneMs, fmt.Sprint(i), false)
+		laneMustPoll(t, a, time.Duration(i)*laneMs) // each in its own datagram, all lost
+	}
+	// All five are due within the same 250 ms period and go out together.
+	d := laneMustPoll(t, a, 254*laneMs)
+	if seqs := laneSeqsOf(t, d); !slices.Equal(seqs, []LaneSeq{0, 1, 2, 3, 4}) {
+		t.Fatalf("retransmitted %v, want all five", seqs)
+	}
+}
+
+func TestLaneSelectiveAckResendsOnlyTheLostMessage(t *testing.T) {
+	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	for i := range 10 {
+		now := time.Duration(i) * 10 * laneMs
+		laneQueue(t, a, now, fmt.Sprint(i), false)
+		d := laneMustPoll(t, a, now)
+		if i == 3 {
+			continue // lost
+		}
+		if err := b.Receive(now+5*laneMs, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := laneStrings(laneDrain(b)); !slices.Equal(got, []string{"0", "1", "2"}) {
+		t.Fatalf("delivered %q before the gap is filled", got)
+	}
+	ack := laneMustPoll(t, b, 100*laneMs)
+	g, _ := laneDecode(ack)
+	if g.ack != 3 || !slices.Equal(g.sacked, []LaneSeq{4, 5, 6, 7, 8, 9}) {
+		t.Fatalf("ack %d sacked %v, want 3 and 4..9", g.ack, g.sacked)
+	}
+	if err := a.Receive(110*laneMs, ack); err != nil {
+		t.Fatal(err)
+	}
+	// Messages 4..9 are held by b: no longer queued, never resent, but not reported
+	// acknowledged while b cannot deliver them.
+	if s := a.Stats(); s.Queued != 1 || s.Acked != 3 {
+		t.Fatalf("queued %d acked %d, want 1 and 3", s.Queued, s.Acked)
+	}
+	for seq := LaneSeq(3); seq < 10; seq++ {
+		if a.Acked(seq) {
+			t.Fatalf("message %d reported acknowledged behind the gap", seq)
+		}
+	}
+	// Message 3 was sent at 30 ms: only it goes out again, at 280 ms.
+	if d := laneMustPoll(t, a, 279*laneMs); len(d) > 0 {
+		t.Fatal("retransmission before 250 ms")
+	}
+	d := laneMustPoll(t, a, 280*laneMs)
+	if seqs := laneSeqsOf(t, d); !slices.Equal(seqs, []LaneSeq{3}) {
+		t.Fatalf("retransmitted %v, want only 3", seqs)
+	}
+	if err := b.Receive(290*laneMs, d); err != nil {
+		t.Fatal(err)
+	}
+	if got := laneStrings(laneDrain(b)); !slices.Equal(got, strings10[3:]) {
+		t.Fatalf("delivered %q after the gap", got)
+	}
+	laneFlush(t, b, a, 300*laneMs)
+	for seq := LaneSeq(0); seq < 10; seq++ {
+		if !a.Acked(seq) {
+			t.Fatalf("message %d not acknowledged once the gap is filled", seq)
+		}
+	}
+	for at := 300 * laneMs; at < 3*time.Second; at += 50 * laneMs {
+		if d := laneMustPoll(t, a, at); len(d) > 0 {
+			t.Fatalf("sent %v again at %v", laneSeqsOf(t, d), at)
+		}
+	}
+	if got := a.Stats().Retransmits; got != 1 {
+		t.Fatalf("%d retransmissions, want 1", got)
+	}
+	laneMustCheck(t, a, b)
+}
+
+var strings10 = []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
+
+func TestLaneSoftCapRefusesOrdinaryMessagesButNotCriticalOnes(t *testing.T) {
+	a := newTestLane(t, LaneConfig{})
+	for i := range LaneSoftCap {
+		laneQueue(t, a, 0, "ordinary", false)
+		if i%100 == 0 {
+			laneMustPoll(t, a, 0) // sent or not, a message is queued until acknowledged
+		}
+	}
+	before := laneFingerprint(a)
+	if _, err := a.Queue(0, []byte("ordinary"), false); !errors.Is(err, ErrLaneSoftCap) {
+		t.Fatalf("513th ordinary message: %v, want ErrLaneSoftCap", err)
+	}
+	if err := a.CanQueue(8, false); !errors.Is(err, ErrLaneSoftCap) {
+		t.Fatalf("CanQueue: %v", err)
+	}
+	if laneFingerprint(a) != before {
+		t.Fatal("a refused message left a trace")
+	}
+	for i := range 10 {
+		if seq := laneQueue(t, a, 0, "PlayerWasted", true); seq != LaneSeq(LaneSoftCap+i) {
+			t.Fatalf("critical seq %d", seq)
+		}
+	}
+	if _, err := a.Queue(0, []byte("ordinary"), false); !errors.Is(err, ErrLaneSoftCap) {
+		t.Fatalf("ordinary message above the soft cap: %v", err)
+	}
+	if s := a.Stats(); s.Queued != LaneSoftCap+10 || a.State() != LaneOpen {
+		t.Fatalf("queued %d, state %v", s.Queued, a.State())
+	}
+	laneMustCheck(t, a)
+}
+
+func TestLaneSoftCapCountsOnlyUnacknowledgedMessages(t *testing.T) {
+	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	now := time.Duration(0)
+	for range LaneSoftCap {
+		laneQueue(t, a, now, "m", false)
+	}
+	if err := a.CanQueue(1, false); !errors.Is(err, ErrLaneSoftCap) {
+		t.Fatal("soft cap not reached")
+	}
+	for a.Stats().Queued > 0 {
+		now += 10 * laneMs
+		laneFlush(t, a, b, now)
+		laneDrain(b)
+		laneFlush(t, b, a, now)
+	}
+	if err := a.CanQueue(1, false); err != nil {
+		t.Fatalf("room after the acknowledgements: %v", err)
+	}
+	if got := b.Stats().Delivered; got != LaneSoftCap {
+		t.Fatalf("delivered %d", got)
+	}
+}
+
+func TestLaneSoftCapBytesRefusesOrdinaryMessages(t *testing.T) {
+	a := newTestLane(t, LaneConfig{})
+	big := make([]byte, LaneMaxPayload)
+	for range LaneSoftCapBytes / LaneMaxPayload {
+		if _, err := a.Queue(0, big, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := a.Queue(0, []byte{1}, false); !errors.Is(err, ErrLaneSoftCap) {
+		t.Fatalf("ordinary byte past the soft byte cap: %v", err)
+	}
+	if _, err := a.Queue(0, big, true); err != nil {
+		t.Fatalf("critical message past the soft byte cap: %v", err)
+	}
+}
+
+func TestLaneHardCapPutsTheLaneIntoMustDisconnect(t *testing.T) {
+	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	// b holds a message of a's for delivery, and a holds an acknowledgement report.
+	laneQueue(t, b, 0, "from b", false)
+	laneFlush(t, b, a, 0)
+	laneQueue(t, a, 0, "first", false)
+	laneFlush(t, a, b, 0)
+	laneFlush(t, b, a, 0)
+	for range LaneSoftCap {
+		laneQueue(t, a, 0, "ordinary", false)
+	}
+	for a.Stats().Queued < LaneHardCap {
+		laneQueue(t, a, 0, "critical", true)
+	}
+	if a.State() != LaneOpen {
+		t.Fatal("lane broke at the hard cap, not beyond it")
+	}
+	_, err := a.Queue(time.Second, []byte("PlayerSpawned"), true)
+	if !errors.Is(err, ErrLaneHardCap) || !errors.Is(err, ErrLaneMustDisconnect) {
+		t.Fatalf("critical message beyond the hard cap: %v", err)
+	}
+	if a.State() != LaneMustDisconnect || a.State().String() != "must-disconnect" || !errors.Is(a.Err(), ErrLaneHardCap) {
+		t.Fatalf("state %v, err %v", a.State(), a.Err())
+	}
+	if got := a.Stats().Queued; got != LaneHardCap {
+		t.Fatalf("queued %d, want %d: the breaking message is not queued", got, LaneHardCap)
+	}
+	// The host sees the state on every call and acts on it.
+	if _, err := a.Queue(time.Second, []byte("x"), false); !errors.Is(err, ErrLaneMustDisconnect) {
+		t.Fatalf("queue after the break: %v", err)
+	}
+	if _, err := a.Queue(time.Second, []byte("x"), true); !errors.Is(err, ErrLaneMustDisconnect) {
+		t.Fatalf("critical queue after the break: %v", err)
+	}
+	if d, err := a.Poll(time.Second, nil); !errors.Is(err, ErrLaneMustDisconnect) || len(d) != 0 {
+		t.Fatalf("poll after the break: %d bytes, %v", len(d), err)
+	}
+	if err := a.Receive(time.Second, laneEncode(0, nil, 0)); !errors.Is(err, ErrLaneMustDisconnect) {
+		t.Fatalf("receive after the break: %v", err)
+	}
+	if _, ok := a.NextDeadline(); ok {
+		t.Fatal("deadline after the break")
+	}
+	// What already arrived can still be read.
+	if got := laneStrings(laneDrain(a)); !slices.Equal(got, []string{"from b"}) {
+		t.Fatalf("delivered %q after the break", got)
+	}
+	if ack, ok := a.PopAcked(); !ok || ack.Seq != 0 || !a.Acked(0) {
+		t.Fatalf("ack report after the break: %+v %v", ack, ok)
+	}
+	laneMustCheck(t, a)
+}
+
+func TestLaneHardCapBytesPutsTheLaneIntoMustDisconnect(t *testing.T) {
+	a := newTestLane(t, LaneConfig{})
+	big := make([]byte, LaneMaxPayload)
+	for range LaneHardCapBytes / LaneMaxPayload {
+		if _, err := a.Queue(0, big, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := a.Queue(0, []byte{1}, true); !errors.Is(err, ErrLaneHardCap) || a.State() != LaneMustDisconnect {
+		t.Fatalf("critical byte past the hard byte cap: %v, state %v", err, a.State())
+	}
+	if got := a.Stats().BufferBytes; got > LaneHardCapBytes {
+		t.Fatalf("sender buffer %d above the hard byte cap", got)
+	}
+}
+
+func TestLaneLinkTimeoutBreaksTheLane15sAfterTheOldestMessageWasSent(t *testing.T) {
+	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	laneQueue(t, a, 0, "m0", true)
+	laneMustPoll(t, a, 0)
+	laneQueue(t, a, 10*time.Second, "m1", true)
+	d := laneMustPoll(t, a, 10*time.Second) // carries m0 (retransmission) and m1
+	if err := b.Receive(10*time.Second, d); err != nil {
+		t.Fatal(err)
+	}
+	// b's acknowledgement of both is lost; a copy of m0 alone gets through and is acked.
+	laneMustPoll(t, b, 10*time.Second)
+	if err := b.Receive(11*time.Second, laneEncode(0, nil, 0, []byte("m0"))); err != nil {
+		t.Fatal(err)
+	}
+	ack := laneEncode(1, nil, 0) // "everything before 1": m0 only
+	if err := a.Receive(11*time.Second, ack); err != nil {
+		t.Fatal(err)
+	}
+	// m0 was first sent at 0 and is acknowledged; m1 was first sent at 10 s.
+	if _, err := a.Poll(15*time.Second, nil); err != nil {
+		t.Fatalf("link timeout counted from an acknowledged message: %v", err)
+	}
+	if at, _ := a.NextDeadline(); at > 25*time.Second {
+		t.Fatalf("deadline %v after the link timeout", at)
+	}
+	if _, err := a.Poll(25*time.Second-time.Nanosecond, nil); err != nil {
+		t.Fatalf("link timeout before 15 s: %v", err)
+	}
+	_, err := a.Poll(25*time.Second, nil)
+	if !errors.Is(err, ErrLaneLinkTimeout) || !errors.Is(err, ErrLaneMustDisconnect) || a.State() != LaneMustDisconnect {
+		t.Fatalf("at 25 s: %v, state %v", err, a.State())
+	}
+}
+
+func TestLanePayloadCapRefusesLargerMessages(t *testing.T) {
+	for _, tc := range []struct {
+		cfg LaneConfig
+		max int
+	}{
+		{LaneConfig{}, LaneMaxPayload},
+		{LaneConfig{MaxPayload: 100}, 100},
+	} {
+		a := newTestLane(t, tc.cfg)
+		before := laneFingerprint(a)
+		for _, critical := range []bool{false, true} {
+			if _, err := a.Queue(0, make([]byte, tc.max+1), critical); !errors.Is(err, ErrLanePayloadTooLarge) {
+				t.Fatalf("%d bytes (critical %v): %v", tc.max+1, critical, err)
+			}
+		}
+		if laneFingerprint(a) != before || a.State() != LaneOpen {
+			t.Fatal("a refused payload left a trace")
+		}
+		if _, err := a.Queue(0, make([]byte, tc.max), true); err != nil {
+			t.Fatalf("%d bytes: %v", tc.max, err)
+		}
+		if d := laneMustPoll(t, a, 0); len(d) > a.lim.mtu {
+			t.Fatalf("datagram %d bytes above the MTU", len(d))
+		}
+	}
+}
+
+func TestLaneReportsEachAcknowledgementWithItsTime(t *testing.T) {
+	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	laneQueue(t, a, 0, "SetHealth(50)", false)
+	laneQueue(t, a, 0, "SetHealth(0)", true)
+	laneMustPoll(t, a, 5*laneMs) // lost
+	laneQueue(t, a, 100*laneMs, "GiveArmor", false)
+	d := laneMustPoll(t, a, 255*laneMs) // 0 and 1 again, 2 for the first time
+	if err := b.Receive(355*laneMs, d); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := a.PopAcked(); ok || a.Acked(0) {
+		t.Fatal("acknowledged before any acknowledgement arrived")
+	}
+	laneFlush(t, b, a, 455*laneMs)
+	want := []LaneAck{
+		{Seq: 0, At: 455 * laneMs, Sent: 5 * laneMs},
+		{Seq: 1, At: 455 * laneMs, Sent: 5 * laneMs, Critical: true},
+		{Seq: 2, At: 455 * laneMs, Sent: 255 * laneMs},
+	}
+	var got []LaneAck
+	for ack, ok := a.PopAcked(); ok; ack, ok = a.PopAcked() {
+		got = append(got, ack)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("acks %+v, want %+v", got, want)
+	}
+	for seq := LaneSeq(0); seq < 3; seq++ {
+		if !a.Acked(seq) {
+			t.Fatalf("Acked(%d) false", seq)
+		}
+	}
+	if a.Acked(3) || a.Acked(1000) {
+		t.Fatal("a number never given out is acknowledged")
+	}
+	// A second copy of the acknowledgement reports nothing new.
+	if err := a.Receive(500*laneMs, laneEncode(3, nil, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if ack, ok := a.PopAcked(); ok {
+		t.Fatalf("acknowledged twice: %+v", ack)
+	}
+}
+
+func TestLaneReportsAMessageAcknowledgedOnlyOnceEverythingBeforeItArrived(t *testing.T) {
+	server, victim := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	laneQueue(t, server, 0, "DamageMultipliers", false)
+	lost := laneMustPoll(t, server, 0)
+	zero := laneQueue(t, server, 10*laneMs, "SetHealth(0)", true)
+	if err := victim.Receive(60*laneMs, laneMustPoll(t, server, 10*laneMs)); err != nil {
+		t.Fatal(err)
+	}
+	laneFlush(t, victim, server, 60*laneMs)
+	if server.Acked(zero) {
+		t.Fatal("SetHealth(0) reported acknowledged while the victim cannot apply it")
+	}
+	if ack, ok := server.PopAcked(); ok {
+		t.Fatalf("report %+v behind the gap", ack)
+	}
+	if err := victim.Receive(300*laneMs, lost); err != nil { // the gap fills
+		t.Fatal(err)
+	}
+	if got := laneStrings(laneDrain(victim)); !slices.Equal(got, []string{"DamageMultipliers", "SetHealth(0)"}) {
+		t.Fatalf("victim applies %q", got)
+	}
+	laneFlush(t, victim, server, 310*laneMs)
+	var got []LaneAck
+	for ack, ok := server.PopAcked(); ok; ack, ok = server.PopAcked() {
+		got = append(got, ack)
+	}
+	want := []LaneAck{{Seq: 0, At: 310 * laneMs, Sent: 0}, {Seq: 1, At: 310 * laneMs, Sent: 10 * laneMs, Critical: true}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("reports %+v, want %+v", got, want)
+	}
+}
+
+func TestLaneAckLogDropsTheOldestReportWhenNotDrained(t *testing.T) {
+	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	const total = LaneAckLog + 76
+	now := time.Duration(0)
+	for i := 0; i < total; {
+		for k := 0; k < 100 && i < total; k++ {
+			laneQueue(t, a, now, "m", false)
+			i++
+		}
+		laneFlush(t, a, b, now)
+		laneDrain(b)
+		laneFlush(t, b, a, now)
+		now += laneMs
+	}
+	if s := a.Stats(); s.Acked != total || s.AckLogDropped != 76 {
+		t.Fatalf("acked %d, dropped %d", s.Acked, s.AckLogDropped)
+	}
+	first, ok := a.PopAcked()
+	if !ok || first.Seq != 76 {
+		t.Fatalf("oldest kept report %+v, want seq 76", first)
+	}
+	n := 1
+	for _, ok := a.PopAcked(); ok; _, ok = a.PopAcked() {
+		n++
+	}
+	if n != LaneAckLog || !a.Acked(0) {
+		t.Fatalf("%d reports kept, want %d; Acked(0) %v", n, LaneAckLog, a.Acked(0))
+	}
+}
+
+func TestLaneDuplicateDatagramsDeliverOnce(t *testing.T) {
+	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	laneQueue(t, a, 0, "PlayerWasted", true)
+	laneQueue(t, a, 0, "PlayerSpawned", true)
+	d := laneMustPoll(t, a, 0)
+	for i := range 3 {
+		if err := b.Receive(time.Duration(i)*laneMs, d); err != nil {
+			t.Fatal(err)
+		}
+		if i == 1 {
+			laneDrain(b) // duplicates of delivered messages
+		}
+	}
+	if got := laneStrings(laneDrain(b)); len(got) != 0 {
+		t.Fatalf("duplicates delivered: %q", got)
+	}
+	if s := b.Stats(); s.Delivered != 2 || s.Duplicates != 4 {
+		t.Fatalf("delivered %d duplicates %d", s.Delivered, s.Duplicates)
+	}
+	// Duplicates still oblige an acknowledgement (the last one may have been lost).
+	if at, ok := b.NextDeadline(); !ok || at != 0 {
+		t.Fatalf("ack deadline %v %v", at, ok)
+	}
+}
+
+func TestLaneReorderedDatagramsDeliverInOrder(t *testing.T) {
+	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	var ds [][]byte
+	for i := range 3 {
+		laneQueue(t, a, 0, fmt.Sprint(i), false)
+		ds = append(ds, laneMustPoll(t, a, 0))
+	}
+	if err := b.Receive(1*laneMs, ds[2]); err != nil {
+		t.Fatal(err)
+	}
+	if got := laneDrain(b); len(got) != 0 {
+		t.Fatalf("delivered %q ahead of the gap", laneStrings(got))
+	}
+	if s := b.Stats(); s.Held != 1 || s.Ready != 0 {
+		t.Fatalf("held %d ready %d", s.Held, s.Ready)
+	}
+	ack := laneMustPoll(t, b, 1*laneMs)
+	if want := []byte{Version, 0xF0, 0, 0, 0, 0, 1, 0b10, 0}; !bytes.Equal(ack, want) {
+		t.Fatalf("ack datagram % x, want % x (ack 0, message 2 held)", ack, want)
+	}
+	if err := b.Receive(2*laneMs, ds[0]); err != nil {
+		t.Fatal(err)
+	}
+	if got := laneStrings(laneDrain(b)); !slices.Equal(got, []string{"0"}) {
+		t.Fatalf("delivered %q", got)
+	}
+	if err := b.Receive(3*laneMs, ds[1]); err != nil {
+		t.Fatal(err)
+	}
+	if got := laneStrings(laneDrain(b)); !slices.Equal(got, []string{"1", "2"}) {
+		t.Fatalf("delivered %q", got)
+	}
+	laneMustCheck(t, a, b)
+}
+
+func TestLaneHoldsAtMostTheWindowAheadOfDelivery(t *testing.T) {
+	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	for i := range LaneWindow + 40 {
+		laneQueue(t, a, 0, fmt.Sprint(i), false)
+	}
+	laneFlush(t, a, b, 0) // the first window; b's host does not drain
+	laneFlush(t, b, a, 0)
+	if s := b.Stats(); s.Ready != LaneWindow {
+		t.Fatalf("ready %d", s.Ready)
+	}
+	laneFlush(t, a, b, 0) // the next 40: no room in b's window
+	if s := b.Stats(); s.Dropped != 40 || s.Ready != LaneWindow || s.Held != 0 {
+		t.Fatalf("dropped %d ready %d held %d", s.Dropped, s.Ready, s.Held)
+	}
+	laneFlush(t, b, a, 0)
+	if a.Acked(LaneWindow) {
+		t.Fatal("a dropped message was acknowledged")
+	}
+	// Once b drains, the retransmissions get in.
+	if got := len(laneDrain(b)); got != LaneWindow {
+		t.Fatalf("drained %d", got)
+	}
+	laneFlush(t, a, b, LaneRetransmit)
+	if got := len(laneDrain(b)); got != 40 {
+		t.Fatalf("delivered %d after the retransmission", got)
+	}
+	laneMustCheck(t, a, b)
+}
+
+func TestLaneRejectsMessagesBeyondTheReceiveWindow(t *testing.T) {
+	b := newTestLane(t, LaneConfig{})
+	for _, seq := range []LaneSeq{LaneWindow, LaneWindow + 1, 1 << 20, 1<<31 - 1} {
+		if err := b.Receive(0, laneEncode(0, nil, seq, []byte("x"))); !errors.Is(err, ErrLaneSeqRange) {
+			t.Fatalf("message %d: %v, want ErrLaneSeqRange", seq, err)
+		}
+	}
+	// The last number inside the window is held; numbers far behind are duplicates.
+	for _, seq := range []LaneSeq{LaneWindow - 1, 1 << 31, 1<<32 - 1} {
+		if err := b.Receive(0, laneEncode(0, nil, seq, []byte("x"))); err != nil {
+			t.Fatalf("message %d: %v", seq, err)
+		}
+	}
+	if s := b.Stats(); s.Held != 1 || s.Duplicates != 2 {
+		t.Fatalf("held %d duplicates %d", s.Held, s.Duplicates)
+	}
+	laneMustCheck(t, b)
+}
+
+func TestLaneReceiveBufferKeepsRoomForTheMessageThatFillsTheGap(t *testing.T) {
+	b := newTestLane(t, LaneConfig{ReceiveBytes: 4 * LaneMaxPayload})
+	p := func(i int) []byte { return bytes.Repeat([]byte{byte(i)}, 1000) }
+	// Messages 1..4 arrive ahead of the gap at 0: three fit beside the reserve.
+	for i := 1; i <= 4; i++ {
+		if err := b.Receive(0, laneEncode(0, nil, LaneSeq(i), p(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := b.Stats(); s.Held != 3 || s.Dropped != 1 || s.ReceiveBytes != 3000 {
+		t.Fatalf("held %d dropped %d bytes %d", s.Held, s.Dropped, s.ReceiveBytes)
+	}
+	ack, _ := laneDecode(laneMustPoll(t, b, 0))
+	if !slices.Equal(ack.sacked, []LaneSeq{1, 2, 3}) {
+		t.Fatalf("sacked %v: a dropped message must not be acknowledged", ack.sacked)
+	}
+	if err := b.Receive(0, laneEncode(0, nil, 0, p(0))); err != nil {
+		t.Fatal(err)
+	}
+	got := laneDrain(b)
+	if len(got) != 4 {
+		t.Fatalf("delivered %d, want 0..3", len(got))
+	}
+	for i, m := range got {
+		if !bytes.Equal(m, p(i)) {
+			t.Fatalf("message %d has other bytes", i)
+		}
+	}
+	laneMustCheck(t, b)
+}
+
+func TestLaneSenderTransmitsOnlyWithinTheWindow(t *testing.T) {
+	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	for range 400 {
+		laneQueue(t, a, 0, "m", false)
+	}
+	seen := map[LaneSeq]bool{}
+	for at := time.Duration(0); at < 2*time.Second; at += 50 * laneMs {
+		for {
+			d := laneMustPoll(t, a, at)
+			if len(d) == 0 {
+				break
+			}
+			for _, s := range laneSeqsOf(t, d) {
+				seen[s] = true
+			}
+		}
+	}
+	if len(seen) != LaneWindow || seen[LaneWindow] {
+		t.Fatalf("transmitted %d distinct messages without an acknowledgement, want %d", len(seen), LaneWindow)
+	}
+	if s := a.Stats(); s.Unsent != 400-LaneWindow || s.InFlight != LaneWindow {
+		t.Fatalf("unsent %d in flight %d", s.Unsent, s.InFlight)
+	}
+	if err := b.Receive(2*time.Second, laneEncode(0, nil, 0)); err != nil {
+		t.Fatal(err)
+	}
+	// An acknowledgement opens the window.
+	if err := a.Receive(2*time.Second, laneEncode(100, nil, 0)); err != nil {
+		t.Fatal(err)
+	}
+	last := LaneSeq(0)
+	for d := laneMustPoll(t, a, 2*time.Second); len(d) > 0; d = laneMustPoll(t, a, 2*time.Second) {
+		for _, s := range laneSeqsOf(t, d) {
+			last = max(last, s)
+		}
+	}
+	if last != LaneWindow+99 {
+		t.Fatalf("after an ack of 100 sent up to %d, want up to %d", last, LaneWindow+99)
+	}
+}
+
+func TestLaneInFlightBytesCapHoldsNewMessages(t *testing.T) {
+	a := newTestLane(t, LaneConfig{InFlightBytes: 2048})
+	for range 10 {
+		if _, err := a.Queue(0, make([]byte, 1000), false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sent := 0
+	for d := laneMustPoll(t, a, 0); len(d) > 0; d = laneMustPoll(t, a, 0) {
+		sent += len(laneSeqsOf(t, d)) // one 1000-byte message per 1200-byte datagram
+	}
+	if sent != 2 {
+		t.Fatalf("sent %d messages of 1000 bytes under an in-flight cap of 2048", sent)
+	}
+	if s := a.Stats(); s.InFlight != 2 || s.InFlightBytes != 2000 || s.Unsent != 8 {
+		t.Fatalf("in flight %d (%d bytes), unsent %d", s.InFlight, s.InFlightBytes, s.Unsent)
+	}
+	if _, ok := a.NextDeadline(); !ok {
+		t.Fatal("no deadline")
+	}
+	if err := a.Receive(0, laneEncode(2, nil, 0)); err != nil {
+		t.Fatal(err)
+	}
+	var after []LaneSeq
+	for d := laneMustPoll(t, a, 0); len(d) > 0; d = laneMustPoll(t, a, 0) {
+		after = append(after, laneSeqsOf(t, d)...)
+	}
+	if !slices.Equal(after, []LaneSeq{2, 3}) {
+		t.Fatalf("after the ack sent %v", after)
+	}
+}
+
+func TestLaneDatagramsFitTheMTUAndTheRecordCount(t *testing.T) {
+	a := newTestLane(t, LaneConfig{})
+	for range 300 {
+		laneQueue(t, a, 0, "", false) // empty payloads: the record count is the limit
+	}
+	var counts []int
+	for d := laneMustPoll(t, a, 0); len(d) > 0; d = laneMustPoll(t, a, 0) {
+		counts = append(counts, len(laneSeqsOf(t, d)))
+	}
+	if !slices.Equal(counts, []int{LaneMaxRecords, LaneWindow - LaneMaxRecords}) {
+		t.Fatalf("records per datagram %v", counts)
+	}
+	a = newTestLane(t, LaneConfig{MTU: 600, MaxPayload: 500})
+	for range 50 {
+		laneQueue(t, a, 0, string(make([]byte, 100)), false)
+	}
+	for d := laneMustPoll(t, a, 0); len(d) > 0; d = laneMustPoll(t, a, 0) {
+		if len(d) > 600 {
+			t.Fatalf("datagram of %d bytes above MTU 600", len(d))
+		}
+		if n := len(laneSeqsOf(t, d)); n != 5 && a.Stats().Unsent > 0 {
+			t.Fatalf("%d records of 103 bytes in 600, want 5", n)
+		}
+	}
+}
+
+func TestLaneAckOnlyDatagramsAreNotAcknowledged(t *testing.T) {
+	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	laneQueue(t, a, 0, "m", false)
+	laneFlush(t, a, b, 0)
+	if n := laneFlush(t, b, a, 10*laneMs); n != 1 {
+		t.Fatalf("%d acknowledgement datagrams", n)
+	}
+	for i, l := range []*Lane{a, b} {
+		if at, ok := l.NextDeadline(); ok {
+			t.Fatalf("lane %d still has a deadline %v after the exchange", i, at)
+		}
+		if d := laneMustPoll(t, l, time.Second); len(d) != 0 {
+			t.Fatalf("lane %d sent %d bytes with nothing to say", i, len(d))
+		}
+	}
+}
+
+func TestLaneLostAcknowledgementIsRepairedByTheRetransmission(t *testing.T) {
+	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	laneQueue(t, a, 0, "PlayerWasted", true)
+	laneFlush(t, a, b, 0)
+	laneMustPoll(t, b, 0) // the acknowledgement is lost
+	laneFlush(t, a, b, LaneRetransmit)
+	laneFlush(t, b, a, LaneRetransmit)
+	if !a.Acked(0) {
+		t.Fatal("not acknowledged after the retransmission")
+	}
+	if got := b.Stats(); got.Delivered != 0 || got.Ready != 1 || got.Duplicates != 1 {
+		t.Fatalf("receiver %+v", got)
+	}
+}
+
+func TestLaneSequenceNumbersSurviveTheWrap(t *testing.T) {
+	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	start := LaneSeq(1<<32 - 3)
+	laneStartAt(a, start)
+	laneStartAt(b, start)
+	var ds [][]byte
+	var seqs []LaneSeq
+	for i := range 8 {
+		seqs = append(seqs, laneQueue(t, a, 0, fmt.Sprint(i), i%2 == 0))
+		ds = append(ds, laneMustPoll(t, a, 0))
+	}
+	if seqs[3] != 0 || seqs[2] != 1<<32-1 {
+		t.Fatalf("sequence numbers %v do not wrap", seqs)
+	}
+	// Deliver out of order across the wrap: 5, 1, 7, 0, then the rest.
+	for _, i := range []int{5, 1, 7, 0, 2, 3, 4, 6} {
+		if err := b.Receive(laneMs, ds[i]); err != nil {
+			t.Fatal(err)
+		}
+		laneMustCheck(t, b)
+		laneFlush(t, b, a, laneMs)
+	}
+	if got := laneStrings(laneDrain(b)); !slices.Equal(got, strings10[:8]) {
+		t.Fatalf("delivered %q", got)
+	}
+	for _, s := range seqs {
+		if !a.Acked(s) {
+			t.Fatalf("Acked(%d) false", s)
+		}
+	}
+	laneMustCheck(t, a, b)
+}
+
+// laneHostileCases are datagrams that must be rejected by a lane in the state
+// laneHostileLane builds: it sent messages 0..4 (none acknowledged) and received and
+// delivered 0..2 of its peer.
+var laneHostileCases = []struct {
+	name string
+	d    []byte
+	want error
+}{
+	{"empty", []byte{}, ErrLaneTruncated},
+	{"another protocol version", []byte{2, 0xF0, 0, 0, 0, 0, 0, 0}, ErrLaneVersion},
+	{"version zero", []byte{0}, ErrLaneVersion},
+	{"a message id, not the lane's", []byte{1, 0x41, 0, 0, 0, 0, 0, 0}, ErrLaneMalformed},
+	{"another transport id", []byte{1, 0xF1, 0, 0, 0, 0, 0, 0}, ErrLaneMalformed},
+	{"header cut in the ack", []byte{1, 0xF0, 0, 0}, ErrLaneTruncated},
+	{"header cut before the count", []byte{1, 0xF0, 0, 0, 0, 0, 0}, ErrLaneTruncated},
+	{"bitmap longer than the window", append([]byte{1, 0xF0, 0, 0, 0, 0, 33}, make([]byte, 34)...), ErrLaneMalformed},
+	{"bitmap cut short", []byte{1, 0xF0, 0, 0, 0, 0, 2, 1}, ErrLaneTruncated},
+	{"bitmap ends in a zero byte", []byte{1, 0xF0, 0, 0, 0, 0, 2, 1, 0, 0}, ErrLaneMalformed},
+	{"bitmap bit past the window", append(append([]byte{1, 0xF0, 0, 0, 0, 0, 32}, make([]byte, 31)...), 0x80, 0), ErrLaneMalformed},
+	{"ack of a message never sent", laneEncode(6, nil, 0), ErrLaneAckRange},
+	{"absurd ack", laneEncode(1<<31+3, nil, 0), ErrLaneAckRange},
+	{"absurd ack far behind", laneEncode(1<<31-5, nil, 0), ErrLaneAckRange}, // 2^31+10 before 5: not comparable
+	{"ack exactly half the number space away", laneEncode(1<<31+5, nil, 0), ErrLaneAckRange},
+	{"ack before the first message ever sent", laneEncode(1<<32-1, nil, 0), ErrLaneAckRange},
+	{"selective ack of a message never sent", laneEncode(0, []byte{0b10000}, 0), ErrLaneAckRange},
+	{"count without a base", []byte{1, 0xF0, 0, 0, 0, 0, 0, 1, 3, 0}, ErrLaneTruncated},
+	{"record header cut", []byte{1, 0xF0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 1}, ErrLaneTruncated},
+	{"length beyond the datagram", []byte{1, 0xF0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 5, 0, 'a'}, ErrLaneTruncated},
+	{"huge length", []byte{1, 0xF0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 0xff, 0xff}, ErrLanePayloadTooLarge},
+	{"length above the payload cap", append([]byte{1, 0xF0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 0x01, 0x04}, make([]byte, 1025)...), ErrLanePayloadTooLarge},
+	{"first offset not zero", []byte{1, 0xF0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 1, 0, 0}, ErrLaneMalformed},
+	{"offsets not increasing", []byte{1, 0xF0, 0, 0, 0, 0, 0, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0}, ErrLaneMalformed},
+	{"message far ahead of the window", laneEncode(0, nil, 3+LaneWindow, []byte("x")), ErrLaneSeqRange},
+	{"last record beyond the window", []byte{1, 0xF0, 0, 0, 0, 0, 0, 2, 4, 0, 0, 0, 0, 0, 0, 0xff, 0, 0}, ErrLaneSeqRange},
+	{"trailing byte after the records", append(laneEncode(0, nil, 3, []byte("x")), 0), ErrLaneTrailing},
+	{"trailing byte after an empty count", append(laneEncode(0, nil, 0), 7), ErrLaneTrailing},
+}
+
+func laneHostileLane(t testing.TB) *Lane {
+	b := newTestLane(t, LaneConfig{})
+	peer := newTestLane(t, LaneConfig{})
+	for range 5 {
+		laneQueue(t, b, 0, "mine", false)
+	}
+	laneMustPoll(t, b, 0)
+	for range 3 {
+		laneQueue(t, peer, 0, "theirs", false)
+	}
+	laneFlush(t, peer, b, 0)
+	laneDrain(b)
+	return b
+}
+
+func TestLaneRejectsHostileDatagramsWithoutATrace(t *testing.T) {
+	for _, tc := range laneHostileCases {
+		t.Run(tc.name, func(t *testing.T) {
+			b := laneHostileLane(t)
+			before := laneFingerprint(b)
+			err := b.Receive(time.Second, tc.d)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("Receive(% x) = %v, want %v", tc.d, err, tc.want)
+			}
+			if laneFingerprint(b) != before {
+				t.Fatal("the rejected datagram changed the lane")
+			}
+			laneMustCheck(t, b)
+		})
+	}
+}
+
+func TestLaneRejectedDatagramsDoNotAllocate(t *testing.T) {
+	b := laneHostileLane(t)
+	for _, tc := range laneHostileCases {
+		if n := testing.AllocsPerRun(50, func() { _ = b.Receive(time.Second, tc.d) }); n != 0 {
+			t.Fatalf("%s: %v allocations", tc.name, n)
+		}
+	}
+}
+
+func TestLaneTimeMustNotGoBackwards(t *testing.T) {
+	a := newTestLane(t, LaneConfig{})
+	if _, err := a.Queue(-1, []byte("x"), false); !errors.Is(err, ErrLaneClock) {
+		t.Fatalf("negative time: %v", err)
+	}
+	laneQueue(t, a, 10*laneMs, "x", false)
+	before := laneFingerprint(a)
+	if _, err := a.Queue(5*laneMs, []byte("y"), true); !errors.Is(err, ErrLaneClock) {
+		t.Fatalf("queue: %v", err)
+	}
+	if _, err := a.Poll(5*laneMs, nil); !errors.Is(err, ErrLaneClock) {
+		t.Fatalf("poll: %v", err)
+	}
+	if err := a.Receive(5*laneMs, laneEncode(0, nil, 0)); !errors.Is(err, ErrLaneClock) {
+		t.Fatalf("receive: %v", err)
+	}
+	if laneFingerprint(a) != before {
+		t.Fatal("a call with an earlier time changed the lane")
+	}
+}
+
+func TestLaneNextDeadlineNamesTheNextDuePoll(t *testing.T) {
+	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	if _, ok := a.NextDeadline(); ok {
+		t.Fatal("a fresh lane has a deadline")
+	}
+	laneQueue(t, a, 10*laneMs, "m", false)
+	if at, ok := a.NextDeadline(); !ok || at != 10*laneMs {
+		t.Fatalf("queued message: deadline %v %v, want 10ms", at, ok)
+	}
+	d := laneMustPoll(t, a, 20*laneMs)
+	if at, _ := a.NextDeadline(); at != 270*laneMs {
+		t.Fatalf("sent message: deadline %v, want 270ms", at)
+	}
+	if err := b.Receive(30*laneMs, d); err != nil {
+		t.Fatal(err)
+	}
+	if at, ok := b.NextDeadline(); !ok || at != 30*laneMs {
+		t.Fatalf("owed acknowledgement: deadline %v %v, want 30ms", at, ok)
+	}
+	laneFlush(t, b, a, 40*laneMs)
+	if _, ok := a.NextDeadline(); ok {
+		t.Fatal("deadline after the acknowledgement")
+	}
+}
+
+func TestLaneFramingMatchesTheTable(t *testing.T) {
+	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	var ds [][]byte
+	for _, p := range []string{"m0", "m1", "m2"} {
+		laneQueue(t, a, 0, p, false)
+		ds = append(ds, laneMustPoll(t, a, 0))
+	}
+	want0 := []byte{
+		1,          // protocol version
+		0xF0,       // LaneDatagramID
+		0, 0, 0, 0, // ack: a expects b's message 0
+		0,          // no selective-ack bitmap
+		1,          // one record
+		0, 0, 0, 0, // base: message 0
+		0, 2, 0, 'm', '0', // offset 0, length 2, payload
+	}
+	if !bytes.Equal(ds[0], want0) {
+		t.Fatalf("first datagram % x, want % x", ds[0], want0)
+	}
+	if err := b.Receive(0, ds[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Receive(0, ds[2]); err != nil { // m1 is lost
+		t.Fatal(err)
+	}
+	laneQueue(t, b, 0, "hi", false)
+	laneQueue(t, b, 0, "yo", true)
+	got := laneMustPoll(t, b, 0)
+	want := []byte{
+		1,          // protocol version
+		0xF0,       // LaneDatagramID
+		1, 0, 0, 0, // ack: every message before 1 received
+		1, 0b1, // one bitmap byte: bit 0 = message ack+1 = 2 is held
+		2,          // two records
+		0, 0, 0, 0, // base: b's message 0
+		0, 2, 0, 'h', 'i',
+		1, 2, 0, 'y', 'o',
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("datagram % x, want % x", got, want)
+	}
+	if len(got) != 8+1+4+2*(LaneRecordOverhead+2) {
+		t.Fatalf("size %d does not match the documented sizes", len(got))
+	}
+	if err := a.Receive(0, got); err != nil {
+		t.Fatal(err)
+	}
+	ackOnly := laneMustPoll(t, a, 0)
+	if want := []byte{1, 0xF0, 2, 0, 0, 0, 0, 0}; !bytes.Equal(ackOnly, want) {
+		t.Fatalf("ack-only datagram % x, want % x (8 bytes)", ackOnly, want)
+	}
+}
+
+func TestLaneStateString(t *testing.T) {
+	for s, want := range map[LaneState]string{LaneOpen: "open", LaneMustDisconnect: "must-disconnect", 9: "lane-state(?)"} {
+		if got := s.String(); got != want {
+			t.Errorf("%d: %q, want %q", s, got, want)
+		}
+	}
+}
+
+func TestLaneSteadyStateDoesNotAllocate(t *testing.T) {
+	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	payload := make([]byte, 40)
+	buf := make([]byte, 0, LaneMTU)
+	now := time.Duration(0)
+	round := func() {
+		now += laneMs
+		for range 8 {
+			if _, err := a.Queue(now, payload, false); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d, _ := a.Poll(now, buf[:0])
+		if err := b.Receive(now, d); err != nil {
+			t.Fatal(err)
+		}
+		for _, ok := b.Deliver(); ok; _, ok = b.Deliver() {
+		}
+		d, _ = b.Poll(now, buf[:0])
+		if err := a.Receive(now, d); err != nil {
+			t.Fatal(err)
+		}
+		for _, ok := a.PopAcked(); ok; _, ok = a.PopAcked() {
+		}
+		a.NextDeadline()
+	}
+	for range 100 {
+		round() // warm up: arenas and rings reach their working size
+	}
+	if n := testing.AllocsPerRun(200, round); n != 0 {
+		t.Fatalf("%v allocations per round trip", n)
+	}
+}
+
+func TestLaneCanQueueAnswersWhatQueueWouldDo(t *testing.T) {
+	class := func(err error) string {
+		switch {
+		case err == nil:
+			return "queued"
+		case errors.Is(err, ErrLanePayloadTooLarge):
+			return "too large"
+		case errors.Is(err, ErrLaneSoftCap):
+			return "soft cap"
+		case errors.Is(err, ErrLaneHardCap):
+			return "hard cap"
+		}
+		return err.Error()
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	a := newTestLane(t, LaneConfig{SoftCap: 20, HardCap: 40, SoftCapBytes: 2000, HardCapBytes: 5000})
+	seen := map[string]bool{}
+	for i := 0; a.State() == LaneOpen; i++ {
+		n := rng.IntN(LaneMaxPayload * 3 / 2)
+		critical := rng.IntN(3) == 0
+		want := class(a.CanQueue(n, critical))
+		_, err := a.Queue(time.Duration(i), make([]byte, n), critical)
+		if got := class(err); got != want {
+			t.Fatalf("step %d (%d bytes, critical %v): CanQueue says %s, Queue %s", i, n, critical, want, got)
+		}
+		seen[want] = true
+	}
+	if len(seen) != 4 {
+		t.Fatalf("outcomes seen: %v", seen)
+	}
+}
+
+func TestLaneMemoryStaysBoundedUnderAHostilePeer(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	b := newTestLane(t, LaneConfig{})
+	payload := make([]byte, LaneMaxPayload)
+	for i := range 5000 {
+		// Out-of-order messages as large as allowed, anywhere in the window, never filling
+		// the gap at the front; now and then the host drains.
+		base := b.recvNext + 1 + LaneSeq(rng.IntN(LaneWindow-2))
+		if rng.IntN(20) == 0 {
+			base = b.recvNext
+		}
+		if err := b.Receive(time.Duration(i), laneEncode(0, nil, base, payload[:rng.IntN(LaneMaxPayload+1)])); err != nil {
+			t.Fatal(err)
+		}
+		if rng.IntN(4) == 0 {
+			laneDrain(b)
+		}
+		laneMustPoll(t, b, time.Duration(i))
+		s := b.Stats()
+		if s.BufferBytes > LaneReceiveBytes || s.ReceiveBytes > LaneReceiveBytes || s.Held >= LaneWindow {
+			t.Fatalf("step %d: %+v above the caps", i, s)
+		}
+	}
+	laneMustCheck(t, b)
+}
+
+func TestLaneArenaCompactionAndGrowthKeepEveryPayload(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	a := laneArena{limit: 8192}
+	type entry struct {
+		span laneSpan
+		want []byte
+	}
+	var live []*entry
+	for step := range 5000 {
+		if len(live) > 0 && (rng.IntN(2) == 0 || a.live > 6000) {
+			i := rng.IntN(len(live))
+			e := live[i]
+			if !bytes.Equal(a.bytes(e.span), e.want) {
+				t.Fatalf("step %d: payload changed", step)
+			}
+			a.free(e.span)
+			live = append(live[:i], live[i+1:]...)
+			continue
+		}
+		p := make([]byte, rng.IntN(1000))
+		for i := range p {
+			p[i] = byte(rng.Uint32())
+		}
+		if a.live+len(p) > a.limit {
+			continue
+		}
+		if a.needsRoom(len(p)) {
+			var spans []*laneSpan
+			for _, e := range live {
+				spans = append(spans, &e.span)
+			}
+			a.makeRoom(len(p), spans)
+		}
+		live = append(live, &entry{a.put(p), p})
+		var spans []laneSpan
+		for _, e := range live {
+			spans = append(spans, e.span)
+			if !bytes.Equal(a.bytes(e.span), e.want) {
+				t.Fatalf("step %d: payload changed by compaction", step)
+			}
+		}
+		if err := laneCheckArena(&a, spans, "test"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestLaneDatagramsAreRoutedByPeek(t *testing.T) {
+	a := newTestLane(t, LaneConfig{})
+	laneQueue(t, a, 0, "m", false)
+	d := laneMustPoll(t, a, 0)
+	id, err := Peek(d)
+	if err != nil || id != LaneDatagramID || !id.Transport() {
+		t.Fatalf("Peek of a lane datagram: id %#x, %v", uint8(id), err)
+	}
+	if _, err := new(Decoder).Decode(d); err == nil {
+		t.Fatal("a lane datagram decoded as a message")
+	}
+}
+
+func TestLaneSelectiveAcksDoNotAllocate(t *testing.T) {
+	b := newTestLane(t, LaneConfig{})
+	buf := make([]byte, 0, LaneMTU)
+	// Messages 1, 5 and 200 are held beyond the gap at 0.
+	for _, seq := range []LaneSeq{1, 5, 200} {
+		if err := b.Receive(0, laneEncode(0, nil, seq, []byte("held"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var d []byte
+	if n := testing.AllocsPerRun(100, func() {
+		b.ackOwed = true
+		d, _ = b.Poll(0, buf[:0])
+	}); n != 0 {
+		t.Fatalf("%v allocations per acknowledgement with a bitmap", n)
+	}
+	g, err := laneDecode(d)
+	if err != nil || !slices.Equal(g.sacked, []LaneSeq{1, 5, 200}) {
+		t.Fatalf("sacked %v, %v", g.sacked, err)
+	}
+}
+
+// A fresh lane has sent nothing: an acknowledgement exactly half the number space away
+// from its first sequence number is not comparable and must be refused, not walked.
+// (Found by FuzzLaneReceive: it used to index the empty ring.)
+func TestLaneFreshLaneRefusesAnAckHalfTheNumberSpaceAway(t *testing.T) {
+	l := newTestLane(t, LaneConfig{})
+	for _, ack := range []LaneSeq{1 << 31, 1<<31 + 1, 1} {
+		if err := l.Receive(0, laneEncode(ack, nil, 0)); !errors.Is(err, ErrLaneAckRange) {
+			t.Fatalf("ack %d: %v", ack, err)
+		}
+	}
+	if err := l.Receive(0, laneEncode(0, nil, 0)); err != nil {
+		t.Fatal(err)
+	}
+	laneMustCheck(t, l)
+}
