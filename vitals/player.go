@@ -1,0 +1,521 @@
+package vitals
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/arbitergo/arbiter/internal/revision"
+)
+
+// maxOutcomes bounds the outcomes one call can produce: every held report of a window
+// plus the call's own.
+const maxOutcomes = ReportWindow + 2
+
+type heldReport struct {
+	in      ReportInput
+	floor   float32
+	arrived time.Duration
+	used    bool
+}
+
+type waitingFrame struct {
+	in      FrameInput
+	arrived time.Duration
+}
+
+// passCredit is a loss deducted by something that counted past reports it had not seen (a
+// frame that waited out ReportWait, or a report applied over a gap). Only the first
+// report after its start may draw its floor from it, once, and only while no health
+// command was sent since the loss was deducted.
+type passCredit struct {
+	first  uint16
+	amount float32
+	rev    uint16
+	valid  bool
+}
+
+// Player is the health and armor ledger of one connection: the current life's ledger, the
+// connection's health revision and multiplier tables, the client's order of frames and
+// reports, the last damage and the god-mode suspicion detector. Create it at connect with
+// NewPlayer and call NewLife at each spawn or respawn grant.
+//
+// A Player is not safe for concurrent use: one goroutine owns a world and its players.
+// Its memory is fixed at construction; nothing a client sends makes it grow.
+type Player struct {
+	cfg    Config
+	life   LifeState
+	ledger Vitals
+
+	// The health revision of the connection: the last command sent and how far it settled.
+	rev       uint16
+	revSent   time.Duration
+	revAck    time.Duration
+	revAcked  bool
+	revEchoed bool
+	// echoAt is the place in the client's order (a report number, or a frame's
+	// damage_seq) of the first item that echoed the last command: only what comes after it
+	// in the client's order is released by the echo.
+	echoAt uint16
+
+	mult multState
+
+	// The client's order. cursor is the newest report number taken in order or passed by
+	// something that counted without it; seen has bit i set when report cursor-i was taken
+	// (credited in order or late). sinceBoundary is how many numbers the cursor moved since
+	// the current life's first frame, saturating at ReportWindow: reports at or before the
+	// boundary belong to an earlier life.
+	cursor        uint16
+	seen          uint64
+	sinceBoundary int
+	lastAccepted  uint16
+	held          [ReportWindow]heldReport
+	nheld         int
+	waiting       [MaxWaitingFrames]waitingFrame
+	whead, nwait  int
+	frameSeq      uint16
+	frameDS       uint16
+	pass          [MaxPassCredits]passCredit
+	passNext      int
+	creditNum     uint16
+	creditAt      time.Duration
+	haveCredit    bool
+
+	last             LastDamage
+	ledgerDeath      bool
+	stealthCounted   bool
+	explosionCounted bool
+
+	susp suspicionState
+
+	// Per-call scratch.
+	flushing      bool
+	lastFrameVerd FrameVerdict
+	trackSeq      uint16
+	tracking      bool
+	trackVerdict  ReportVerdict
+	eff           Effects
+	out           [maxOutcomes]Outcome
+	nout          int
+}
+
+// NewPlayer creates the ledger of a connection. It has no life until NewLife.
+func NewPlayer(cfg Config) (*Player, error) {
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	return &Player{
+		cfg:       c,
+		revEchoed: true,
+		mult:      newMultState(),
+		seen:      ^uint64(0),
+		susp:      newSuspicionState(c.SuspicionWindow),
+	}, nil
+}
+
+// Life is where the current life stands.
+func (p *Player) Life() LifeState { return p.life }
+
+// Counted reports whether the life is counted: after its first frame, alive, not counted
+// dead. Commands are taken only then.
+func (p *Player) Counted() bool { return p.life == LifeCounted }
+
+// Ledger is the canonical health and armor of the current life.
+func (p *Player) Ledger() Vitals { return p.ledger }
+
+// Revision is the connection's last health revision sent.
+func (p *Player) Revision() uint16 { return p.rev }
+
+// MultiplierRevision is the connection's last multiplier table revision sent.
+func (p *Player) MultiplierRevision() uint16 { return p.mult.rev }
+
+// FloorMultipliers is the table the floors use at now: the last table sent once the client
+// acknowledged it MultiplierGrace ago, else the lowest it may still be applying.
+func (p *Player) FloorMultipliers(now time.Duration) Multipliers { return p.mult.effective(now) }
+
+// LastDamage is the last credited damage of the current life.
+func (p *Player) LastDamage() LastDamage { return p.last }
+
+// Waiting returns how many frames and reports wait for an earlier report.
+func (p *Player) Waiting() (frames, reports int) { return p.nwait, p.nheld }
+
+// Killer is the killer to name when the death is committed: the attacker of the last
+// credited damage, or NoPlayer when there is none or isTeammate says the attacker is the
+// victim's teammate now (a teammate is never named killer, even for damage dealt before the
+// two joined the same team). isTeammate may be nil.
+func (p *Player) Killer(isTeammate func(attacker uint16) bool) uint16 {
+	if !p.last.Valid || p.last.Attacker == NoPlayer {
+		return NoPlayer
+	}
+	if isTeammate != nil && isTeammate(p.last.Attacker) {
+		return NoPlayer
+	}
+	return p.last.Attacker
+}
+
+// ---- per-call plumbing ----
+
+func (p *Player) begin() {
+	p.nout = 0
+	p.eff = Effects{}
+	p.tracking = false
+}
+
+func (p *Player) finish() Effects {
+	p.eff.Reports = p.out[:p.nout]
+	p.eff.Ledger = p.ledger
+	return p.eff
+}
+
+// quiet is the result of a call that changed nothing.
+func (p *Player) quiet() Effects { return Effects{Ledger: p.ledger} }
+
+func (p *Player) emit(o Outcome) {
+	if p.tracking && o.Seq == p.trackSeq && p.trackVerdict == ReportHeld {
+		p.trackVerdict = o.Verdict
+	}
+	if p.nout < len(p.out) {
+		p.out[p.nout] = o
+		p.nout++
+	}
+}
+
+// ---- life ----
+
+// NewLife starts a life at a spawn or respawn grant: 100 health, 0 armor, not counted until
+// its first frame. Frames and reports still waiting belong to the previous life and are
+// discarded (their outcomes are returned). The health revision, the multiplier tables and
+// the report numbering are the connection's and carry on. Call it once per grant, not for
+// a repeated grant of the same life.
+func (p *Player) NewLife(now time.Duration) Effects {
+	_ = now
+	p.begin()
+	p.dropHeld(ReportPreviousLife, p.cursor+ReportWindow)
+	p.whead, p.nwait = 0, 0
+	p.life = LifeSpawned
+	p.ledger = Vitals{Health: StartHealth, Armor: StartArmor}
+	p.last = LastDamage{}
+	p.pass = [MaxPassCredits]passCredit{}
+	p.passNext = 0
+	p.haveCredit = false
+	p.ledgerDeath = false
+	p.stealthCounted = false
+	p.explosionCounted = false
+	return p.finish()
+}
+
+// Died tells vitals that lifecycle committed the death of the current life (from the
+// victim's DeathReport, from its deadline, or on leaving). Whatever still waits is taken
+// first in the client's order, so the last damage is complete; then the player is dead:
+// frames and reports are ignored and commands refused until NewLife.
+func (p *Player) Died(now time.Duration) (Effects, error) {
+	if p.life == LifeNone || p.life == LifeDead {
+		return p.quiet(), fmt.Errorf("%w: died while %v", ErrNotAlive, p.life)
+	}
+	p.begin()
+	p.flushing = true
+	if p.life == LifeSpawned {
+		p.dropHeld(ReportNotAlive, p.cursor+ReportWindow)
+	} else {
+		p.expire(now, true)
+	}
+	p.flushing = false
+	p.whead, p.nwait = 0, 0
+	p.life = LifeDead
+	return p.finish(), nil
+}
+
+// DeathZero issues the critical SetHealth(0) lifecycle sends when it commits a death the
+// victim did not report. It takes the connection's next revision like every health
+// command and puts 0 into the ledger. Only for a life counted dead or dead.
+func (p *Player) DeathZero(now time.Duration) (Command, error) {
+	if p.life != LifeCountedDead && p.life != LifeDead {
+		return Command{}, fmt.Errorf("%w: death zero while %v", ErrStillAlive, p.life)
+	}
+	p.ledgerDeath = true
+	p.ledger.Health = 0
+	return p.issue(now, CommandSetHealth, 0, 0, true), nil
+}
+
+// StealthKilled counts the life dead on an accepted stealth kill (the server's whole
+// decision). A teammate's stealth kill is refused.
+func (p *Player) StealthKilled(now time.Duration, k StealthKill) (Effects, error) {
+	if k.Killer == NoPlayer {
+		return p.quiet(), fmt.Errorf("%w: stealth kill without a killer", ErrAttacker)
+	}
+	if k.Teammate {
+		return p.quiet(), fmt.Errorf("%w: stealth kill by %d", ErrTeammate, k.Killer)
+	}
+	if p.life != LifeCounted && p.life != LifeCountedDead {
+		return p.quiet(), fmt.Errorf("%w: stealth kill while %v", ErrNotAlive, p.life)
+	}
+	p.begin()
+	p.expire(now, false)
+	p.last = LastDamage{Attacker: k.Killer, Weapon: k.Weapon, At: now, Seq: p.cursor, Valid: true}
+	if !p.stealthCounted {
+		p.stealthCounted = true
+		p.countDeath(Death{At: now, Killer: k.Killer, Weapon: k.Weapon, Reason: DeathByStealthKill, Stealth: true})
+	}
+	return p.finish(), nil
+}
+
+// VehicleExploded counts the life dead on an accepted explosion of the vehicle the player
+// sat in. The explosion's credited killer becomes the last damage; without one the killer
+// comes from the earlier last damage. An occupant who is the killer's teammate while
+// friendly fire is off is refused: its client refuses the damage.
+func (p *Player) VehicleExploded(now time.Duration, e VehicleExplosion) (Effects, error) {
+	if e.Teammate && e.Killer != NoPlayer {
+		return p.quiet(), fmt.Errorf("%w: vehicle explosion by %d", ErrTeammate, e.Killer)
+	}
+	if p.life != LifeCounted && p.life != LifeCountedDead {
+		return p.quiet(), fmt.Errorf("%w: vehicle explosion while %v", ErrNotAlive, p.life)
+	}
+	p.begin()
+	p.expire(now, false)
+	if e.Killer != NoPlayer {
+		p.last = LastDamage{Attacker: e.Killer, Weapon: WeaponExplosion, At: now, Seq: p.cursor, Valid: true}
+	}
+	if !p.explosionCounted {
+		p.explosionCounted = true
+		p.countDeath(Death{At: now, Killer: p.lastAttacker(), Weapon: WeaponExplosion, Reason: DeathByVehicleExplosion})
+	}
+	return p.finish(), nil
+}
+
+func (p *Player) lastAttacker() uint16 {
+	if p.last.Valid {
+		return p.last.Attacker
+	}
+	return NoPlayer
+}
+
+func (p *Player) lastWeapon() uint8 {
+	if p.last.Valid {
+		return p.last.Weapon
+	}
+	return UnknownWeapon
+}
+
+func (p *Player) countDeath(d Death) {
+	p.life = LifeCountedDead
+	p.susp.forgetYoung(d.At)
+	if !p.flushing {
+		p.eff.Died = true
+		p.eff.Death = d
+	}
+}
+
+// checkLedgerDeath counts the death when the ledger's health reached 0.
+func (p *Player) checkLedgerDeath(now time.Duration, reason DeathReason, weapon uint8) {
+	if p.ledger.Health > 0 || p.ledgerDeath {
+		return
+	}
+	if p.life != LifeCounted && p.life != LifeCountedDead {
+		return
+	}
+	p.ledger.Health = 0
+	p.ledgerDeath = true
+	p.countDeath(Death{At: now, Killer: p.lastAttacker(), Weapon: weapon, Reason: reason})
+}
+
+// ---- health revision ----
+
+func (p *Player) issue(now time.Duration, k CommandKind, value, max float32, critical bool) Command {
+	p.rev = revision.Next(p.rev)
+	p.revSent = now
+	p.revAcked = false
+	p.revEchoed = false
+	return Command{Kind: k, Rev: p.rev, Value: value, Max: max, Critical: critical}
+}
+
+// Acknowledged tells vitals the client acknowledged the health command with revision rev
+// (the reliable lane reported it). The last command settles AckGrace after that.
+func (p *Player) Acknowledged(now time.Duration, rev uint16) error {
+	if revision.Newer(rev, p.rev) {
+		return fmt.Errorf("%w: health revision %d, last sent %d", ErrFutureRevision, rev, p.rev)
+	}
+	if rev == p.rev && !p.revAcked {
+		p.revAcked = true
+		p.revAck = now
+	}
+	return nil
+}
+
+// gated reports whether an item echoing rev must stay off the ledger: its echo is older than
+// the last command sent and that command has not settled for it. The command settles
+// AckGrace after its acknowledgement or SendTimeout after it was sent, and, for what comes
+// after it in the client's order, once an item echoed it. An item that comes before the
+// echo in the client's order (a report or frame overtaken on the way) was created before the
+// client took the command: the echo does not release it. place is the item's place in the
+// client's order: a report's number, or a frame's damage_seq.
+func (p *Player) gated(now time.Duration, echo uint16, place uint16, frame bool) bool {
+	if echo == p.rev {
+		return false
+	}
+	if p.revEchoed {
+		if frame && revision.NewerOrEqual(place, p.echoAt) || !frame && revision.Newer(place, p.echoAt) {
+			return false
+		}
+	}
+	if p.revAcked && now-p.revAck >= AckGrace {
+		return false
+	}
+	return now-p.revSent < SendTimeout
+}
+
+// echo records that an item at place echoed rev; if rev is the last command sent, the
+// command is echoed from the earliest such place on.
+func (p *Player) echo(rev uint16, place uint16) {
+	if rev != p.rev {
+		return
+	}
+	if !p.revEchoed || revision.Newer(p.echoAt, place) {
+		p.revEchoed, p.echoAt = true, place
+	}
+}
+
+// ---- commands ----
+
+func checkSet(what string, v float32) error {
+	if !finite(v) {
+		return fmt.Errorf("%w: %s %v", ErrNotFinite, what, v)
+	}
+	if v < 0 || v > MaxVitalSet {
+		return fmt.Errorf("%w: %s %v not in 0..%v", ErrOutOfRange, what, v, MaxVitalSet)
+	}
+	return nil
+}
+
+func checkAdd(what string, amount, max float32) error {
+	if !finite(amount) || !finite(max) {
+		return fmt.Errorf("%w: %s amount %v max %v", ErrNotFinite, what, amount, max)
+	}
+	if amount <= 0 || amount > MaxVitalSet || max <= 0 || max > MaxVitalSet {
+		return fmt.Errorf("%w: %s amount %v max %v not in (0, %v]", ErrOutOfRange, what, amount, max, MaxVitalSet)
+	}
+	return nil
+}
+
+func (p *Player) checkCounted(what string) error {
+	if p.life != LifeCounted {
+		return fmt.Errorf("%w: %s while %v", ErrNotAlive, what, p.life)
+	}
+	return nil
+}
+
+func (p *Player) commandResult(c Command) CommandResult {
+	return CommandResult{Command: c, Ledger: p.ledger, Died: p.eff.Died, Death: p.eff.Death}
+}
+
+// SetHealth is set_health(value): an absolute value in 0..200 that may lower. The ledger
+// takes it now (the command is sent now); set_health(0) counts the death.
+func (p *Player) SetHealth(now time.Duration, value float32) (CommandResult, error) {
+	if err := checkSet("set_health", value); err != nil {
+		return CommandResult{}, err
+	}
+	if err := p.checkCounted("set_health"); err != nil {
+		return CommandResult{}, err
+	}
+	p.begin()
+	c := p.issue(now, CommandSetHealth, value, 0, false)
+	p.ledger.Health = value
+	p.checkLedgerDeath(now, DeathByCommand, UnknownWeapon)
+	return p.commandResult(c), nil
+}
+
+// SetArmor is set_armor(value): an absolute value in 0..200 that may lower.
+func (p *Player) SetArmor(now time.Duration, value float32) (CommandResult, error) {
+	if err := checkSet("set_armor", value); err != nil {
+		return CommandResult{}, err
+	}
+	if err := p.checkCounted("set_armor"); err != nil {
+		return CommandResult{}, err
+	}
+	p.begin()
+	c := p.issue(now, CommandSetArmor, value, 0, false)
+	p.ledger.Armor = value
+	return p.commandResult(c), nil
+}
+
+// AddHealth is add_health(amount, max): adds up to max, never lowers. amount and max are
+// finite, above 0 and at most 200.
+func (p *Player) AddHealth(now time.Duration, amount, max float32) (CommandResult, error) {
+	if err := checkAdd("add_health", amount, max); err != nil {
+		return CommandResult{}, err
+	}
+	if err := p.checkCounted("add_health"); err != nil {
+		return CommandResult{}, err
+	}
+	p.begin()
+	c := p.issue(now, CommandAddHealth, amount, max, false)
+	if h := p.ledger.Health; h < max {
+		p.ledger.Health = min32(h+amount, max)
+	}
+	return p.commandResult(c), nil
+}
+
+// AddArmor is add_armor(amount, max): adds up to max, never lowers.
+func (p *Player) AddArmor(now time.Duration, amount, max float32) (CommandResult, error) {
+	if err := checkAdd("add_armor", amount, max); err != nil {
+		return CommandResult{}, err
+	}
+	if err := p.checkCounted("add_armor"); err != nil {
+		return CommandResult{}, err
+	}
+	p.begin()
+	c := p.issue(now, CommandAddArmor, amount, max, false)
+	if a := p.ledger.Armor; a < max {
+		p.ledger.Armor = min32(a+amount, max)
+	}
+	return p.commandResult(c), nil
+}
+
+// SetMultipliers sends a damage multiplier table to the client (the connection's next table
+// revision). It is taken in any life state.
+func (p *Player) SetMultipliers(now time.Duration, m Multipliers) (MultiplierCommand, error) {
+	if err := m.Validate(); err != nil {
+		return MultiplierCommand{}, err
+	}
+	return p.mult.send(now, m), nil
+}
+
+// MultipliersAcknowledged tells vitals the client acknowledged the multiplier table rev.
+func (p *Player) MultipliersAcknowledged(now time.Duration, rev uint16) error {
+	return p.mult.ack(now, rev)
+}
+
+// ---- god-mode suspicion ----
+
+// HitClaimed feeds the god-mode suspicion detector: a shooter claimed a hit on this player
+// and the server accepted it against the player's rewound pose; expected is the loss the
+// hit would cause (0.33 x damage for a bullet). It never changes health. Claims while the
+// life is not counted are ignored.
+func (p *Player) HitClaimed(now time.Duration, expected float32) (Suspicion, error) {
+	if !finite(expected) {
+		return Suspicion{}, fmt.Errorf("%w: expected loss %v", ErrNotFinite, expected)
+	}
+	if expected < 0 || expected > MaxClaimedLoss {
+		return Suspicion{}, fmt.Errorf("%w: expected loss %v not in 0..%v", ErrOutOfRange, expected, MaxClaimedLoss)
+	}
+	if p.life != LifeCounted {
+		return Suspicion{}, nil
+	}
+	p.susp.claim(now, expected)
+	return p.susp.evaluate(now, &p.cfg), nil
+}
+
+// Advance takes what came due at now: frames and reports whose ReportWait ran out count
+// without what they waited for. Call it every tick; Frame and Report do the same for their
+// own time.
+func (p *Player) Advance(now time.Duration) Effects {
+	p.begin()
+	if p.nwait > 0 || p.nheld > 0 {
+		p.expire(now, false)
+	}
+	return p.finish()
+}
+
+// Suspect evaluates the god-mode suspicion detector at now (see doc.go). Suspicion.Raised
+// is set once when the victim starts to meet the condition. Call it every tick or so; it
+// never changes health.
+func (p *Player) Suspect(now time.Duration) Suspicion { return p.susp.evaluate(now, &p.cfg) }

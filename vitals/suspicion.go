@@ -1,0 +1,189 @@
+package vitals
+
+import (
+	"fmt"
+	"time"
+)
+
+// The god-mode suspicion detector (record 0040 is not provided; this is our design, see
+// doc.go). Defaults of Config and the detector's fixed resolution.
+const (
+	// SuspicionBucket is the resolution of the detector's sliding window.
+	SuspicionBucket = time.Second
+	// MaxSuspicionWindow is the longest window a Config may ask for.
+	MaxSuspicionWindow = 60 * time.Second
+	// ClaimGrace is how old a hit claim must be before the detector judges it: the
+	// victim's report and frames need a round trip, a wait and some jitter to arrive.
+	ClaimGrace = 3 * time.Second
+	// DefaultSuspicionWindow is the window of a zero Config.
+	DefaultSuspicionWindow = 20 * time.Second
+	// DefaultSuspicionRatio: flag a victim whose felt loss stays below this share of the
+	// claimed loss.
+	DefaultSuspicionRatio float32 = 0.10
+	// DefaultSuspicionMinHits is the least number of judged, unconfirmed hit claims in the
+	// window before anything is flagged.
+	DefaultSuspicionMinHits = 10
+	// DefaultSuspicionMinClaimed is the least claimed loss in the window before anything is
+	// flagged: a full bar of health.
+	DefaultSuspicionMinClaimed float32 = 100
+)
+
+const maxSuspicionBuckets = int(MaxSuspicionWindow / SuspicionBucket)
+
+// Config configures a Player. The zero Config is the record's defaults.
+type Config struct {
+	// SuspicionWindow is the god-mode detector's window. Zero means
+	// DefaultSuspicionWindow (20 s). Otherwise ClaimGrace+2s..MaxSuspicionWindow, rounded
+	// up to whole SuspicionBuckets.
+	SuspicionWindow time.Duration
+	// SuspicionRatio flags a victim whose felt loss is below this share of the claimed
+	// loss. Zero means DefaultSuspicionRatio (0.10). Otherwise in (0, 1].
+	SuspicionRatio float32
+	// SuspicionMinHits is the least number of unconfirmed hit claims before a flag. Zero
+	// means DefaultSuspicionMinHits (10). Otherwise 1..100000.
+	SuspicionMinHits int
+	// SuspicionMinClaimed is the least claimed loss before a flag. Zero means
+	// DefaultSuspicionMinClaimed (100). Otherwise finite and in (0, 100000].
+	SuspicionMinClaimed float32
+}
+
+// withDefaults validates c and fills its zero fields with the record's defaults.
+func (c Config) withDefaults() (Config, error) {
+	if c.SuspicionWindow == 0 {
+		c.SuspicionWindow = DefaultSuspicionWindow
+	}
+	if c.SuspicionWindow < ClaimGrace+2*SuspicionBucket || c.SuspicionWindow > MaxSuspicionWindow {
+		return c, fmt.Errorf("%w: SuspicionWindow %v not in %v..%v", ErrConfig,
+			c.SuspicionWindow, ClaimGrace+2*SuspicionBucket, MaxSuspicionWindow)
+	}
+	if r := c.SuspicionWindow % SuspicionBucket; r != 0 {
+		c.SuspicionWindow += SuspicionBucket - r
+	}
+	if c.SuspicionRatio == 0 {
+		c.SuspicionRatio = DefaultSuspicionRatio
+	}
+	if !finite(c.SuspicionRatio) || c.SuspicionRatio <= 0 || c.SuspicionRatio > 1 {
+		return c, fmt.Errorf("%w: SuspicionRatio %v not in (0, 1]", ErrConfig, c.SuspicionRatio)
+	}
+	if c.SuspicionMinHits == 0 {
+		c.SuspicionMinHits = DefaultSuspicionMinHits
+	}
+	if c.SuspicionMinHits < 1 || c.SuspicionMinHits > 100000 {
+		return c, fmt.Errorf("%w: SuspicionMinHits %d not in 1..100000", ErrConfig, c.SuspicionMinHits)
+	}
+	if c.SuspicionMinClaimed == 0 {
+		c.SuspicionMinClaimed = DefaultSuspicionMinClaimed
+	}
+	if !finite(c.SuspicionMinClaimed) || c.SuspicionMinClaimed < 0 || c.SuspicionMinClaimed > 100000 {
+		return c, fmt.Errorf("%w: SuspicionMinClaimed %v not in (0, 100000]", ErrConfig, c.SuspicionMinClaimed)
+	}
+	return c, nil
+}
+
+type bucket struct {
+	epoch     int64
+	claimed   float32
+	felt      float32
+	hits      int32
+	confirmed int32
+}
+
+// suspicionState is a ring of one-second buckets: constant memory whatever the traffic.
+type suspicionState struct {
+	b      [maxSuspicionBuckets]bucket
+	n      int64 // buckets in the window
+	grace  int64 // newest buckets whose claims are not judged yet
+	raised bool
+	// the bucket of the last lookup, so most lookups need no division
+	curStart time.Duration
+	curIdx   int
+	curOK    bool
+}
+
+func newSuspicionState(window time.Duration) suspicionState {
+	s := suspicionState{
+		n:     int64(window / SuspicionBucket),
+		grace: int64((ClaimGrace + SuspicionBucket - 1) / SuspicionBucket),
+	}
+	for i := range s.b {
+		s.b[i].epoch = -1 << 62
+	}
+	return s
+}
+
+func epochOf(now time.Duration) int64 {
+	e := int64(now / SuspicionBucket)
+	if now < 0 && now%SuspicionBucket != 0 {
+		e--
+	}
+	return e
+}
+
+func (s *suspicionState) at(now time.Duration) *bucket {
+	if s.curOK && now >= s.curStart && now-s.curStart < SuspicionBucket {
+		return &s.b[s.curIdx]
+	}
+	e := epochOf(now)
+	i := e % s.n
+	if i < 0 {
+		i += s.n
+	}
+	b := &s.b[i]
+	if b.epoch != e {
+		*b = bucket{epoch: e}
+	}
+	s.curIdx, s.curStart, s.curOK = int(i), time.Duration(e)*SuspicionBucket, true
+	return b
+}
+
+func (s *suspicionState) claim(now time.Duration, expected float32) {
+	b := s.at(now)
+	b.claimed += expected
+	b.hits++
+}
+
+func (s *suspicionState) feel(now time.Duration, loss float32) {
+	if loss > 0 {
+		s.at(now).felt += loss
+	}
+}
+
+func (s *suspicionState) confirm(now time.Duration) { s.at(now).confirmed++ }
+
+// forgetYoung drops the claims not judged yet when the victim's life is counted dead: a
+// shooter keeps hitting a dying victim until the server learns of the death (a round trip
+// and more), and those hits have nothing left to take.
+func (s *suspicionState) forgetYoung(now time.Duration) {
+	e := epochOf(now)
+	for i := range s.b {
+		if b := &s.b[i]; e-b.epoch >= 0 && e-b.epoch < s.grace {
+			b.claimed, b.hits = 0, 0
+		}
+	}
+}
+
+// evaluate sums the window: claims older than the grace, felt loss and confirmations over
+// the whole window. It raises the flag on the edge into the condition.
+func (s *suspicionState) evaluate(now time.Duration, c *Config) Suspicion {
+	e := epochOf(now)
+	var out Suspicion
+	for i := int64(0); i < s.n; i++ {
+		b := &s.b[i]
+		age := e - b.epoch
+		if age < 0 || age >= s.n {
+			continue
+		}
+		out.Felt += b.felt
+		out.Confirmed += int(b.confirmed)
+		if age >= s.grace {
+			out.Claimed += b.claimed
+			out.Hits += int(b.hits)
+		}
+	}
+	unconfirmed := out.Hits - out.Confirmed
+	holds := unconfirmed >= c.SuspicionMinHits && out.Claimed >= c.SuspicionMinClaimed &&
+		out.Felt < c.SuspicionRatio*out.Claimed
+	out.Raised = holds && !s.raised
+	s.raised = holds
+	return out
+}
