@@ -1,0 +1,201 @@
+// Package transport joins the two streams of an arbiter connection into one datagram
+// endpoint: unreliable messages travel one per datagram, reliable ones on a wire.Lane, and
+// both share the same socket (a lane datagram is told apart by its transport id, see
+// wire.Peek). The reference server keeps one Endpoint per connection and the honest client
+// keeps one for its server.
+//
+// An Endpoint is a pure state machine like the packages it joins: time is an argument, it
+// never touches a socket, and Flush hands the datagrams to send to a function of the host.
+// It is not safe for concurrent use.
+package transport
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// Side says which end of a connection an endpoint is; it decides which messages it
+// accepts (a server drops server-to-client messages and a client the reverse).
+type Side uint8
+
+// The two sides.
+const (
+	// Server is the server's end of a connection.
+	Server Side = iota + 1
+	// Client is the client's end.
+	Client
+)
+
+// MaxPendingDatagrams caps the unreliable datagrams an endpoint holds between two
+// Flush calls; beyond it Send refuses with ErrOutboxFull (the host flushes every tick).
+const MaxPendingDatagrams = 4096
+
+var (
+	// ErrWrongDirection means a peer sent a message only the other side may send.
+	ErrWrongDirection = errors.New("transport: message sent in the wrong direction")
+	// ErrOutboxFull means MaxPendingDatagrams unreliable datagrams wait for Flush.
+	ErrOutboxFull = errors.New("transport: unreliable outbox full")
+	// ErrNotReliable means a message that must travel unreliably was queued on the lane,
+	// or the reverse.
+	ErrNotReliable = errors.New("transport: message sent on the wrong stream")
+)
+
+// Stats counts what an endpoint did.
+type Stats struct {
+	// Sent counts unreliable datagrams flushed.
+	Sent int
+	// Queued counts messages queued on the lane.
+	Queued int
+	// Received counts messages delivered to the host (both streams).
+	Received int
+	// Malformed counts datagrams or lane payloads that failed to decode.
+	Malformed int
+	// WrongDirection counts messages refused for their direction.
+	WrongDirection int
+}
+
+// Endpoint is one end of a connection.
+type Endpoint struct {
+	side  Side
+	lane  *wire.Lane
+	dec   wire.Decoder
+	buf   []byte
+	out   []byte // pending unreliable datagrams, back to back
+	ends  []int  // end offset of each pending datagram in out
+	stats Stats
+}
+
+// New returns an endpoint for side with a lane of the record's defaults.
+func New(side Side) (*Endpoint, error) {
+	if side != Server && side != Client {
+		return nil, fmt.Errorf("transport: unknown side %d", side)
+	}
+	lane, err := wire.NewLane(wire.LaneConfig{})
+	if err != nil {
+		return nil, err
+	}
+	return &Endpoint{side: side, lane: lane, buf: make([]byte, 0, wire.LaneMTU)}, nil
+}
+
+// Lane returns the endpoint's reliable lane (for its stats and state).
+func (e *Endpoint) Lane() *wire.Lane { return e.lane }
+
+// Stats returns the endpoint's counters.
+func (e *Endpoint) Stats() Stats { return e.stats }
+
+// Send queues m as an unreliable datagram of its own, sent at the next Flush.
+func (e *Endpoint) Send(m wire.Message) error {
+	if m.ID().Delivery() == wire.Reliable {
+		return fmt.Errorf("%w: %v is reliable", ErrNotReliable, m.ID())
+	}
+	if len(e.ends) >= MaxPendingDatagrams {
+		return ErrOutboxFull
+	}
+	out, err := m.Append(e.out)
+	if err != nil {
+		return err
+	}
+	e.out = out
+	e.ends = append(e.ends, len(out))
+	return nil
+}
+
+// CanQueue reports what Queue would answer for m, without queuing it: a command that is
+// committed when its packet is queued checks first, then commits, then queues.
+func (e *Endpoint) CanQueue(m wire.Message) error {
+	return e.lane.CanQueue(m.ID().Size(), wire.Critical(m))
+}
+
+// Queue puts m on the reliable lane (critical when wire.Critical says so) and returns its
+// lane sequence number, which PopAcked later reports.
+func (e *Endpoint) Queue(now time.Duration, m wire.Message) (wire.LaneSeq, error) {
+	if m.ID().Delivery() == wire.Unreliable {
+		return 0, fmt.Errorf("%w: %v is unreliable", ErrNotReliable, m.ID())
+	}
+	b, err := m.Append(e.buf[:0])
+	if err != nil {
+		return 0, err
+	}
+	e.buf = b[:0]
+	seq, err := e.lane.Queue(now, b, wire.Critical(m))
+	if err == nil {
+		e.stats.Queued++
+	}
+	return seq, err
+}
+
+// Receive takes one datagram from the peer and calls handle for every message it yields,
+// in order: the message of an unreliable datagram, or every message a lane datagram
+// completes. The message passed to handle is only valid during the call. Malformed
+// payloads and messages of the wrong direction are counted and skipped; the first such
+// error is returned after the rest were handled.
+func (e *Endpoint) Receive(now time.Duration, datagram []byte, handle func(wire.Message)) error {
+	id, err := wire.Peek(datagram)
+	if err != nil {
+		e.stats.Malformed++
+		return err
+	}
+	if !id.Transport() {
+		return e.deliver(datagram, handle)
+	}
+	if err := e.lane.Receive(now, datagram); err != nil {
+		e.stats.Malformed++
+		return err
+	}
+	var first error
+	for p, ok := e.lane.Deliver(); ok; p, ok = e.lane.Deliver() {
+		if err := e.deliver(p, handle); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func (e *Endpoint) deliver(b []byte, handle func(wire.Message)) error {
+	m, err := e.dec.Decode(b)
+	if err != nil {
+		e.stats.Malformed++
+		return err
+	}
+	dir := m.ID().Direction()
+	if (e.side == Server && dir == wire.ServerToClient) || (e.side == Client && dir == wire.ClientToServer) {
+		e.stats.WrongDirection++
+		return fmt.Errorf("%w: %v", ErrWrongDirection, m.ID())
+	}
+	e.stats.Received++
+	handle(m)
+	return nil
+}
+
+// PopAcked returns the next message the peer acknowledged, in sequence order.
+func (e *Endpoint) PopAcked() (wire.LaneAck, bool) { return e.lane.PopAcked() }
+
+// NextDeadline tells when the lane wants the next Flush.
+func (e *Endpoint) NextDeadline() (time.Duration, bool) { return e.lane.NextDeadline() }
+
+// Flush hands every pending unreliable datagram, then every datagram the lane has ready
+// (new messages, retransmissions, acknowledgements), to emit. The slice passed to emit is
+// only valid during the call. An error means the lane must disconnect.
+func (e *Endpoint) Flush(now time.Duration, emit func([]byte)) error {
+	start := 0
+	for _, end := range e.ends {
+		emit(e.out[start:end])
+		start = end
+		e.stats.Sent++
+	}
+	e.out, e.ends = e.out[:0], e.ends[:0]
+	for {
+		d, err := e.lane.Poll(now, e.buf[:0])
+		if err != nil {
+			return err
+		}
+		if len(d) == 0 {
+			return nil
+		}
+		e.buf = d[:0]
+		emit(d)
+	}
+}
