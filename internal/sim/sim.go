@@ -1,7 +1,7 @@
 // Package sim is a deterministic discrete-event simulator: a virtual clock, an event queue,
 // and a datagram network whose links delay, jitter, lose, duplicate and reorder packets
 // with seeded randomness. On top of the datagrams it carries the reliable lane of package
-// wire (see Conn), with its retransmission, so a whole match can be replayed bit for bit
+// wire (see Reliable), with its retransmission, so a whole match can be replayed bit for bit
 // from a seed.
 //
 // The simulator knows nothing of the game: it moves opaque byte slices between numbered
