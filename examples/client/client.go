@@ -1,0 +1,670 @@
+package client
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/arbitergo/arbiter/examples/transport"
+	"github.com/arbitergo/arbiter/inventory"
+	"github.com/arbitergo/arbiter/lifecycle"
+	"github.com/arbitergo/arbiter/teams"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// Defaults of a zero Config field.
+const (
+	// DefaultReloadTime is how long a reload takes: from the moment a weapon's clip is empty
+	// (and rounds are left) until the clip is full again. Frames show clip 0 meanwhile.
+	DefaultReloadTime = time.Second
+	// DefaultStealthAnim is how long the victim's side of a stealth kill's paired animation
+	// plays before the victim dies and reports its death.
+	DefaultStealthAnim = 3 * time.Second
+	// DefaultSpawnSettle is how long after a revival the honest client waits before it
+	// acts (fires, throws, strikes, stealth-kills): the server accepts actions of a life
+	// only from its first living frame (adr-0017, lifecycle.World.MayAct), and frames are
+	// unreliable. 500 ms is 15 frames: the chance that all of them are lost or overtaken
+	// by a shot is negligible at any loss rate the records consider.
+	DefaultSpawnSettle = 500 * time.Millisecond
+	// DefaultSprayRate is how many rounds per second a continuous weapon (flamethrower,
+	// spraycan, extinguisher) spends while its fire is held. The game's rate is higher
+	// still; what matters is that it is above the server's inventory.ContinuousSpendRate,
+	// so the server's count never falls below the client's (adr-weapon-inventory).
+	DefaultSprayRate = 20
+	// MaxSprayRate bounds Config.SprayRate.
+	MaxSprayRate = 1000
+	// MaxConfigDuration bounds Config.ReloadTime, Config.StealthAnim and Config.SpawnSettle.
+	MaxConfigDuration = time.Minute
+)
+
+// Fixed rules of the honest client that are not configuration.
+const (
+	// PlayerDamageFactor is what the game multiplies a weapon's damage by when the victim is
+	// a player (the weapon data's 0.33): a bullet does 0.33 x its standard-tier damage per
+	// pellet.
+	PlayerDamageFactor float32 = 0.33
+	// PredatorDamage is the fixed raw damage of one hit of the Predator's guns.
+	PredatorDamage float32 = 15
+	// StealthReach is the farthest the honest client stands from its victim (by the
+	// victim's last accepted relayed frame) when it claims a stealth kill. The server
+	// checks 2 m on its own positions, which are a frame apart from the client's view.
+	StealthReach float32 = 1.5
+	// KnifeWeapon is the weapon of a stealth kill.
+	KnifeWeapon uint8 = 4
+	// StartHealth and StartArmor are the vitals of every new life (adr-0045).
+	StartHealth float32 = 100
+	// StartArmor is the armor of every new life.
+	StartArmor float32 = 0
+	// FireLife is how long a gamemode fire (CreateFire) burns in the client's game after
+	// it arrived: InFire names it by its effect id during that time. The records give a
+	// fire no duration on the wire; this is the reference server's burning time
+	// (refserver.FireLifetime), so the world never burns a player in a fire the server has
+	// put out.
+	FireLife = 10 * time.Second
+	// DefaultBodyPart is the body part the client reports for damage that does not come
+	// from a traced ray (blows, blasts, rams, fire, falls), and for a trace whose body part
+	// is off the whitelist: the torso. The body part never changes the damage to a player
+	// (adr-0045), but the server refuses one off the whitelist.
+	DefaultBodyPart = wire.BodyTorso
+)
+
+// Caps of everything the client keeps. Nothing the server or the world sends can grow the
+// client beyond them.
+const (
+	// MaxRemotes is the most remote players the client keeps a copy of (the player slots of
+	// teams.MaxPlayers); a show beyond it is ignored and counted.
+	MaxRemotes = teams.MaxPlayers
+	// MaxEffects is the most gamemode fires the client remembers; the oldest is forgotten.
+	MaxEffects = 64
+	// MaxOpenSums is the most sums of fire, spray or environmental damage open at once;
+	// a further one reports the oldest at once.
+	MaxOpenSums = 8
+	// MaxFuses is the most own projectiles waiting for their detonation; a throw beyond it
+	// is refused as TooFast.
+	MaxFuses = 8
+	// MaxLifeLog is how many lives the per-life log keeps (the oldest is dropped).
+	MaxLifeLog = 1024
+	// MaxReportLog is how many damage reports the report log keeps (the oldest is dropped).
+	MaxReportLog = 4096
+	// MaxCommandLog is how many health and armor commands the command log keeps.
+	MaxCommandLog = 1024
+	// MaxEvents is how many events wait for PopEvent (the oldest is dropped).
+	MaxEvents = 256
+	// numSkills is the number of weapon skills of SetWeaponSkill (SA-MP's 0..10).
+	numSkills = 11
+)
+
+// The skill level at which a weapon skill reaches a tier (SetWeaponSkill levels are
+// 0..999, the game's stat). Ours: the records leave the mapping open; the reference
+// server must use the same one for its floor tiers.
+const (
+	// SkillStdLevel is the lowest level of the standard tier.
+	SkillStdLevel uint16 = 200
+	// SkillProLevel is the lowest level of the pro ("hitman") tier.
+	SkillProLevel uint16 = 999
+)
+
+// SkillTier is the tier a SetWeaponSkill level gives: poor below SkillStdLevel, standard
+// below SkillProLevel, pro from it on.
+func SkillTier(level uint16) inventory.Tier {
+	switch {
+	case level >= SkillProLevel:
+		return inventory.TierPro
+	case level >= SkillStdLevel:
+		return inventory.TierStd
+	}
+	return inventory.TierPoor
+}
+
+// Config configures a Client. The zero value is a client of the GTA San Andreas catalogue
+// in an empty world.
+type Config struct {
+	// World answers what the client's game would compute from its collision world: whether
+	// a relayed ray hits the player, and what guns a vehicle has. nil: no ray ever hits,
+	// and no vehicle has guns.
+	World World
+	// Table is the weapon catalogue the client's game starts with (structure and
+	// properties). nil means inventory.DefaultTable(), the server's default. It must pass
+	// inventory.NewCatalog's checks.
+	Table *inventory.Table
+	// FirstPropertiesRev is the weapon properties revision of Table, named in every shot
+	// until the first WeaponProperties arrives (the server's catalogue FirstRevision).
+	// Zero is revision 0.
+	FirstPropertiesRev uint16
+	// Seed seeds the client's only randomness (which death animation of a few equivalent
+	// ones it plays). Two clients with the same seed and the same inputs behave the same.
+	Seed uint64
+	// ReloadTime is how long a reload takes. Zero means DefaultReloadTime; at most
+	// MaxConfigDuration.
+	ReloadTime time.Duration
+	// StealthAnim is the victim's stealth-kill animation. Zero means DefaultStealthAnim;
+	// at most MaxConfigDuration.
+	StealthAnim time.Duration
+	// SpawnSettle is the wait after a revival before acting. Zero means
+	// DefaultSpawnSettle; negative means no wait; at most MaxConfigDuration.
+	SpawnSettle time.Duration
+	// SprayRate is the rounds per second a held continuous weapon spends. Zero means
+	// DefaultSprayRate; it must be above inventory.ContinuousSpendRate and at most
+	// MaxSprayRate.
+	SprayRate int
+}
+
+func (cfg *Config) fill() error {
+	if cfg.ReloadTime == 0 {
+		cfg.ReloadTime = DefaultReloadTime
+	}
+	if cfg.StealthAnim == 0 {
+		cfg.StealthAnim = DefaultStealthAnim
+	}
+	switch {
+	case cfg.SpawnSettle == 0:
+		cfg.SpawnSettle = DefaultSpawnSettle
+	case cfg.SpawnSettle < 0:
+		cfg.SpawnSettle = 0
+	}
+	if cfg.SprayRate == 0 {
+		cfg.SprayRate = DefaultSprayRate
+	}
+	if cfg.ReloadTime < 0 || cfg.ReloadTime > MaxConfigDuration {
+		return fmt.Errorf("%w: ReloadTime %v not in 0..%v", ErrConfig, cfg.ReloadTime, MaxConfigDuration)
+	}
+	if cfg.StealthAnim < 0 || cfg.StealthAnim > MaxConfigDuration {
+		return fmt.Errorf("%w: StealthAnim %v not in 0..%v", ErrConfig, cfg.StealthAnim, MaxConfigDuration)
+	}
+	if cfg.SpawnSettle > MaxConfigDuration {
+		return fmt.Errorf("%w: SpawnSettle %v above %v", ErrConfig, cfg.SpawnSettle, MaxConfigDuration)
+	}
+	if cfg.SprayRate <= inventory.ContinuousSpendRate || cfg.SprayRate > MaxSprayRate {
+		return fmt.Errorf("%w: SprayRate %d not in %d..%d", ErrConfig, cfg.SprayRate,
+			inventory.ContinuousSpendRate+1, MaxSprayRate)
+	}
+	return nil
+}
+
+// Client is the honest game client of one player: the client's side of every record, as a
+// pure state machine. It speaks to the server through its own transport.Endpoint
+// (Receive, Tick, Flush) and to the world around it through the game-side verbs (Move,
+// Fire, MeleeHit, ...), and it never lies: it applies what the server commands in order,
+// reports every damage it takes, refuses what the records tell it to refuse, and never
+// fires what it does not have.
+//
+// Time is an argument and only moves forward; the client starts no goroutine, reads no
+// clock, and draws randomness only from Config.Seed. A Client is not safe for concurrent
+// use: one goroutine drives it (in the simulator, the one that drives the whole match).
+type Client struct {
+	cfg      Config
+	world    World
+	ep       *transport.Endpoint
+	handleFn func(wire.Message)
+	rng      *rand.Rand
+	table    inventory.Table // the game's weapon properties (damage and range follow WeaponProperties)
+
+	now    time.Duration
+	closed bool
+	reason wire.Reason
+
+	// the connection
+	welcomed  bool
+	id        uint16
+	token     uint32
+	nextHello time.Duration
+
+	// the life
+	spawned     bool
+	alive       bool
+	epoch       uint16
+	health      float32
+	armor       float32
+	settleUntil time.Duration
+	nextRespawn time.Duration
+
+	// the body
+	pos    wire.Vec3
+	vel    wire.Vec3
+	facing float32
+	veh    seatState
+
+	// what the client echoes and names
+	vitalRev  uint16
+	weaponRev uint16
+	damageSeq uint16
+	propsRev  uint16
+	mult      wire.DamageMultipliers
+	tiers     [numSkills]inventory.Tier
+
+	// the weapon store and its use
+	store       store
+	lastUse     [inventory.NumWeapons]time.Duration
+	used        [inventory.NumWeapons]bool
+	reloading   bool
+	reloadSlot  int8
+	reloadUntil time.Duration
+	fireHeld    bool
+	sprayWeapon uint8
+	sprayFrom   time.Duration
+
+	// the numbers of what the client sends
+	frameSeq   uint16
+	framed     bool
+	lastFrame  time.Duration
+	shotSeq    uint16
+	projSeq    uint16
+	vehSyncSeq uint16
+
+	// pending combat
+	fuses        [MaxFuses]fuse
+	stealthing   bool
+	stealthBy    uint16
+	stealthUntil time.Duration
+	sums         [MaxOpenSums]sum
+	lastGun      time.Duration
+	gunUsed      bool
+	lastBlow     time.Duration
+	blowUsed     bool
+
+	// the others
+	tracker teams.Tracker
+	remotes map[uint16]*Remote
+	effects [MaxEffects]effect
+	frozen  [1 << 10]uint64 // one bit per vehicle id
+
+	// observability
+	counters   Counters
+	lives      ring[Life]
+	reportLog  ring[ReportEntry]
+	commandLog ring[CommandEntry]
+	events     ring[Event]
+
+	// messages reused for sending, so the hot paths do not allocate
+	frameMsg  wire.PlayerSync
+	vsyncMsg  wire.VehicleSync
+	reportMsg wire.DamageReport
+	shotMsg   wire.WeaponShot
+	vshotMsg  wire.VehicleShot
+	pongMsg   wire.Pong
+}
+
+// New returns a client that has not joined yet: its first Tick sends Hello.
+func New(cfg Config) (*Client, error) {
+	if err := cfg.fill(); err != nil {
+		return nil, err
+	}
+	table := inventory.DefaultTable()
+	if cfg.Table != nil {
+		table = *cfg.Table
+	}
+	if _, err := inventory.NewCatalog(inventory.Config{Table: &table, FirstRevision: cfg.FirstPropertiesRev}); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	ep, err := transport.New(transport.Client)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	world := cfg.World
+	if world == nil {
+		world = emptyWorld{}
+	}
+	c := &Client{
+		cfg:        cfg,
+		world:      world,
+		ep:         ep,
+		rng:        rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
+		table:      table,
+		id:         wire.NoPlayer,
+		propsRev:   cfg.FirstPropertiesRev,
+		mult:       wire.DamageMultipliers{Melee: 1, Fire: 1, Spray: 1, Extinguisher: 1, Explosion: 1, PredatorGun: 1},
+		remotes:    make(map[uint16]*Remote),
+		veh:        seatState{vehicle: wire.NoVehicle},
+		lives:      newRing[Life](MaxLifeLog),
+		reportLog:  newRing[ReportEntry](MaxReportLog),
+		commandLog: newRing[CommandEntry](MaxCommandLog),
+		events:     newRing[Event](MaxEvents),
+	}
+	c.handleFn = c.handle
+	return c, nil
+}
+
+// clock takes now for an input: it must not be negative nor before a time already seen.
+func (c *Client) clock(now time.Duration) error {
+	if now < 0 || now < c.now {
+		return fmt.Errorf("%w: %v after %v", ErrClock, now, c.now)
+	}
+	c.now = now
+	return nil
+}
+
+// Endpoint returns the client's end of the connection (for its lane statistics). The
+// client owns it: the host only moves datagrams through Receive and Flush.
+func (c *Client) Endpoint() *transport.Endpoint { return c.ep }
+
+// PlayerID returns the player id the server gave the client in Welcome, and whether it came.
+func (c *Client) PlayerID() (uint16, bool) { return c.id, c.welcomed }
+
+// Token returns the connection's player_token from Welcome (0 before it).
+func (c *Client) Token() uint32 { return c.token }
+
+// Closed reports whether the connection ended, and the reason (of the server's Disconnect,
+// or ReasonOverflow/ReasonTimeout when the client's own lane broke, ReasonQuit when the
+// client left).
+func (c *Client) Closed() (bool, wire.Reason) { return c.closed, c.reason }
+
+// Spawned reports whether the client has had a body since its connect spawn.
+func (c *Client) Spawned() bool { return c.spawned }
+
+// Alive reports whether the client's player is alive (as its own game sees it).
+func (c *Client) Alive() bool { return c.alive }
+
+// DeathEpoch returns the life the client is on (death_epoch): the generation of its last
+// applied RespawnPlayer.
+func (c *Client) DeathEpoch() uint16 { return c.epoch }
+
+// Health returns the player's health as its game shows it (0..200).
+func (c *Client) Health() float32 { return c.health }
+
+// Armor returns the player's armor as its game shows it (0..200).
+func (c *Client) Armor() float32 { return c.armor }
+
+// Position returns where the player's body is. During a World.Trace call it is the
+// rewound pose of the shot being traced (adr-0041), and back afterwards.
+func (c *Client) Position() wire.Vec3 { return c.pos }
+
+// Velocity returns the player's velocity as its frames carry it (before quantization).
+func (c *Client) Velocity() wire.Vec3 { return c.vel }
+
+// Facing returns the player's heading in radians.
+func (c *Client) Facing() float32 { return c.facing }
+
+// Vehicle returns the vehicle the player sits in and its seat (wire.NoVehicle on foot).
+func (c *Client) Vehicle() (vehicle uint16, seat uint8) {
+	if !c.veh.in {
+		return wire.NoVehicle, 0
+	}
+	return c.veh.vehicle, c.veh.seat
+}
+
+// VehicleState returns the pose and health of the vehicle the player sits in, as the
+// client's game has it, and false on foot.
+func (c *Client) VehicleState() (VehiclePose, float32, bool) {
+	if !c.veh.in {
+		return VehiclePose{}, 0, false
+	}
+	return c.veh.pose, c.veh.health, true
+}
+
+// Weapons is the readback of the client's weapon store, in the shape of the server's
+// inventory readback (inventory.Inventory.Slots and Held), so the two compare directly.
+type Weapons struct {
+	// Slots are the 13 weapon slots.
+	Slots [inventory.NumSlots]inventory.Slot
+	// Held is the held weapon (0: fists, or the brass knuckles of slot 0).
+	Held uint8
+}
+
+// Weapons returns the client's weapon store.
+func (c *Client) Weapons() Weapons {
+	return Weapons{Slots: c.store.slots, Held: c.store.held()}
+}
+
+// Revisions are the numbers the client echoes and names, as its next frame will carry them.
+type Revisions struct {
+	// Vital is vital_rev: the revision of the last health or armor command taken
+	// (applied, or dropped because the player was dead).
+	Vital uint16
+	// Weapon is weapon_rev: the revision of the last weapon command applied successfully.
+	Weapon uint16
+	// DamageSeq is damage_seq: the number of the last damage report created (0 before the
+	// first).
+	DamageSeq uint16
+	// Properties is the WeaponProperties revision the client's shots name.
+	Properties uint16
+	// Multipliers is the revision of the damage multiplier table applied (0: the default).
+	Multipliers uint16
+	// FrameSeq is the Seq of the last frame sent (0 before the first).
+	FrameSeq uint16
+	// ShotSeq is the number of the last shot sent (WeaponShot and VehicleShot share it).
+	ShotSeq uint16
+}
+
+// Revisions returns the numbers the client echoes and names.
+func (c *Client) Revisions() Revisions {
+	return Revisions{
+		Vital: c.vitalRev, Weapon: c.weaponRev, DamageSeq: c.damageSeq, Properties: c.propsRev,
+		Multipliers: c.mult.Rev, FrameSeq: c.frameSeq, ShotSeq: c.shotSeq,
+	}
+}
+
+// Multipliers returns the damage multiplier table the client applies (all 1 and revision
+// 0 before the first DamageMultipliers).
+func (c *Client) Multipliers() wire.DamageMultipliers { return c.mult }
+
+// Properties returns the client's current row of weapon in its weapon table (damage and
+// range as the last WeaponProperties set them), and false for an id outside the table.
+func (c *Client) Properties(weapon uint8) (inventory.Weapon, bool) {
+	if int(weapon) >= inventory.NumWeapons {
+		return inventory.Weapon{}, false
+	}
+	return c.table[weapon], true
+}
+
+// Teammate reports whether player is this client's teammate by the newest stamp received
+// from it (adr-0039), and the stamp; false and the zero stamp when none was received.
+func (c *Client) Teammate(player uint16) (bool, wire.Stamp) {
+	s, ok := c.tracker.Newest(teams.PlayerID(player))
+	if !ok {
+		return false, wire.Stamp{}
+	}
+	return s.Teammate, wire.Stamp{Teammate: s.Teammate, Rev: s.Rev}
+}
+
+// Counters counts what the client did, for the simulator's measurements. They only grow.
+type Counters struct {
+	Hellos        int // Hello datagrams sent
+	Frames        int // PlayerSync frames sent
+	VehicleFrames int // VehicleSync frames sent
+	Reports       int // damage reports created (hits and sums, lethal included)
+	LethalReports int // of which lethal, sent on the lane
+	SumReports    int // of which sums of fire, spray or environmental damage
+	DeathReports  int // DeathReports queued
+	Shots         int // WeaponShots and VehicleShots sent
+	Projectiles   int // ProjectileLaunches sent
+	Detonations   int // Detonations sent
+	Blows         int // melee blows struck (nothing on the wire: the victim reports them)
+	StealthKills  int // StealthKill claims queued
+	Refusals      int // actions the honest client refused itself (any ActVerdict but Acted)
+
+	HitsApplied         int // damage applied (per report: a shotgun's pellets count one each)
+	HitsRefusedTeammate int // damage refused as a teammate's
+	HitsZeroMultiplier  int // damage refused by a zero multiplier
+	HitsMissed          int // relayed shots and blasts that did not reach the player
+	HitsIgnored         int // damage while dead or unspawned
+
+	Deaths          int // deaths of the player
+	Spawns          int // revivals (the connect spawn included)
+	Respawns        int // of which after a death
+	RespawnRequests int // RespawnRequests queued
+	RespawnsIgnored int // RespawnPlayers ShouldRespawn turned down (repeated grants)
+
+	CommandsApplied int // health, armor and weapon commands applied
+	CommandsDropped int // health and armor commands dropped because the player was dead
+	CommandsFailed  int // weapon commands the game's rules refused (no echo)
+	VitalCommands   int // health and armor commands received
+	WeaponCommands  int // weapon commands received
+
+	Pongs         int // Pong answers to the server's Ping
+	Malformed     int // datagrams the transport refused (counted per Receive error)
+	SendErrors    int // messages the transport refused to send (outbox full, lane cap)
+	EdgesApplied  int // PlayerWasted / PlayerSpawned applied to a copy
+	EdgesIgnored  int // edges a copy turned down (other token, old life, duplicate, unknown)
+	FramesApplied int // relayed frames accepted by a copy
+	FramesDropped int // relayed frames a copy dropped (other life, below the barrier, unknown)
+	Shows         int // PlayerShows applied
+	Hides         int // PlayerHides applied
+}
+
+// Counters returns the client's counters.
+func (c *Client) Counters() Counters { return c.counters }
+
+// Event is something that happened to the player that the world around it must follow
+// (see EventKind). Read them with PopEvent.
+type Event struct {
+	Kind     EventKind
+	At       time.Duration
+	Epoch    uint16
+	Position wire.Vec3
+	Facing   float32
+	Vehicle  uint16
+	Attacker uint16
+	Weapon   uint8
+}
+
+// String returns a stable text form.
+func (e Event) String() string {
+	return fmt.Sprintf("%v at %v life %d", e.Kind, e.At, e.Epoch)
+}
+
+// PopEvent returns the oldest event not yet popped. At most MaxEvents wait; beyond that the
+// oldest is dropped (EventsDropped counts them).
+func (c *Client) PopEvent() (Event, bool) { return c.events.pop() }
+
+// EventsDropped returns how many events were dropped unread.
+func (c *Client) EventsDropped() uint64 { return c.events.dropped }
+
+func (c *Client) event(e Event) {
+	e.At, e.Epoch = c.now, c.epoch
+	c.events.push(e)
+}
+
+// Life is one life of the player as its client lived it: the per-life log the simulator
+// compares with the server's (lifecycle's and vitals') view.
+type Life struct {
+	// Epoch is the life's death_epoch.
+	Epoch uint16
+	// SpawnedAt is when the client applied its RespawnPlayer; Point where.
+	SpawnedAt time.Duration
+	Point     wire.Vec3
+	// Died reports that the life ended; DiedAt when, Cause the means (weapon or cause id),
+	// Killer the client's belief (NoPlayer for none), Pose the death animation reported.
+	Died   bool
+	DiedAt time.Duration
+	Cause  uint8
+	Killer uint16
+	Pose   lifecycle.Pose
+	// Lethal is the DamageSeq of the lethal report sent ahead of the DeathReport (0 for a
+	// death without one: set_health(0), a stealth kill).
+	Lethal uint16
+	// Reports counts the damage reports created in the life; Loss their summed loss.
+	Reports int
+	Loss    float32
+	// Refused counts damage refused as a teammate's in the life.
+	Refused int
+	// Shots counts the shots the life fired.
+	Shots int
+}
+
+// AppendLives appends the per-life log, oldest first, to dst. At most MaxLifeLog lives are
+// kept; LivesDropped counts the ones dropped.
+func (c *Client) AppendLives(dst []Life) []Life { return c.lives.appendTo(dst) }
+
+// LivesDropped returns how many lives the log dropped.
+func (c *Client) LivesDropped() uint64 { return c.lives.dropped }
+
+func (c *Client) life() *Life { return c.lives.last() }
+
+// ReportEntry is one damage report as the client created it: for the race measurement of
+// a report created before a health command and arriving after it (adr-0045).
+type ReportEntry struct {
+	// At is the moment the client created the report.
+	At time.Duration
+	// DamageSeq is its number, VitalRev the health revision it echoed.
+	DamageSeq uint16
+	VitalRev  uint16
+	// Epoch is the life it was created in.
+	Epoch uint16
+	// Attacker, Weapon and Ref as sent; Loss the claimed loss; HealthAfter what was left.
+	Attacker    uint16
+	Weapon      uint8
+	Ref         wire.Ref
+	Loss        float32
+	HealthAfter float32
+	// Lethal: it went on the lane ahead of the DeathReport; Sum: a sum of fire, spray or
+	// environmental damage.
+	Lethal bool
+	Sum    bool
+}
+
+// AppendReportLog appends the report log, oldest first, to dst. At most MaxReportLog
+// reports are kept; ReportLogDropped counts the ones dropped.
+func (c *Client) AppendReportLog(dst []ReportEntry) []ReportEntry { return c.reportLog.appendTo(dst) }
+
+// ReportLogDropped returns how many reports the log dropped.
+func (c *Client) ReportLogDropped() uint64 { return c.reportLog.dropped }
+
+// CommandEntry is one health or armor command as the client took it.
+type CommandEntry struct {
+	// At is the moment the client applied (or dropped) it.
+	At time.Duration
+	// Rev is the command's revision; Kind which command (wire.IDSetHealth, IDSetArmor,
+	// IDGiveHealth, IDGiveArmor).
+	Rev  uint16
+	Kind wire.ID
+	// Value is the value set or the amount added; Max the ceiling of an add.
+	Value, Max float32
+	// Dropped: the player was dead, the command was dropped and only its revision taken.
+	Dropped bool
+	// Health and Armor are the player's vitals right after it.
+	Health, Armor float32
+}
+
+// AppendCommandLog appends the command log, oldest first, to dst. At most MaxCommandLog
+// commands are kept; CommandLogDropped counts the ones dropped.
+func (c *Client) AppendCommandLog(dst []CommandEntry) []CommandEntry {
+	return c.commandLog.appendTo(dst)
+}
+
+// CommandLogDropped returns how many commands the log dropped.
+func (c *Client) CommandLogDropped() uint64 { return c.commandLog.dropped }
+
+// ring is a bounded FIFO that drops its oldest entry when full.
+type ring[T any] struct {
+	buf     []T
+	head, n int
+	dropped uint64
+}
+
+func newRing[T any](capacity int) ring[T] { return ring[T]{buf: make([]T, capacity)} }
+
+func (r *ring[T]) push(v T) {
+	if r.n == len(r.buf) {
+		r.head = (r.head + 1) % len(r.buf)
+		r.n--
+		r.dropped++
+	}
+	r.buf[(r.head+r.n)%len(r.buf)] = v
+	r.n++
+}
+
+func (r *ring[T]) pop() (T, bool) {
+	var zero T
+	if r.n == 0 {
+		return zero, false
+	}
+	v := r.buf[r.head]
+	r.buf[r.head] = zero
+	r.head = (r.head + 1) % len(r.buf)
+	r.n--
+	return v, true
+}
+
+func (r *ring[T]) last() *T {
+	if r.n == 0 {
+		return nil
+	}
+	return &r.buf[(r.head+r.n-1)%len(r.buf)]
+}
+
+func (r *ring[T]) appendTo(dst []T) []T {
+	for i := range r.n {
+		dst = append(dst, r.buf[(r.head+i)%len(r.buf)])
+	}
+	return dst
+}

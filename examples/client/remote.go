@@ -1,0 +1,177 @@
+package client
+
+import (
+	"slices"
+
+	"github.com/arbitergo/arbiter/internal/revision"
+	"github.com/arbitergo/arbiter/lifecycle"
+	"github.com/arbitergo/arbiter/teams"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// Remote is the client's copy of another player, kept by the receiver's rules of
+// adr-0017 (lifecycle.Copy): a show builds it from the server's current state; a death
+// or respawn edge applies only to the connection (player_token) and the life it names; a
+// respawn rebuilds the copy at the spawn point with a new frame barrier (sync_seq); a
+// relayed frame applies only to the copy's life and at or past its barrier. The frame's
+// alive never kills or revives the copy: only the edges do.
+type Remote struct {
+	// Copy is the lifecycle part: token, life, alive, death pose, frame barrier. Its
+	// Point.Facing holds the wire's heading in radians.
+	Copy lifecycle.Copy
+	// The rest is what the last accepted relayed frame (or the show, or the spawn edge)
+	// said: the damage group, held weapon, the server's ledger health and armor, the body.
+	Group    uint16
+	Weapon   uint8
+	Health   float32
+	Armor    float32
+	Position wire.Vec3
+	Velocity wire.Vec3
+	Facing   float32
+	Vehicle  uint16
+	Seat     uint8
+	FireHeld bool
+	// Relayed is the server's alive in the last accepted frame (it replays no input on a
+	// corpse; it decides nothing).
+	Relayed bool
+}
+
+// Remote returns the client's copy of player, and whether it has one.
+func (c *Client) Remote(player uint16) (Remote, bool) {
+	r := c.remotes[player]
+	if r == nil {
+		return Remote{}, false
+	}
+	return *r, true
+}
+
+// AppendRemotes appends the ids of the players the client has a copy of, ascending.
+func (c *Client) AppendRemotes(dst []uint16) []uint16 {
+	start := len(dst)
+	for id := range c.remotes {
+		dst = append(dst, id)
+	}
+	slices.Sort(dst[start:])
+	return dst
+}
+
+// onPlayerShow builds the copy of a player from the state the server sends (a join, or a
+// streaming range reaching it). No edge is replayed: the show already is their result.
+func (c *Client) onPlayerShow(m *wire.PlayerShow) {
+	if c.welcomed && m.Player == c.id {
+		return
+	}
+	r := c.remotes[m.Player]
+	if r == nil {
+		if len(c.remotes) >= MaxRemotes {
+			c.counters.EdgesIgnored++
+			return
+		}
+		r = new(Remote)
+		c.remotes[m.Player] = r
+	} else if r.Copy.Token != lifecycle.Token(m.PlayerToken) {
+		// Another connection on the same id: nothing of the departed player's relation
+		// may judge the new one's damage.
+		c.tracker.Forget(teams.PlayerID(m.Player))
+	}
+	*r = Remote{
+		Copy: lifecycle.NewCopy(lifecycle.Snapshot{
+			Subject: lifecycle.PlayerID(m.Player), Token: lifecycle.Token(m.PlayerToken), Spawned: true,
+			Alive: m.Alive, Gen: lifecycle.Generation(m.DeathEpoch), Pose: lifecycle.PoseDefault,
+			Point:   lifecycle.SpawnPoint{Pos: lifecycle.Vec3(m.Position), Facing: m.Facing},
+			SyncSeq: m.SyncSeq,
+		}),
+		Group: m.DamageGroup, Weapon: m.Weapon, Health: m.Health, Armor: m.Armor, Position: m.Position,
+		Facing: m.Facing, Vehicle: m.Vehicle, Seat: m.Seat, Relayed: m.Alive,
+	}
+	c.counters.Shows++
+}
+
+// onPlayerHide removes the copy of the connection the hide names; a hide of a departed
+// connection never removes a new player on its id.
+func (c *Client) onPlayerHide(m *wire.PlayerHide) {
+	r := c.remotes[m.Player]
+	if r == nil || r.Copy.Token != lifecycle.Token(m.PlayerToken) {
+		c.counters.EdgesIgnored++
+		return
+	}
+	delete(c.remotes, m.Player)
+	c.tracker.Forget(teams.PlayerID(m.Player))
+	c.counters.Hides++
+}
+
+// onPlayerWasted lays the copy down in the pose of the edge, if the edge is about the
+// copy's connection and life (lifecycle.Copy.ApplyWasted).
+func (c *Client) onPlayerWasted(m *wire.PlayerWasted) {
+	r := c.remotes[m.Player]
+	if r == nil {
+		c.counters.EdgesIgnored++
+		return
+	}
+	v := r.Copy.ApplyWasted(lifecycle.PlayerWasted{Subject: lifecycle.PlayerID(m.Player),
+		Token: lifecycle.Token(m.PlayerToken), Gen: lifecycle.Generation(m.DeathEpoch), Pose: lifecycle.Pose(m.Pose)})
+	c.edge(v)
+	if v == lifecycle.EdgeApplied {
+		r.Health, r.FireHeld, r.Relayed = 0, false, false
+	}
+}
+
+// onPlayerSpawned rebuilds the copy alive at the spawn point in the new life, with the
+// edge's sync_seq as the barrier below which late frames of the old life are dropped.
+func (c *Client) onPlayerSpawned(m *wire.PlayerSpawned) {
+	r := c.remotes[m.Player]
+	if r == nil {
+		c.counters.EdgesIgnored++
+		return
+	}
+	v := r.Copy.ApplySpawned(lifecycle.PlayerSpawned{Subject: lifecycle.PlayerID(m.Player),
+		Token: lifecycle.Token(m.PlayerToken), Gen: lifecycle.Generation(m.DeathEpoch), SyncSeq: m.SyncSeq,
+		Point: lifecycle.SpawnPoint{Pos: lifecycle.Vec3(m.Position), Facing: m.Facing}})
+	c.edge(v)
+	if v == lifecycle.EdgeApplied {
+		r.Position, r.Velocity, r.Facing = m.Position, wire.Vec3{}, m.Facing
+		r.Health, r.Armor, r.Weapon = StartHealth, StartArmor, 0
+		r.Vehicle, r.Seat, r.FireHeld, r.Relayed = wire.NoVehicle, 0, false, true
+	}
+}
+
+func (c *Client) edge(v lifecycle.EdgeVerdict) {
+	if v == lifecycle.EdgeApplied {
+		c.counters.EdgesApplied++
+	} else {
+		c.counters.EdgesIgnored++
+	}
+}
+
+// onRemotePlayerSync feeds the frame's stamp to the tracker (every packet of a sender
+// carries its relation), then applies the frame to the copy if it is of the copy's life
+// and not below its barrier.
+func (c *Client) onRemotePlayerSync(m *wire.RemotePlayerSync) {
+	c.observe(m.Player, m.Stamp)
+	r := c.remotes[m.Player]
+	if r == nil || !r.Copy.AcceptFrame(lifecycle.Stamp{Alive: m.Alive, Gen: lifecycle.Generation(m.DeathEpoch),
+		Seq: m.SyncSeq, Health: m.Health}) {
+		c.counters.FramesDropped++
+		return
+	}
+	c.counters.FramesApplied++
+	r.Group, r.Weapon, r.Health, r.Armor = m.DamageGroup, m.Weapon, m.Health, m.Armor
+	r.Position, r.Velocity, r.Facing = m.Position, m.Velocity, m.Facing
+	r.Vehicle, r.Seat, r.FireHeld, r.Relayed = m.Vehicle, m.Seat, m.FireHeld, m.Alive
+}
+
+// onRemoteVehicleSync feeds the driver's stamp to the tracker (a vehicle can hurt by
+// ramming), and moves the vehicle a passenger sits in with the driver's newest frame.
+func (c *Client) onRemoteVehicleSync(m *wire.RemoteVehicleSync) {
+	c.observe(m.Driver, m.Stamp)
+	if !c.veh.in || c.veh.vehicle != m.Vehicle || c.veh.seat == 0 {
+		return
+	}
+	if c.veh.synced && !revision.Newer(m.SyncSeq, c.veh.syncSeq) {
+		return
+	}
+	c.veh.synced, c.veh.syncSeq = true, m.SyncSeq
+	c.veh.pose = VehiclePose{Position: m.Position, Rotation: m.Rotation, Velocity: m.Velocity}
+	c.veh.health = m.Health
+	c.pos, c.vel = m.Position, m.Velocity
+}

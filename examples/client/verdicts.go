@@ -1,0 +1,238 @@
+package client
+
+import "strconv"
+
+// ActVerdict is what an honest client decided about an action the bot asked for (Fire,
+// VehicleFire, Throw, Strike, StealthKill, HoldFire, Arm). Only Acted sends anything;
+// every other verdict is the reason the honest game would not do it, and changes nothing.
+type ActVerdict uint8
+
+// The verdicts of an action.
+const (
+	// Acted: the action happened (and its packet, if any, is queued for the next Flush).
+	Acted ActVerdict = iota + 1
+	// NotSpawned: the client has no body yet (before its first RespawnPlayer).
+	NotSpawned
+	// Dead: the client's player is dead.
+	Dead
+	// Settling: the life (or, for VehicleFire, the seat) is younger than
+	// Config.SpawnSettle; the server has likely not taken the first frame that shows it
+	// yet, and would refuse the act (adr-0017).
+	Settling
+	// Animating: the player is inside the paired animation of a stealth kill.
+	Animating
+	// NotOwned: the weapon is not in the client's store.
+	NotOwned
+	// WrongKind: the weapon cannot do this (a knife in Fire, a gun in Throw, no knife for a
+	// stealth kill, HoldFire without a continuous weapon).
+	WrongKind
+	// Reloading: the clip is empty and the reload has not finished.
+	Reloading
+	// NoAmmo: the weapon has no rounds left at all.
+	NoAmmo
+	// TooFast: the weapon's minimum interval since its last use has not passed.
+	TooFast
+	// OutOfRange: the ray is longer than the weapon's range, or the victim is too far.
+	OutOfRange
+	// NoGun: the vehicle the client drives has no guns (or the client does not drive).
+	NoGun
+	// Wrecked: the vehicle is wrecked.
+	Wrecked
+	// OnFoot: the action needs the player on foot (a throw, a stealth kill) or in a seat.
+	OnFoot
+	// Teammate: the victim of a stealth kill is a teammate by the newest stamp; the server
+	// would refuse it (adr-0039).
+	Teammate
+	// NoVictim: the victim has no living copy on this client.
+	NoVictim
+)
+
+var actNames = [...]string{
+	Acted:      "acted",
+	NotSpawned: "not spawned",
+	Dead:       "dead",
+	Settling:   "settling",
+	Animating:  "animating",
+	NotOwned:   "not owned",
+	WrongKind:  "wrong kind",
+	Reloading:  "reloading",
+	NoAmmo:     "no ammo",
+	TooFast:    "too fast",
+	OutOfRange: "out of range",
+	NoGun:      "no gun",
+	Wrecked:    "wrecked",
+	OnFoot:     "on foot",
+	Teammate:   "teammate",
+	NoVictim:   "no victim",
+}
+
+// String returns the verdict's name.
+func (v ActVerdict) String() string {
+	if int(v) < len(actNames) && actNames[v] != "" {
+		return actNames[v]
+	}
+	return "act verdict(" + strconv.Itoa(int(v)) + ")"
+}
+
+// Action is the result of an action verb: the verdict and, for a packet it sent, the
+// packet's number (ShotSeq of a WeaponShot or VehicleShot, the projectile number of a
+// ProjectileLaunch); 0 otherwise.
+type Action struct {
+	Verdict ActVerdict
+	Seq     uint16
+}
+
+// String returns "acted #7" or the refusal.
+func (a Action) String() string {
+	if a.Verdict == Acted && a.Seq != 0 {
+		return "acted #" + strconv.Itoa(int(a.Seq))
+	}
+	return a.Verdict.String()
+}
+
+// DamageVerdict is what the client's game did with damage the world dealt it (a blow, a
+// ram, a fall, fire) or the server relayed to it (a shot, a blast, a vehicle explosion).
+type DamageVerdict uint8
+
+// The verdicts of damage.
+const (
+	// DamageApplied: the damage was applied; its report is created (a hit at once, a sum
+	// after its FireSumInterval).
+	DamageApplied DamageVerdict = iota + 1
+	// DamageLethal: the damage was applied and killed the player: the lethal report and
+	// the DeathReport are queued on the lane, in that order.
+	DamageLethal
+	// DamageRefusedTeammate: the damage came from a teammate by the stamp that judges it
+	// (the shot's own, else the newest of its sender): not applied, no hit reaction, no
+	// report (adr-0039).
+	DamageRefusedTeammate
+	// DamageZeroMultiplier: the damage's class has multiplier 0: refused entirely, like a
+	// teammate's (adr-0045).
+	DamageZeroMultiplier
+	// DamageMissed: nothing reached the player (the trace found no pellet, the blast ended
+	// before the player's position).
+	DamageMissed
+	// DamageIgnored: the player cannot take damage now (not spawned, dead, or the damage
+	// amounts to nothing).
+	DamageIgnored
+)
+
+var damageNames = [...]string{
+	DamageApplied:         "applied",
+	DamageLethal:          "lethal",
+	DamageRefusedTeammate: "refused teammate",
+	DamageZeroMultiplier:  "zero multiplier",
+	DamageMissed:          "missed",
+	DamageIgnored:         "ignored",
+}
+
+// String returns the verdict's name.
+func (v DamageVerdict) String() string {
+	if int(v) < len(damageNames) && damageNames[v] != "" {
+		return damageNames[v]
+	}
+	return "damage verdict(" + strconv.Itoa(int(v)) + ")"
+}
+
+// DamageResult is the outcome of one damage input.
+type DamageResult struct {
+	// Verdict says what happened.
+	Verdict DamageVerdict
+	// Loss is the health and armor the damage took (0 unless applied).
+	Loss float32
+	// Report is the DamageSeq of the report created for it at once (hits, lethal damage);
+	// 0 when none was created yet (a sum reports later, a refusal never).
+	Report uint16
+}
+
+// String returns "applied 8.25 #3", "refused teammate", ...
+func (r DamageResult) String() string {
+	s := r.Verdict.String()
+	if r.Verdict == DamageApplied || r.Verdict == DamageLethal {
+		s += " " + strconv.FormatFloat(float64(r.Loss), 'g', 6, 32)
+		if r.Report != 0 {
+			s += " #" + strconv.Itoa(int(r.Report))
+		}
+	}
+	return s
+}
+
+// GunKind is what the guns of a vehicle do (World.VehicleGun).
+type GunKind uint8
+
+// The kinds of vehicle guns.
+const (
+	// NoGuns: the vehicle is unarmed.
+	NoGuns GunKind = iota
+	// GunBullets: hitscan guns that fire VehicleGun.Weapon; a hit does that weapon's
+	// standard-tier damage, like a bullet (Hunter, Hydra, Sea Sparrow, ...).
+	GunBullets
+	// GunPredator: the Predator's guns: a fixed PredatorDamage under the Predator
+	// multiplier (adr-0045).
+	GunPredator
+	// GunCannon: the Rhino's cannon: its ray only sets the point of an explosion, which
+	// hits whoever stands there now (adr-0041).
+	GunCannon
+)
+
+// String returns the kind's name.
+func (k GunKind) String() string {
+	switch k {
+	case NoGuns:
+		return "no guns"
+	case GunBullets:
+		return "bullets"
+	case GunPredator:
+		return "predator"
+	case GunCannon:
+		return "cannon"
+	}
+	return "gun kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// EventKind says what happened to the player that the world around it must follow.
+type EventKind uint8
+
+// The events (see Client.PopEvent).
+const (
+	// EventSpawned: the player revived (connect spawn or respawn) at Position, facing
+	// Facing, on foot, in life Epoch.
+	EventSpawned EventKind = iota + 1
+	// EventDied: the player died in life Epoch (Weapon is the cause).
+	EventDied
+	// EventTeleported: the server moved the player (SetPlayerPosition) to Position; it is
+	// on foot.
+	EventTeleported
+	// EventVehicleMoved: the server moved the vehicle the player sits in (SetVehiclePose).
+	EventVehicleMoved
+	// EventLeftWreck: the player's vehicle exploded, its author is a teammate by the
+	// newest stamp: the player took nothing and stepped out of the wreck (Vehicle).
+	EventLeftWreck
+	// EventVehicleExploded: the vehicle the player drives reached 0 health; VehicleExplode
+	// is queued (Vehicle).
+	EventVehicleExploded
+	// EventStealthVictim: an accepted stealth kill on the player started its paired
+	// animation; it dies when the animation ends (Attacker).
+	EventStealthVictim
+)
+
+// String returns the kind's name.
+func (k EventKind) String() string {
+	switch k {
+	case EventSpawned:
+		return "spawned"
+	case EventDied:
+		return "died"
+	case EventTeleported:
+		return "teleported"
+	case EventVehicleMoved:
+		return "vehicle moved"
+	case EventLeftWreck:
+		return "left wreck"
+	case EventVehicleExploded:
+		return "vehicle exploded"
+	case EventStealthVictim:
+		return "stealth victim"
+	}
+	return "event(" + strconv.Itoa(int(k)) + ")"
+}
