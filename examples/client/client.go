@@ -49,6 +49,11 @@ const (
 	// victim's last accepted relayed frame) when it claims a stealth kill. The server
 	// checks 2 m on its own positions, which are a frame apart from the client's view.
 	StealthReach float32 = 1.5
+	// DeathReportDelay is how long after its death the client sends its DeathReport (the
+	// game plays the death animation first). A shot sent just before the death travels
+	// unreliably; without the delay, jitter could carry it to the server after the report,
+	// where the committed death refuses it. It must exceed the link's jitter.
+	DeathReportDelay = 150 * time.Millisecond
 	// KnifeWeapon is the weapon of a stealth kill.
 	KnifeWeapon uint8 = 4
 	// StartHealth and StartArmor are the vitals of every new life (adr-0045).
@@ -217,6 +222,10 @@ type Client struct {
 	armor       float32
 	settleUntil time.Duration
 	nextRespawn time.Duration
+	// the DeathReport waiting for DeathReportDelay
+	deathPending bool
+	deathDue     time.Duration
+	deathMsg     wire.DeathReport
 
 	// the body
 	pos    wire.Vec3

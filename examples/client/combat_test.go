@@ -75,7 +75,7 @@ func TestVehicleExplodesAtZeroHealthNamingItsLastAttacker(t *testing.T) {
 	// The server accepts it and relays it; the author is no teammate: the driver dies.
 	h.send(&wire.RemoteVehicleExplode{Vehicle: 12, Author: 3, Weapon: 31, Stamp: wire.Stamp{Rev: 1}})
 	require.False(t, h.c.Alive())
-	got = h.flush()
+	got = h.flushDeath()
 	require.Equal(t, []wire.ID{wire.IDDamageReport, wire.IDDeathReport, wire.IDRespawnRequest}, ids(got))
 	rep := got[0].(*wire.DamageReport)
 	require.Equal(t, wire.Ref{Kind: wire.RefVehicleExplode, Seq: 12}, rep.Ref)
@@ -192,6 +192,8 @@ func TestStealthKillVictimDiesWhenTheAnimationEnds(t *testing.T) {
 	require.True(t, h.c.Alive())
 	got = h.run(start+DefaultStealthAnim, 10*ms)
 	require.False(t, h.c.Alive())
+	require.Empty(t, of[*wire.DeathReport](got), "the DeathReport waits DeathReportDelay")
+	got = h.run(h.now+DeathReportDelay, 10*ms)
 	drs := of[*wire.DeathReport](got)
 	require.Len(t, drs, 1)
 	require.Equal(t, wire.DeathReport{DeathEpoch: 1, Killer: 3, Weapon: 4, Pose: uint8(lifecycle.PoseKnifeStealth)}, *drs[0])

@@ -384,14 +384,27 @@ func (c *Client) die(killer uint16, cause uint8, pose lifecycle.Pose, lethal uin
 	c.reloading = false
 	c.stealthing = false
 	c.leaveSeat()
-	_, err := c.ep.Queue(c.now, &wire.DeathReport{DeathEpoch: c.epoch, Killer: killer, Weapon: cause, Pose: uint8(pose)})
-	c.sendError(err)
+	// The DeathReport waits DeathReportDelay, as the game's death animation would: a shot
+	// or a projectile the player sent just before it died travels unreliably and could
+	// otherwise arrive after the report, when the server has committed the death and
+	// refuses the dead player's actions (adr-0045, mutual kill).
+	c.deathMsg = wire.DeathReport{DeathEpoch: c.epoch, Killer: killer, Weapon: cause, Pose: uint8(pose)}
+	c.deathPending, c.deathDue = true, c.now+DeathReportDelay
+	c.nextRespawn = c.deathDue
 	c.counters.Deaths++
-	c.counters.DeathReports++
 	if l := c.life(); l != nil {
 		l.Died, l.DiedAt, l.Cause, l.Killer, l.Pose, l.Lethal = true, c.now, cause, killer, pose, lethal
 	}
 	c.event(Event{Kind: EventDied, Position: c.pos, Attacker: killer, Weapon: cause, Vehicle: wire.NoVehicle})
+}
+
+// reportDeath queues the DeathReport of the death whose delay ran out, then the first
+// RespawnRequest.
+func (c *Client) reportDeath() {
+	c.deathPending = false
+	_, err := c.ep.Queue(c.now, &c.deathMsg)
+	c.sendError(err)
+	c.counters.DeathReports++
 	c.requestRespawn()
 }
 

@@ -161,13 +161,17 @@
 //
 // # Death and respawn (adr-0017)
 //
-// The dying client sends DeathReport on the lane with its life, its own belief of the
+// The dying client sends DeathReport on the lane, DeathReportDelay (150 ms, the death
+// animation) after it died, with its life, its own belief of the
 // killer (the attacker of the lethal damage; none for a fall, set_health(0) or a suicide),
 // the means, and the death animation it played, always one of lifecycle's poses (a seat
 // pose in a vehicle, drowning, a fatal fall, a blast, a knock-down for blows and rams, a
 // head or leg shot, the knife's for a stealth kill; the default otherwise). It stops acting, keeps
 // sending frames with alive = 0 and health 0, and sends RespawnRequest naming the life it
-// died in at once and every transport.RespawnRetry. A RespawnPlayer revives it only if
+// died in right after the DeathReport and every transport.RespawnRetry. The delay keeps a
+// shot the player fired just before it died, which travels unreliably, from reaching the
+// server after the DeathReport, when the committed death would refuse it (adr-0045's
+// mutual kill): it must exceed the link's jitter. A RespawnPlayer revives it only if
 // lifecycle.ShouldRespawn says it is new (a newer generation, or the connection's first):
 // a repeated grant of the life it already lives in is ignored. The revival puts it at the
 // point with 100 health and 0 armor, empties its weapon store as the server's grant did,

@@ -148,10 +148,13 @@ func ExampleClient_Rammed() {
 	fmt.Println(r)
 	s.now += transport.FrameInterval
 	s.hear(c)
+	s.now += client.DeathReportDelay // the death animation plays before the report
+	s.hear(c)
 	// Output:
 	// lethal 100 #1
 	// PlayerSync{seq=18 vital_rev=0 damage_seq=1 weapon_rev=0 death_epoch=1 alive=false health=0 armor=0}
 	// DamageReport{damage_seq=1 vital_rev=0 attacker=4 weapon=49 body_part=3 ref.kind=none ref.seq=0 health_before=100 armor_before=0 health_after=0 armor_after=0 loss=100}
+	// PlayerSync{seq=19 vital_rev=0 damage_seq=1 weapon_rev=0 death_epoch=1 alive=false health=0 armor=0}
 	// DeathReport{death_epoch=1 killer=4 weapon=49 pose=8}
 	// RespawnRequest{death_epoch=1}
 }

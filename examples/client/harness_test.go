@@ -198,6 +198,22 @@ func (h *harness) frameNow() *wire.PlayerSync {
 	return fs[0]
 }
 
+// flushDeath carries what the client sent at its death and, once DeathReportDelay has
+// passed, its DeathReport and first RespawnRequest; frames are left out.
+func (h *harness) flushDeath() []wire.Message {
+	h.t.Helper()
+	got := h.flush()
+	require.Empty(h.t, of[*wire.DeathReport](got), "the DeathReport waits DeathReportDelay")
+	got = append(got, h.run(h.now+DeathReportDelay, 10*time.Millisecond)...)
+	out := got[:0]
+	for _, m := range got {
+		if id := m.ID(); id != wire.IDPlayerSync && id != wire.IDVehicleSync {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // ids returns the ids of msgs, for order checks.
 func ids(msgs []wire.Message) []wire.ID {
 	out := make([]wire.ID, len(msgs))

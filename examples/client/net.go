@@ -123,6 +123,11 @@ func (c *Client) onRespawnPlayer(m *wire.RespawnPlayer) {
 		c.counters.RespawnsIgnored++
 		return
 	}
+	if c.deathPending {
+		// A grant overtook the delay of the last DeathReport (the server committed the death
+		// itself): report the old life's death first, in the lane's order.
+		c.reportDeath()
+	}
 	if c.spawned {
 		c.counters.Respawns++
 	}
@@ -171,7 +176,10 @@ func (c *Client) Tick(now time.Duration) error {
 		c.tickReload(now)
 		c.tickSums(now)
 	}
-	if c.welcomed && (!c.spawned || !c.alive) && now >= c.nextRespawn && !c.closed {
+	if c.deathPending && now >= c.deathDue && !c.closed {
+		c.reportDeath()
+	}
+	if c.welcomed && (!c.spawned || !c.alive) && !c.deathPending && now >= c.nextRespawn && !c.closed {
 		c.requestRespawn()
 	}
 	if c.spawned && !c.closed && (!c.framed || now-c.lastFrame >= transport.FrameInterval) {

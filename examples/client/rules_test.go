@@ -127,7 +127,7 @@ func TestSetHealthZeroKillsThroughTheDeathPath(t *testing.T) {
 	h.join()
 	h.send(&wire.SetHealth{Rev: 1, Health: 0})
 	require.False(t, h.c.Alive())
-	got := h.flush()
+	got := h.flushDeath()
 	drs := of[*wire.DeathReport](got)
 	require.Len(t, drs, 1)
 	require.Equal(t, uint16(1), drs[0].DeathEpoch)
@@ -334,7 +334,7 @@ func TestLethalReportGoesOnTheLaneBeforeTheDeathReport(t *testing.T) {
 	h.world.pellets, h.world.bodyPart = 1, wire.BodyHead
 	h.send(shotAt(3, 9, 24, wire.Stamp{Rev: 2}))
 	require.False(t, h.c.Alive())
-	got := h.flush()
+	got := h.flushDeath()
 	require.Equal(t, []wire.ID{wire.IDDamageReport, wire.IDDeathReport, wire.IDRespawnRequest}, ids(got),
 		"the lethal report rides the lane ahead of the DeathReport")
 	rep := got[0].(*wire.DamageReport)
@@ -416,7 +416,7 @@ func TestLethalFireSumGoesOnTheLaneAtOnce(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, DamageLethal, r.Verdict)
 	require.NotZero(t, r.Report)
-	got := h.flush()
+	got := h.flushDeath()
 	require.Equal(t, []wire.ID{wire.IDDamageReport, wire.IDDamageReport, wire.IDDeathReport, wire.IDRespawnRequest}, ids(got),
 		"the open fall sum first (unreliable), then the lethal fire sum and the DeathReport on the lane")
 	fall, fire := got[0].(*wire.DamageReport), got[1].(*wire.DamageReport)
