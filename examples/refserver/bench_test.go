@@ -1,0 +1,268 @@
+package refserver
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/arbitergo/arbiter/examples/transport"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// benchWorld is a world of n spawned players at 30 frames a second, in clusters of ten
+// standing a metre apart (so shots have recipients near their rays), every player armed
+// with an M4 whose damage the gamemode set to 0 (so nobody dies and the match is steady).
+type benchWorld struct {
+	w      *World
+	n      int
+	now    time.Duration
+	frames []wire.PlayerSync
+	shots  []wire.WeaponShot
+	report []wire.DamageReport
+	bufs   [][]byte
+	gen    []uint16
+	// The clients' lanes: they acknowledge the server's reliable messages (the relays and
+	// other unreliable datagrams are dropped unread, as a network would deliver them).
+	lanes []*transport.Endpoint
+	acks  []bool
+	cur   uint16
+	back  func([]byte)
+	in    func(uint16, []byte)
+}
+
+func newBenchWorld(b *testing.B, n int) *benchWorld {
+	w, err := New(Config{MaxPlayers: n, MaxVehicles: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	bw := &benchWorld{w: w, n: n, now: time.Second, frames: make([]wire.PlayerSync, n), shots: make([]wire.WeaponShot, n),
+		report: make([]wire.DamageReport, n), bufs: make([][]byte, n), gen: make([]uint16, n),
+		lanes: make([]*transport.Endpoint, n), acks: make([]bool, n)}
+	bw.back, bw.in = bw.toServer, bw.deliver
+	if err := w.SetWeaponProperties(bw.now, m4, [3]float32{0, 0, 0}, 90); err != nil {
+		b.Fatal(err)
+	}
+	for i := range n {
+		id := uint16(i)
+		if bw.lanes[i], err = transport.New(transport.Client); err != nil {
+			b.Fatal(err)
+		}
+		w.Handle(bw.now, id, &wire.Hello{})
+		bw.bufs[i] = make([]byte, 0, wire.MaxSize)
+	}
+	// Everyone shows everyone: the shows beyond a lane's soft cap wait for room.
+	for round := 0; ; round++ {
+		backlog := 0
+		for i := range n {
+			backlog += w.players[i].nUnshown
+		}
+		if backlog == 0 {
+			break
+		}
+		if round > 1000 {
+			b.Fatalf("%d shows still waiting", backlog)
+		}
+		bw.now += 33 * time.Millisecond
+		_ = w.Tick(bw.now)
+		bw.flush()
+	}
+	for i := range n {
+		id := uint16(i)
+		if v := w.Handle(bw.now, id, &wire.RespawnRequest{}); v != VerdictAccepted {
+			b.Fatalf("respawn of %d: %v", i, v)
+		}
+		bw.gen[i], _ = w.Generation(id)
+		bw.frames[i] = wire.PlayerSync{DeathEpoch: bw.gen[i], Alive: true, Health: 100, Weapon: m4, Clip: 50, Total: 60000,
+			Position: bw.pos(i), Vehicle: wire.NoVehicle}
+		if i%50 == 49 { // each spawn is a critical PlayerSpawned on every other lane
+			bw.now += 33 * time.Millisecond
+			bw.flush()
+			bw.flush()
+		}
+	}
+	for i := range n {
+		if err := w.GiveWeapon(bw.now, uint16(i), m4, 65535, true); err != nil {
+			b.Fatal(err)
+		}
+		bw.frames[i].WeaponRev = w.players[i].inv.Rev()
+	}
+	bw.tick(false) // the first living frames
+	// Every connection measures a 100 ms round trip.
+	if err := w.Tick(bw.now); err != nil {
+		b.Fatal(err)
+	}
+	bw.now += 100 * time.Millisecond
+	for i := range n {
+		w.Handle(bw.now, uint16(i), &wire.Pong{Seq: 0})
+	}
+	bw.flush()
+	return bw
+}
+
+func (bw *benchWorld) pos(i int) wire.Vec3 {
+	cluster := i / 10
+	return wire.Vec3{X: float32(cluster%32)*100 + float32(i%10), Y: float32(cluster/32) * 100}
+}
+
+func (bw *benchWorld) flush() {
+	_ = bw.w.Flush(bw.now, bw.in)
+	for i, c := range bw.lanes {
+		if d, ok := c.NextDeadline(); ok && d <= bw.now || c.Lane().Stats().Ready > 0 || bw.acks[i] {
+			bw.acks[i] = false
+			_ = c.Flush(bw.now, func(d []byte) { _ = bw.w.Receive(bw.now, uint16(i), d) })
+		}
+	}
+}
+
+func (bw *benchWorld) toServer(d []byte) { _ = bw.w.Receive(bw.now, bw.cur, d) }
+
+func (bw *benchWorld) deliver(conn uint16, d []byte) {
+	if id, err := wire.Peek(d); err == nil && id.Transport() {
+		_ = bw.lanes[conn].Receive(bw.now, d, func(wire.Message) {})
+		bw.acks[conn] = true
+	}
+}
+
+// tick is one frame interval: every player's frame arrives (as bytes), one player in ten
+// fires at its neighbour (the shots rotate through the players) and the neighbour's report
+// of the hit arrives, then the World ticks and flushes.
+func (bw *benchWorld) tick(shoot bool) (frames, shots int) {
+	bw.now += 33 * time.Millisecond
+	w := bw.w
+	for i := range bw.n {
+		f := &bw.frames[i]
+		f.Seq++
+		b, _ := f.Append(bw.bufs[i][:0])
+		_ = w.Receive(bw.now, uint16(i), b)
+		frames++
+	}
+	if shoot {
+		turn := int(bw.now/(33*time.Millisecond)) % 10
+		for i := turn; i < bw.n; i += 10 {
+			victim := i/10*10 + (i+1)%10
+			if victim >= bw.n {
+				continue
+			}
+			s := &bw.shots[i]
+			s.ShotSeq++
+			to := bw.pos(victim)
+			from := bw.pos(i)
+			*s = wire.WeaponShot{ShotSeq: s.ShotSeq, DeathEpoch: bw.gen[i], PropertiesRev: w.catalog.Revision(), Weapon: m4,
+				HitType: wire.HitPlayer, HitID: uint16(victim), Origin: from,
+				HitPos: wire.Vec3{X: 2*to.X - from.X, Y: 2*to.Y - from.Y, Z: 2*to.Z - from.Z}}
+			b, _ := s.Append(bw.bufs[i][:0])
+			_ = w.Receive(bw.now, uint16(i), b)
+			r := &bw.report[victim]
+			r.DamageSeq++
+			*r = wire.DamageReport{DamageSeq: r.DamageSeq, Attacker: uint16(i), Weapon: m4, BodyPart: wire.BodyTorso,
+				Ref: wire.Ref{Kind: wire.RefWeaponShot, Seq: s.ShotSeq}, HealthBefore: 100, HealthAfter: 100}
+			bw.frames[victim].DamageSeq = r.DamageSeq
+			b, _ = r.Append(bw.bufs[victim][:0])
+			_ = w.Receive(bw.now, uint16(victim), b)
+			shots++
+		}
+	}
+	_ = w.Tick(bw.now)
+	bw.flush()
+	return frames, shots
+}
+
+// BenchmarkWorld is the world-scale benchmark of issue 8: n players at 30 frames a second,
+// with shots, their reports and every relay (everybody sees everybody: each frame is
+// relayed to n-1 connections). One op is one frame interval of the whole world; ns/frame
+// and allocs/frame divide by the frames handled.
+func BenchmarkWorld(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
+			bw := newBenchWorld(b, n)
+			for range 30 { // one second of warm-up: buffers reach their size
+				bw.tick(true)
+			}
+			var ms0, ms1 runtime.MemStats
+			runtime.ReadMemStats(&ms0)
+			relayed0, shots0, credited0 := bw.w.stats.Relayed, bw.w.stats.Shots, bw.w.stats.Credited
+			frames := 0
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				f, _ := bw.tick(true)
+				frames += f
+			}
+			b.StopTimer()
+			runtime.ReadMemStats(&ms1)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(frames), "ns/frame")
+			b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(frames), "allocs/frame")
+			b.ReportMetric(float64(bw.w.stats.Relayed-relayed0)/float64(frames), "relays/frame")
+			b.ReportMetric(float64(bw.w.stats.Shots-shots0)/float64(frames), "shots/frame")
+			b.ReportMetric(float64(bw.w.stats.Credited-credited0)/float64(frames), "credited/frame")
+			if bw.w.stats.Shots == shots0 || bw.w.stats.Credited == credited0 {
+				b.Fatal("no shot was accepted or credited")
+			}
+			ev := bw.w.Events(nil)
+			for _, e := range ev {
+				if e.Kind != EventPlayerDamage && e.Kind != EventPlayerSpawn && e.Kind != EventPlayerJoin && e.Kind != EventRespawnGranted {
+					b.Fatalf("unexpected event %v", e)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkFrame is one frame of one player handled (decoded, taken by every package,
+// logged for the relay) in a world of 100 players, with its share of the Flush that copies
+// it to the 99 others.
+func BenchmarkFrame(b *testing.B) {
+	bw := newBenchWorld(b, 100)
+	for range 30 {
+		bw.tick(false)
+	}
+	f := &bw.frames[0]
+	buf := make([]byte, 0, wire.MaxSize)
+	b.ReportAllocs()
+	for b.Loop() {
+		bw.now += time.Millisecond
+		f.Seq++
+		buf, _ = f.Append(buf[:0])
+		_ = bw.w.Receive(bw.now, 0, buf)
+		if f.Seq%32 == 0 {
+			bw.flush()
+		}
+	}
+}
+
+// BenchmarkShotAndReport is one accepted shot in a cluster of ten players (one recipient
+// gets its rewound pose, 99 the shared copy at the next Flush) and its victim's credited
+// report, in a world of 100 players.
+func BenchmarkShotAndReport(b *testing.B) {
+	bw := newBenchWorld(b, 100)
+	for range 30 {
+		bw.tick(false)
+	}
+	shooter, victim := 0, 1
+	s, r := &bw.shots[shooter], &bw.report[victim]
+	buf := make([]byte, 0, wire.MaxSize)
+	events := make([]Event, 0, 64)
+	from, to := bw.pos(shooter), bw.pos(victim)
+	b.ReportAllocs()
+	for b.Loop() {
+		bw.now += 100 * time.Millisecond // the M4's cadence
+		s.ShotSeq++
+		*s = wire.WeaponShot{ShotSeq: s.ShotSeq, DeathEpoch: bw.gen[shooter], PropertiesRev: bw.w.catalog.Revision(), Weapon: m4,
+			HitType: wire.HitPlayer, HitID: uint16(victim), Origin: from, HitPos: wire.Vec3{X: 2*to.X - from.X, Y: 2*to.Y - from.Y}}
+		buf, _ = s.Append(buf[:0])
+		_ = bw.w.Receive(bw.now, uint16(shooter), buf)
+		r.DamageSeq++
+		*r = wire.DamageReport{DamageSeq: r.DamageSeq, Attacker: uint16(shooter), Weapon: m4, BodyPart: wire.BodyTorso,
+			Ref: wire.Ref{Kind: wire.RefWeaponShot, Seq: s.ShotSeq}, HealthBefore: 100, HealthAfter: 100}
+		buf, _ = r.Append(buf[:0])
+		_ = bw.w.Receive(bw.now, uint16(victim), buf)
+		if s.ShotSeq%16 == 0 {
+			bw.flush()
+			events = bw.w.Events(events[:0])
+		}
+	}
+	if bw.w.stats.Credited == 0 {
+		b.Fatal("nothing credited")
+	}
+}

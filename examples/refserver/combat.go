@@ -1,0 +1,441 @@
+package refserver
+
+import (
+	"errors"
+	"math"
+	"time"
+
+	"github.com/arbitergo/arbiter/inventory"
+	"github.com/arbitergo/arbiter/lifecycle"
+	"github.com/arbitergo/arbiter/rewind"
+	"github.com/arbitergo/arbiter/teams"
+	"github.com/arbitergo/arbiter/vitals"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// shotRecord is an accepted shot remembered for its victims' reports (the shot credit).
+type shotRecord struct {
+	valid   bool
+	cannon  bool // a Rhino cannon: its hits are the explosion's, without a floor
+	seq     uint16
+	weapon  uint8
+	pellets uint8
+	source  vitals.Source
+	rev     uint16 // the relation revision the shot was relayed with
+	// damage is the raw per-pellet damage the floor is computed from (the shot's revision,
+	// at tier; 0 when the weapon has none); tier is the shooter's floor tier.
+	damage  float32
+	tier    inventory.Tier
+	at      time.Duration
+	serial  uint64 // the World's serial at the relay: which lives it was relayed to
+	life    uint64 // the shooter's lifeSerial: a grant resets it
+	nv      uint8
+	victims [MaxShotVictims]shotVictim
+}
+
+type shotVictim struct {
+	id   uint16
+	used uint8
+}
+
+// projectileRecord is an accepted projectile of one owner.
+type projectileRecord struct {
+	valid     bool
+	detonated bool
+	seq       uint16
+	weapon    uint8
+	life      uint64
+	at        time.Duration
+	origin    wire.Vec3
+	detAt     time.Duration
+	detSerial uint64
+	detPos    wire.Vec3
+}
+
+// mayAct is the lifecycle's check that p may act in the life epoch names.
+func (w *World) mayAct(p *player, epoch uint16) Verdict {
+	if !w.life.MayAct(p.handle) {
+		return VerdictNotAlive
+	}
+	snap, err := w.life.Snapshot(lifecycle.PlayerID(p.id))
+	if err != nil || uint16(snap.Gen) != epoch {
+		return VerdictWrongEpoch
+	}
+	return VerdictAccepted
+}
+
+func inventoryVerdict(v inventory.Verdict) Verdict {
+	switch v {
+	case inventory.Accepted:
+		return VerdictAccepted
+	case inventory.NotAlive:
+		return VerdictNotAlive
+	case inventory.UnknownWeapon:
+		return VerdictUnknownWeapon
+	case inventory.WrongKind:
+		return VerdictWrongKind
+	case inventory.NotOwned:
+		return VerdictNotOwned
+	case inventory.NoAmmo:
+		return VerdictNoAmmo
+	case inventory.BadGeometry:
+		return VerdictBadGeometry
+	case inventory.OutOfRange:
+		return VerdictOutOfRange
+	case inventory.TooFast:
+		return VerdictTooFast
+	case inventory.PropertiesTooOld:
+		return VerdictPropertiesTooOld
+	case inventory.PropertiesFuture:
+		return VerdictPropertiesFuture
+	}
+	return VerdictInvalid
+}
+
+// ray turns a shot's two points into a rewind ray, or reports why it has none.
+func ray(kind rewind.RayKind, origin, end wire.Vec3) (rewind.Ray, bool) {
+	d := rewind.Vec3{X: end.X - origin.X, Y: end.Y - origin.Y, Z: end.Z - origin.Z}
+	l := float32(math.Sqrt(float64(d.X)*float64(d.X) + float64(d.Y)*float64(d.Y) + float64(d.Z)*float64(d.Z)))
+	if !(l > 0) || l > rewind.MaxRayLength {
+		return rewind.Ray{}, false
+	}
+	return rewind.Ray{Kind: kind, Origin: rewind.Vec3(origin), Direction: d, Length: l}, true
+}
+
+func (w *World) refuseShot(now time.Duration, p *player, seq uint16, weapon uint8, veh uint16, v Verdict, detail string) Verdict {
+	w.stats.ShotsRefused++
+	w.raise(Event{Kind: EventShotRefused, At: now, Player: p.id, Other: NoPlayer, Vehicle: veh, Weapon: weapon, Seq: seq, Verdict: v, Detail: detail})
+	return v
+}
+
+// onWeaponShot judges a WeaponShot (protocol section 5): the shooter may act in the life
+// the shot names, the shot number is new, the ray has a length, the inventory accepts it
+// (owned, ammo, range, rate; it spends the round), then the rewind lists the recipients
+// near the ray. Each connection gets its own RemoteWeaponShot: with the shooter's stamp
+// for it, and its rewound pose when the ray passed near it. The shot is remembered for the
+// victims' reports, and a claimed hit on a player near the ray feeds that player's god-mode
+// detector with the same rewound pose the player was sent.
+func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) Verdict {
+	if v := w.mayAct(p, m.DeathEpoch); v != VerdictAccepted {
+		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, v, "")
+	}
+	if v := p.shotFilter.check(m.ShotSeq); v != VerdictAccepted {
+		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, v, "")
+	}
+	r, ok := ray(rewind.WeaponRay, m.Origin, m.HitPos)
+	if !ok {
+		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, VerdictBadRay, "")
+	}
+	o := &w.msgs.rws
+	*o = wire.RemoteWeaponShot{Shooter: p.id, ShotSeq: m.ShotSeq, Weapon: m.Weapon, HitType: m.HitType, HitID: m.HitID,
+		Origin: m.Origin, HitPos: m.HitPos}
+	enc, err := o.Append(w.enc[:0])
+	if err != nil {
+		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, VerdictBadGeometry, err.Error())
+	}
+	w.enc = enc[:0]
+	res, err := w.rw.Shot(now, rewind.PlayerID(p.id), r, w.recips[:0])
+	if err != nil {
+		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, VerdictBadGeometry, err.Error())
+	}
+	sr := p.inv.Shot(now, true, inventory.Shot{Weapon: m.Weapon, PropsRev: m.PropertiesRev, Origin: inventory.Vec3(m.Origin), End: inventory.Vec3(m.HitPos)})
+	if sr.Verdict != inventory.Accepted {
+		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, inventoryVerdict(sr.Verdict), sr.Verdict.String())
+	}
+	p.shotFilter.mark(m.ShotSeq)
+	var damage float32
+	if sr.HasDamage {
+		damage = sr.Damage
+	}
+	w.remember(now, p, m.ShotSeq, m.Weapon, max(sr.Pellets, 1), vitals.SourceBullet, damage, sr.Tier, false)
+	w.claimHit(now, p, m.HitType, m.HitID, res.Recipients, vitals.PlayerDamageFactor*sr.Damage)
+	logged := w.fan.add(enc, p.id, NoPlayer, w.teams.Rev(), stampRemoteWeaponShot)
+	if !logged {
+		w.stats.FanOutDropped++
+	}
+	// A recipient near the ray gets its own rewound pose: a datagram of its own.
+	for i := range res.Recipients {
+		r := &res.Recipients[i]
+		q := w.conn(uint16(r.Player))
+		if q == nil {
+			continue
+		}
+		o.Stamp, o.Rewind = wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(q.id))), rewindOf(r)
+		q.out.send(o)
+		if logged {
+			w.fan.skipLast(q.id)
+		}
+	}
+	w.stats.Shots++
+	return VerdictAccepted
+}
+
+// rewindOf is the pose a recipient is sent: its rewound position, and its vehicle's pose
+// when it is rewound with it.
+func rewindOf(r *rewind.Recipient) wire.Rewind {
+	out := wire.Rewind{Valid: true, Position: wire.Vec3(r.Position)}
+	if r.Verdict == rewind.RewoundInVehicle && r.Vehicle != rewind.NoVehicle {
+		out.InVehicle = true
+		out.Vehicle = uint16(r.Vehicle)
+		out.VehiclePosition = wire.Vec3(r.VehiclePose.Position)
+		out.VehicleRotation = wire.Quat(r.VehiclePose.Rotation)
+	}
+	return out
+}
+
+// remember keeps an accepted shot for its victims' reports, in the shooter's ring.
+func (w *World) remember(now time.Duration, p *player, seq uint16, weapon uint8, pellets int, src vitals.Source, damage float32, tier inventory.Tier, cannon bool) {
+	rec := &p.shots[int(seq)%MaxShotCredits]
+	*rec = shotRecord{
+		valid:   true,
+		cannon:  cannon,
+		seq:     seq,
+		weapon:  weapon,
+		pellets: uint8(min(pellets, 255)),
+		source:  src,
+		rev:     w.teams.Rev(),
+		damage:  damage,
+		tier:    tier,
+		at:      now,
+		serial:  w.nextSerial(),
+		life:    p.lifeSerial,
+	}
+}
+
+// claimHit feeds the god-mode detector of the player a shot claims to hit, if the ray
+// passed near it: judged against the rewound pose it was sent. A claimed hit on a vehicle
+// is remembered as the vehicle's last hit (its explosion's credit).
+func (w *World) claimHit(now time.Duration, p *player, ht wire.HitType, hid uint16, near []rewind.Recipient, expected float32) {
+	switch ht {
+	case wire.HitPlayer:
+		victim := w.conn(hid)
+		if victim == nil || victim == p {
+			return
+		}
+		for i := range near {
+			if uint16(near[i].Player) == hid {
+				if s, err := victim.vit.HitClaimed(now, min(max(expected, 0), vitals.MaxClaimedLoss)); err == nil && s.Raised {
+					w.raiseSuspicion(now, victim, s)
+				}
+				return
+			}
+		}
+	case wire.HitVehicle:
+		if v := w.vehicle(hid); v != nil && !v.wrecked {
+			v.hitBy, v.hitAt, v.hitLife = p.id, now, p.lifeSerial
+		}
+	}
+}
+
+// onVehicleShot judges a VehicleShot: the shooter may act and sits in the vehicle, the
+// vehicle is not wrecked, the guns keep their rate, the properties revision is kept. A
+// vehicle gun's ray rewinds its recipients like a hand-held weapon's; the Rhino cannon's
+// does not (it only sets the point of an explosion).
+func (w *World) onVehicleShot(now time.Duration, p *player, m *wire.VehicleShot) Verdict {
+	if v := w.mayAct(p, m.DeathEpoch); v != VerdictAccepted {
+		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, v, "")
+	}
+	veh := w.vehicle(m.Vehicle)
+	if veh == nil {
+		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictUnknownVehicle, "")
+	}
+	if veh.wrecked {
+		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictWrecked, "")
+	}
+	if !p.frame.have || p.frame.vehicle != m.Vehicle {
+		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictNotInVehicle, "")
+	}
+	if v := p.shotFilter.check(m.ShotSeq); v != VerdictAccepted {
+		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, v, "")
+	}
+	cannon := veh.model == ModelRhino
+	kind := rewind.VehicleGunRay
+	if cannon {
+		kind = rewind.CannonRay
+	}
+	r, ok := ray(kind, m.Origin, m.HitPos)
+	if !ok {
+		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictBadRay, "")
+	}
+	o := &w.msgs.rvsh
+	*o = wire.RemoteVehicleShot{Shooter: p.id, Vehicle: m.Vehicle, ShotSeq: m.ShotSeq, Weapon: m.Weapon, HitType: m.HitType,
+		HitID: m.HitID, Origin: m.Origin, HitPos: m.HitPos}
+	enc, err := o.Append(w.enc[:0])
+	if err != nil {
+		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictBadGeometry, err.Error())
+	}
+	w.enc = enc[:0]
+	// The guns' own weapon id must be a gun of the catalogue, in a kept revision (the
+	// Rhino's shell is an explosion: its weapon id is the game's, not judged).
+	var damage float32
+	if !cannon {
+		if w.catalog.Kind(m.Weapon) != inventory.KindBullet {
+			return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictWrongKind, "")
+		}
+		d, err := w.catalog.Damage(m.PropertiesRev, m.Weapon, inventory.TierStd)
+		switch {
+		case errors.Is(err, inventory.ErrPropertiesTooOld):
+			return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictPropertiesTooOld, "")
+		case errors.Is(err, inventory.ErrPropertiesFuture):
+			return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictPropertiesFuture, "")
+		case err != nil && !errors.Is(err, inventory.ErrNoDamage):
+			return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictUnknownWeapon, "")
+		}
+		damage = d
+	}
+	// The guns' rate: a leaky bucket of VehicleGunInterval with VehicleGunBurst.
+	tat := max(p.gunTAT, now)
+	if tat-now > VehicleGunBurst {
+		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictTooFast, "")
+	}
+	res, err := w.rw.Shot(now, rewind.PlayerID(p.id), r, w.recips[:0])
+	if err != nil {
+		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictBadGeometry, err.Error())
+	}
+	p.gunTAT = tat + VehicleGunInterval
+	p.shotFilter.mark(m.ShotSeq)
+
+	src := vitals.SourceVehicleGun
+	expected := vitals.PlayerDamageFactor * damage
+	if veh.model == ModelPredator {
+		src, damage = vitals.SourcePredatorGun, 0
+		expected = vitals.PlayerDamageFactor * vitals.PredatorDamage
+	}
+	if cannon {
+		src, damage, expected = vitals.SourceExplosion, 0, 0
+	}
+	w.remember(now, p, m.ShotSeq, m.Weapon, 1, src, damage, inventory.TierStd, cannon)
+	if !cannon {
+		w.claimHit(now, p, m.HitType, m.HitID, res.Recipients, expected)
+	}
+
+	logged := w.fan.add(enc, p.id, NoPlayer, w.teams.Rev(), stampRemoteVehicleShot)
+	if !logged {
+		w.stats.FanOutDropped++
+	}
+	// A recipient near the ray gets its own rewound pose: a datagram of its own.
+	for i := range res.Recipients {
+		r := &res.Recipients[i]
+		q := w.conn(uint16(r.Player))
+		if q == nil {
+			continue
+		}
+		o.Stamp, o.Rewind = wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(q.id))), rewindOf(r)
+		q.out.send(o)
+		if logged {
+			w.fan.skipLast(q.id)
+		}
+	}
+	w.stats.Shots++
+	return VerdictAccepted
+}
+
+func (w *World) refuseProjectile(now time.Duration, p *player, seq uint16, weapon uint8, v Verdict, detail string) Verdict {
+	w.raise(Event{Kind: EventProjectileRefused, At: now, Player: p.id, Other: NoPlayer, Vehicle: NoVehicle, Weapon: weapon, Seq: seq, Verdict: v, Detail: detail})
+	return v
+}
+
+// onProjectile judges a ProjectileLaunch: the owner may act, the number is new; thrown on
+// foot the inventory accepts it (a projectile weapon with rounds; it spends one), launched
+// from a vehicle the owner sits in it. It is relayed with the owner's stamp per recipient
+// and remembered for its detonation.
+func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLaunch) Verdict {
+	if v := w.mayAct(p, m.DeathEpoch); v != VerdictAccepted {
+		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, v, "")
+	}
+	if v := p.projFilter.check(m.Projectile); v != VerdictAccepted {
+		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, v, "")
+	}
+	if m.Target != NoVehicle && w.vehicle(m.Target) == nil {
+		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictUnknownVehicle, "")
+	}
+	if m.Vehicle == NoVehicle {
+		r := p.inv.Projectile(now, true, m.Weapon)
+		if r.Verdict != inventory.Accepted {
+			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, inventoryVerdict(r.Verdict), r.Verdict.String())
+		}
+	} else {
+		veh := w.vehicle(m.Vehicle)
+		switch {
+		case veh == nil:
+			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictUnknownVehicle, "")
+		case veh.wrecked:
+			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictWrecked, "")
+		case !p.frame.have || p.frame.vehicle != m.Vehicle:
+			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictNotInVehicle, "")
+		case w.catalog.Kind(m.Weapon) != inventory.KindProjectile:
+			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictWrongKind, "")
+		}
+	}
+	p.projFilter.mark(m.Projectile)
+	p.projectiles[int(m.Projectile)%MaxProjectiles] = projectileRecord{valid: true, seq: m.Projectile, weapon: m.Weapon,
+		life: p.lifeSerial, at: now, origin: m.Origin}
+	o := &w.msgs.rproj
+	*o = wire.RemoteProjectile{Owner: p.id, Projectile: m.Projectile, Weapon: m.Weapon, Vehicle: m.Vehicle, Target: m.Target,
+		Origin: m.Origin, Velocity: m.Velocity}
+	for _, id := range w.conns {
+		if id == p.id {
+			continue
+		}
+		o.Stamp = wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(id)))
+		w.players[id].out.send(o)
+	}
+	return VerdictAccepted
+}
+
+// onDetonation takes the owner's report that its projectile exploded: a projectile of the
+// owner's current life, accepted within ProjectileLifetime, not detonated yet, of the same
+// weapon, within MaxProjectileTravel of its launch. (A dead owner's grenade still
+// explodes: the life check is the grant's, not MayAct.) A detonation whose launch never
+// arrived (it was lost: both are unreliable datagrams) heals it, once: the launch is
+// judged by the inventory now, with the round it costs (ours). It is relayed to everyone
+// else, with the owner's stamp, and remembered for the victims' reports.
+func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) Verdict {
+	snap, err := w.life.Snapshot(lifecycle.PlayerID(p.id))
+	if err != nil || uint16(snap.Gen) != m.DeathEpoch {
+		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictWrongEpoch, "")
+	}
+	rec := &p.projectiles[int(m.Projectile)%MaxProjectiles]
+	if !rec.valid || rec.seq != m.Projectile || rec.life != p.lifeSerial {
+		if v := p.projFilter.check(m.Projectile); v != VerdictAccepted {
+			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictUnknownProjectile, v.String())
+		}
+		if snap.Phase == lifecycle.PhaseUnspawned || snap.Phase == lifecycle.PhaseRespawning {
+			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictNotAlive, "")
+		}
+		if !p.frame.have || dist(p.frame.pos, m.Position) > MaxProjectileTravel {
+			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictTooFar, "")
+		}
+		if r := p.inv.Projectile(now, true, m.Weapon); r.Verdict != inventory.Accepted {
+			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, inventoryVerdict(r.Verdict), "launch lost: "+r.Verdict.String())
+		}
+		p.projFilter.mark(m.Projectile)
+		*rec = projectileRecord{valid: true, seq: m.Projectile, weapon: m.Weapon, life: p.lifeSerial, at: now, origin: m.Position}
+	}
+	switch {
+	case now-rec.at > ProjectileLifetime:
+		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictUnknownProjectile, "expired")
+	case rec.detonated:
+		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictAlreadyDetonated, "")
+	case rec.weapon != m.Weapon:
+		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictWrongWeapon, "")
+	case dist(rec.origin, m.Position) > MaxProjectileTravel:
+		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictTooFar, "")
+	}
+	rec.detonated, rec.detAt, rec.detSerial, rec.detPos = true, now, w.nextSerial(), m.Position
+	o := &w.msgs.rdet
+	*o = wire.RemoteDetonation{Owner: p.id, Projectile: m.Projectile, Weapon: m.Weapon, Position: m.Position}
+	for _, id := range w.conns {
+		if id == p.id {
+			continue
+		}
+		o.Stamp = wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(id)))
+		w.players[id].out.send(o)
+	}
+	return VerdictAccepted
+}
+
+func dist(a, b wire.Vec3) float32 {
+	dx, dy, dz := float64(a.X-b.X), float64(a.Y-b.Y), float64(a.Z-b.Z)
+	return float32(math.Sqrt(dx*dx + dy*dy + dz*dz))
+}

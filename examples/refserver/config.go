@@ -1,0 +1,293 @@
+package refserver
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/arbitergo/arbiter/inventory"
+	"github.com/arbitergo/arbiter/lifecycle"
+	"github.com/arbitergo/arbiter/rewind"
+	"github.com/arbitergo/arbiter/teams"
+	"github.com/arbitergo/arbiter/vitals"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// The "none" ids (SA-MP's INVALID_PLAYER_ID and INVALID_VEHICLE_ID).
+const (
+	// NoPlayer is the id of no player: no attacker, no killer, no creator.
+	NoPlayer = wire.NoPlayer
+	// NoVehicle is the id of no vehicle: a player on foot.
+	NoVehicle = wire.NoVehicle
+)
+
+// Limits of the World. Everything a client can make the World remember has one of these
+// caps; memory per player is fixed when the player first joins its slot.
+const (
+	// MaxPlayers is the largest Config.MaxPlayers: the player slots of the teams and rewind
+	// packages (SA-MP's MAX_PLAYERS).
+	MaxPlayers = teams.MaxPlayers
+	// DefaultMaxPlayers is Config.MaxPlayers when left zero.
+	DefaultMaxPlayers = MaxPlayers
+	// MaxVehicles is the largest Config.MaxVehicles (rewind's vehicle slots).
+	MaxVehicles = rewind.MaxVehicles
+	// DefaultMaxVehicles is Config.MaxVehicles when left zero.
+	DefaultMaxVehicles = MaxVehicles
+
+	// MaxShotCredits is how many accepted shots of one shooter the World remembers for the
+	// victims' reports (a ring indexed by the shot number). At the fastest cadence of the
+	// default catalogue (the minigun, 20 ms) that is 2.56 s of shots.
+	MaxShotCredits = 128
+	// ShotCreditWindow is how long after a shot was accepted a victim's report may still be
+	// credited to it: the relay to the victim, its report back, and a few retransmissions
+	// of a lethal report on the lane at 400 ms of round trip.
+	ShotCreditWindow = 3 * time.Second
+	// MaxShotVictims is how many different victims one shot may credit (a shotgun's pellets
+	// spread over several players); each victim at most one report per pellet.
+	MaxShotVictims = 8
+	// ShotWindow is the width of the duplicate filter of shot and projectile numbers: a
+	// number older than the newest by this much is refused as too old.
+	ShotWindow = 64
+
+	// MaxProjectiles is how many projectiles of one owner the World remembers (a ring
+	// indexed by the projectile number).
+	MaxProjectiles = 32
+	// ProjectileLifetime is how long after its launch a projectile may still detonate (a
+	// satchel waits for its detonator).
+	ProjectileLifetime = 120 * time.Second
+	// MaxProjectileTravel bounds the distance between a projectile's launch and its
+	// detonation, in metres.
+	MaxProjectileTravel = 1000
+	// BlastRadius is the radius, in metres, within which a projectile's or a vehicle's
+	// explosion may hurt a player (the game's largest explosions reach about 10 m).
+	BlastRadius = 12
+	// ExplosionWindow is how long after a detonation, an accepted vehicle explosion or a
+	// gamemode explosion a victim's report may still be correlated with it.
+	ExplosionWindow = 3 * time.Second
+
+	// MaxEffects is how many gamemode effects (explosions and fires) may be live at once;
+	// CreateExplosion and CreateFire refuse more (ErrTooManyEffects).
+	MaxEffects = 256
+	// FireLifetime is how long a gamemode fire burns: the client applies its damage while
+	// it stands inside during this time (ours: CreateFire carries no duration).
+	FireLifetime = 10 * time.Second
+
+	// PositionSlack is added to every distance the World checks between two players or a
+	// player and a point: positions are a frame old on each side, and a report arrives a
+	// one-way trip after the damage.
+	PositionSlack = 4
+	// StealthKillRange is the farthest, in metres, an attacker may stand from its victim
+	// for a stealth kill: the knife's reach of 2 m and a frame of movement on each side.
+	StealthKillRange = 3
+	// RamDistance is the farthest, in metres, a driver may be from the victim of a ram, a
+	// run-over or rotor blades (the length of the largest vehicles).
+	RamDistance = 20
+	// VehicleCreditWindow is how long after an accepted shot claiming a hit on a vehicle
+	// its shooter is credited with the vehicle's explosion (ours: ADR 0034 is missing).
+	VehicleCreditWindow = 10 * time.Second
+	// VehicleGunInterval is the minimum interval of a vehicle's guns (they are not in the
+	// weapon store); VehicleGunBurst is its burst allowance.
+	VehicleGunInterval = 20 * time.Millisecond
+	// VehicleGunBurst is the burst allowance of the vehicle guns' rate check.
+	VehicleGunBurst = 300 * time.Millisecond
+	// ContinuousRange is added to a continuous weapon's range for the distance check of
+	// its fire, spray or extinguisher damage.
+	ContinuousRange = 5
+	// ContinuousWindow is how recent the attacker's last frame holding its continuous
+	// weapon's fire (or sitting in a driver's seat) must be for fire, spray, extinguisher
+	// damage (or a ram) to be attributed to it: the victim sums such damage for
+	// FireSumInterval before it reports, and the report takes a one-way trip.
+	ContinuousWindow = 2 * time.Second
+	// ActionGrace is how long after its death's commit a player's blow or ram reported by
+	// its victim is still attributed to it: both were dealt alive, before the commit
+	// reached the victim.
+	ActionGrace = time.Second
+	// ProximityLookback is how far back the World compares two players' paths for a blow,
+	// a ram, a spray or a stealth kill: what the victim (or the attacker) saw was its copy
+	// of the other, up to a round trip old.
+	ProximityLookback = time.Second
+	// ProximitySkew is the largest difference between the moments of the two paths that
+	// are compared: the two players' frames reach the server over different links.
+	ProximitySkew = 500 * time.Millisecond
+	// PropertiesGrace is how long after a client acknowledged a weapon properties
+	// revision its reports may still have been computed with an older one (as
+	// vitals.MultiplierGrace for multiplier tables).
+	PropertiesGrace = 2 * time.Second
+
+	// MaxFanOut caps the relayed messages (frames, vehicle frames, shots) the World holds
+	// for its connections between two Flush calls; more are dropped (Stats.FanOutDropped).
+	// A host flushes every tick, far below it.
+	MaxFanOut = 1 << 16
+
+	// ShowBacklogRoom is how many messages a connection's lane may hold before the World
+	// stops queueing the PlayerShows it still owes it (half the lane's soft cap): in a World
+	// of more players than the soft cap, a newcomer is shown everybody over a few ticks,
+	// and its commands and its respawn always find room. Until a subject is shown to a
+	// connection, its frames and lifecycle edges are not sent there.
+	ShowBacklogRoom = wire.LaneSoftCap / 2
+
+	// MaxPendingEvents caps the events waiting for Events; more are dropped and counted
+	// (Stats.EventsDropped).
+	MaxPendingEvents = 1 << 16
+	// SuspectInterval is how often Tick evaluates each player's god-mode detector.
+	SuspectInterval = time.Second
+	// DefaultRTT is the round-trip time the death wait counts for a connection whose RTT
+	// is not measured yet.
+	DefaultRTT = time.Second
+)
+
+// Vehicle models with a special rule (GTA San Andreas model ids).
+const (
+	// ModelPredator is the Predator, whose guns have the fixed damage of
+	// vitals.PredatorDamage and their own multiplier class.
+	ModelPredator uint16 = 430
+	// ModelRhino is the Rhino, whose cannon's ray only sets the point of an explosion and
+	// rewinds nobody (adr-0041).
+	ModelRhino uint16 = 432
+)
+
+// Skill levels the World sends for each tier (SetWeaponSkill; ours: the game's 0..999).
+const (
+	// SkillLevelPoor is the level sent for inventory.TierPoor.
+	SkillLevelPoor uint16 = 0
+	// SkillLevelStd is the level sent for inventory.TierStd.
+	SkillLevelStd uint16 = 500
+	// SkillLevelPro is the level sent for inventory.TierPro.
+	SkillLevelPro uint16 = 999
+)
+
+// Loadout is one weapon given to every player at every respawn grant (after the grant's
+// clear), through the normal GiveWeapon command.
+type Loadout struct {
+	// Weapon is the weapon given (not the fists).
+	Weapon uint8
+	// Ammo is the rounds given with it.
+	Ammo uint16
+	// Current makes it the held weapon.
+	Current bool
+}
+
+// Config configures a World. The zero Config is the records' defaults with every slot.
+type Config struct {
+	// MaxPlayers is the number of player slots: connection ids 0..MaxPlayers-1. Zero
+	// means DefaultMaxPlayers (1000); at most MaxPlayers.
+	MaxPlayers int
+	// MaxVehicles is the number of vehicle slots, ids 0..MaxVehicles-1. Zero means
+	// DefaultMaxVehicles (2000); at most MaxVehicles.
+	MaxVehicles int
+	// RespawnDelay is the lifecycle's default time from a death's commit to its respawn.
+	// Zero means lifecycle.DefaultRespawnDelay (3 s).
+	RespawnDelay time.Duration
+	// SpawnPoint is the standing spawn point of a new connection. Zero: the origin.
+	SpawnPoint lifecycle.SpawnPoint
+	// HoldConnectSpawn makes the connect spawn wait for DecideRespawn.
+	HoldConnectSpawn bool
+	// Loadout is given at every respawn grant (the connect spawn included). Nil: nothing.
+	// At most inventory.NumSlots entries.
+	Loadout []Loadout
+	// Weapons configures the weapon catalogue (zero: GTA San Andreas).
+	Weapons inventory.Config
+	// Vitals configures every player's ledger and god-mode detector (zero: the record).
+	Vitals vitals.Config
+	// Rewind configures the rewind (its Players and Vehicles are taken from MaxPlayers and
+	// MaxVehicles; the zero rest is the package's defaults).
+	Rewind rewind.Config
+}
+
+func (c Config) withDefaults() (Config, error) {
+	if c.MaxPlayers == 0 {
+		c.MaxPlayers = DefaultMaxPlayers
+	}
+	if c.MaxPlayers < 1 || c.MaxPlayers > MaxPlayers {
+		return c, fmt.Errorf("%w: MaxPlayers %d not in 1..%d", ErrConfig, c.MaxPlayers, MaxPlayers)
+	}
+	if c.MaxVehicles == 0 {
+		c.MaxVehicles = DefaultMaxVehicles
+	}
+	if c.MaxVehicles < 1 || c.MaxVehicles > MaxVehicles {
+		return c, fmt.Errorf("%w: MaxVehicles %d not in 1..%d", ErrConfig, c.MaxVehicles, MaxVehicles)
+	}
+	if len(c.Loadout) > inventory.NumSlots {
+		return c, fmt.Errorf("%w: %d loadout entries, at most %d", ErrConfig, len(c.Loadout), inventory.NumSlots)
+	}
+	c.Loadout = append([]Loadout(nil), c.Loadout...)
+	c.Rewind.Players = c.MaxPlayers
+	c.Rewind.Vehicles = c.MaxVehicles
+	return c, nil
+}
+
+// The errors of the package: a refused gamemode command or constructor returns one of
+// them, wrapping the deciding package's own error where there is one (so errors.Is works
+// with both). A refused command changes nothing and sends nothing.
+var (
+	// ErrConfig refuses a Config field outside its documented range.
+	ErrConfig = errors.New("refserver: invalid config")
+	// ErrClockBackwards refuses a call whose now lies before the World's clock.
+	ErrClockBackwards = errors.New("refserver: time before the world's clock")
+	// ErrUnknownPlayer refuses a command for a player id that is not connected.
+	ErrUnknownPlayer = errors.New("refserver: unknown player")
+	// ErrNotAlive refuses a command that needs a life the server counts (health and armor
+	// commands after the first frame of the life, while alive and not counted dead).
+	ErrNotAlive = errors.New("refserver: player not alive")
+	// ErrNotFinite refuses a NaN or infinite number.
+	ErrNotFinite = errors.New("refserver: value not finite")
+	// ErrOutOfRange refuses a value outside the range of its command (a health above 200,
+	// an add of 0, a multiplier above 100, a position beyond the map bound, ...).
+	ErrOutOfRange = errors.New("refserver: value out of range")
+	// ErrLaneFull refuses a command whose message the reliable lane of a recipient cannot
+	// take now (its soft cap is reached): nothing was committed.
+	ErrLaneFull = errors.New("refserver: reliable lane full")
+	// ErrWeapon refuses a weapon command the inventory refuses (unknown weapon, not a
+	// weapon, not owned, a clip above the total, a bad skill or tier).
+	ErrWeapon = errors.New("refserver: weapon command refused")
+	// ErrPropertiesBusy refuses a weapon properties change that would drop a revision shots
+	// in flight may still name; publish it later.
+	ErrPropertiesBusy = errors.New("refserver: weapon properties busy")
+	// ErrTeam refuses a team command the teams registry refuses (unknown team, a taken id,
+	// a bad name, ...).
+	ErrTeam = errors.New("refserver: team command refused")
+	// ErrRespawn refuses a respawn decision the lifecycle refuses (not dead, wrong
+	// generation, a bad spawn point).
+	ErrRespawn = errors.New("refserver: respawn decision refused")
+	// ErrUnknownVehicle refuses a command for a vehicle that does not exist (or an id
+	// outside the slots).
+	ErrUnknownVehicle = errors.New("refserver: unknown vehicle")
+	// ErrVehicleExists refuses CreateVehicle for a slot that holds a vehicle.
+	ErrVehicleExists = errors.New("refserver: vehicle already exists")
+	// ErrTooManyEffects refuses a gamemode effect while MaxEffects effects are live.
+	ErrTooManyEffects = errors.New("refserver: too many live effects")
+)
+
+// wrap returns sentinel wrapping the domain error err.
+func wrap(sentinel, err error) error { return fmt.Errorf("%w: %w", sentinel, err) }
+
+func finite32(v float32) bool {
+	return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0)
+}
+
+func validPosition(p wire.Vec3) error {
+	for _, v := range [...]float32{p.X, p.Y, p.Z} {
+		if !finite32(v) {
+			return fmt.Errorf("%w: position %v", ErrNotFinite, p)
+		}
+		if v > wire.MaxCoord || v < -wire.MaxCoord {
+			return fmt.Errorf("%w: position %v beyond %d", ErrOutOfRange, p, wire.MaxCoord)
+		}
+	}
+	return nil
+}
+
+func validRotation(q wire.Quat) error {
+	for _, v := range [...]float32{q.W, q.X, q.Y, q.Z} {
+		if !finite32(v) {
+			return fmt.Errorf("%w: rotation %v", ErrNotFinite, q)
+		}
+	}
+	n := q.W*q.W + q.X*q.X + q.Y*q.Y + q.Z*q.Z
+	// The wire takes |q| in 0.9..1.1.
+	if n < 0.81 || n > 1.21 {
+		return fmt.Errorf("%w: rotation %v is not a unit quaternion", ErrOutOfRange, q)
+	}
+	return nil
+}

@@ -1,0 +1,331 @@
+package refserver
+
+import (
+	"time"
+
+	"github.com/arbitergo/arbiter/inventory"
+	"github.com/arbitergo/arbiter/lifecycle"
+	"github.com/arbitergo/arbiter/rewind"
+	"github.com/arbitergo/arbiter/teams"
+	"github.com/arbitergo/arbiter/vitals"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+var noKiller = lifecycle.Handle{ID: lifecycle.NoPlayer}
+
+// blame is the server's attribution of a death the victim reports before the server
+// counted it: the last credited damage, never a teammate.
+func (w *World) blame(p *player) lifecycle.Blame {
+	last := p.vit.LastDamage()
+	if !last.Valid {
+		return lifecycle.Blame{Killer: noKiller, Cause: lifecycle.CauseUnknown}
+	}
+	cause := last.Weapon
+	if !lifecycle.ValidCause(cause) {
+		cause = lifecycle.CauseUnknown
+	}
+	return lifecycle.Blame{Killer: w.killerHandle(p, last.Attacker, w.teams.Rev()), Cause: cause}
+}
+
+// onDeathReport takes the victim's DeathReport (adr-0017): committed once per life by the
+// lifecycle, with the server's killer and cause (the counted death's, or the last damage),
+// and the victim's pose.
+func (w *World) onDeathReport(now time.Duration, p *player, m *wire.DeathReport) Verdict {
+	dr, err := w.life.ReportDeath(p.handle, lifecycle.DeathReport{Gen: lifecycle.Generation(m.DeathEpoch), Means: m.Weapon,
+		Pose: lifecycle.Pose(m.Pose)}, w.blame(p), now)
+	if err != nil {
+		w.raise(Event{Kind: EventDeathReportIgnored, At: now, Player: p.id, Other: NoPlayer, Vehicle: NoVehicle, Gen: m.DeathEpoch,
+			Verdict: VerdictInvalid, Detail: err.Error()})
+		return VerdictInvalid
+	}
+	if dr.Confirmed {
+		w.raiseSpawn(dr.Spawn)
+	}
+	if dr.Verdict != lifecycle.ReportCommitted {
+		w.raise(Event{Kind: EventDeathReportIgnored, At: now, Player: p.id, Other: NoPlayer, Vehicle: NoVehicle, Gen: m.DeathEpoch,
+			Verdict: VerdictIgnored, Detail: dr.Verdict.String()})
+		return VerdictIgnored
+	}
+	w.committed(now, p, dr.Commit)
+	return VerdictAccepted
+}
+
+// committed carries out a death the lifecycle committed (by the victim's report, by the
+// deadline of a counted death, or on leaving): vitals.Died (whatever waits in the client's
+// order is taken first), the critical PlayerWasted to every other connection, the
+// critical SetHealth(0) of a deadline commit (its acknowledgement routed to
+// lifecycle.ZeroAcknowledged), and player_death.
+func (w *World) committed(now time.Duration, p *player, c lifecycle.Commit) {
+	eff, err := p.vit.Died(now)
+	if err == nil {
+		w.takeEffects(now, p, &eff)
+	}
+	killer, cause := uint16(c.Death.Killer), c.Death.Cause
+	if c.Death.KillerLeft {
+		killer = NoPlayer
+	}
+	if c.Source == lifecycle.CommitByReport && !p.counted {
+		// The report's blame was taken before Died completed the client's order (a lethal
+		// report may have waited for an earlier one): name the killer from the complete one.
+		if last := p.vit.LastDamage(); last.Valid {
+			killer = uint16(w.killerHandle(p, last.Attacker, w.teams.Rev()).ID)
+			if lifecycle.ValidCause(last.Weapon) {
+				cause = last.Weapon
+			}
+		}
+	} else if killer != NoPlayer {
+		rev := w.teams.Rev()
+		if p.counted {
+			rev = p.countRev
+		}
+		if named, _, _ := w.teams.JudgeKiller(teams.PlayerID(killer), teams.PlayerID(p.id), rev); named == teams.NoPlayer {
+			killer = NoPlayer
+		}
+	}
+	if killer == p.id {
+		killer = NoPlayer
+	}
+	p.counted = false
+	p.dead, p.deadAt, p.deadLife = true, now, p.lifeSerial
+	w.stats.Deaths++
+
+	o := &w.msgs.wasted
+	*o = wire.PlayerWasted{Player: p.id, PlayerToken: uint32(c.Subject.Token), DeathEpoch: uint16(c.Death.Gen), Killer: killer,
+		Weapon: cause, Pose: uint8(c.Death.Pose)}
+	for _, id := range w.conns {
+		if r := w.players[id]; id != p.id && r.sees(p.id) {
+			w.queue(now, r, o)
+		}
+	}
+	if c.SendZero {
+		if cmd, err := p.vit.DeathZero(now); err == nil {
+			w.msgs.zero = wire.SetHealth{Rev: cmd.Rev, Health: 0}
+			if seq, ok := w.queue(now, p, &w.msgs.zero); ok {
+				p.acks.push(ackInterest{seq: seq, kind: ackZero, rev: cmd.Rev, gen: c.Death.Gen})
+			}
+		}
+	}
+	w.raise(Event{Kind: EventPlayerDeath, At: now, Player: p.id, Other: killer, Vehicle: NoVehicle, Weapon: cause,
+		Gen: uint16(c.Death.Gen), Commit: c.Source, Pose: c.Death.Pose})
+}
+
+// onRespawnRequest takes a RespawnRequest (adr-0017): granted when the lifecycle's policy
+// allows, the same grant again for a repeated request before the first living frame.
+// Nothing is asked of the lifecycle unless the answer can be queued.
+func (w *World) onRespawnRequest(now time.Duration, p *player, m *wire.RespawnRequest) Verdict {
+	if err := p.ep.CanQueue(&w.msgs.respawn); err != nil {
+		return VerdictLaneFull
+	}
+	g, err := w.life.RespawnRequest(p.handle, lifecycle.Generation(m.DeathEpoch), now)
+	if err != nil {
+		return VerdictInvalid
+	}
+	switch g.Verdict {
+	case lifecycle.RequestGranted:
+		w.granted(now, p, g)
+		return VerdictAccepted
+	case lifecycle.RequestRegranted:
+		w.queueRespawn(now, p, g.Respawn)
+		return VerdictAccepted
+	case lifecycle.RequestOfFutureLife:
+		return VerdictNotGranted
+	}
+	return VerdictIgnored
+}
+
+func (w *World) queueRespawn(now time.Duration, p *player, r lifecycle.RespawnPlayer) {
+	w.msgs.respawn = wire.RespawnPlayer{DeathEpoch: uint16(r.Gen), Position: wire.Vec3(r.Point.Pos), Facing: degToRad(r.Point.Facing)}
+	w.queue(now, p, &w.msgs.respawn)
+}
+
+// granted carries out a fresh respawn grant (protocol section 2), in this order: the
+// inventory's clear (no revision bump), a new vitals life (100/0), the rewind's new
+// history at the point, the reset of combat correlation (the old life's shot credits,
+// projectiles and counted death no longer apply), RespawnPlayer to the player and the
+// critical PlayerSpawned to everyone else, then the spawn loadout through the normal
+// commands.
+func (w *World) granted(now time.Duration, p *player, g lifecycle.Grant) {
+	gen, pt := g.Respawn.Gen, g.Respawn.Point
+	p.inv.RespawnGrant(uint16(gen))
+	eff := p.vit.NewLife(now)
+	w.takeEffects(now, p, &eff)
+	_ = w.rw.RespawnPlayer(now, rewind.PlayerID(p.id), rewind.Vec3(pt.Pos))
+	p.lifeSerial = w.nextSerial()
+	p.counted = false
+	w.seat(p, NoVehicle, 0)
+	p.frame = frameState{have: true, at: now, pos: wire.Vec3(pt.Pos), facing: degToRad(pt.Facing), vehicle: NoVehicle}
+	w.stats.Respawns++
+
+	w.queueRespawn(now, p, g.Respawn)
+	o := &w.msgs.spawned
+	*o = wire.PlayerSpawned{Player: p.id, PlayerToken: uint32(g.Spawned.Token), DeathEpoch: uint16(g.Spawned.Gen),
+		SyncSeq: g.Spawned.SyncSeq, Position: wire.Vec3(g.Spawned.Point.Pos), Facing: degToRad(g.Spawned.Point.Facing)}
+	for _, id := range w.conns {
+		if r := w.players[id]; id != p.id && r.sees(p.id) {
+			w.queue(now, r, o)
+		}
+	}
+	w.raise(Event{Kind: EventRespawnGranted, At: now, Player: p.id, Other: NoPlayer, Vehicle: NoVehicle, Gen: uint16(gen), Connect: g.Connect})
+	for _, l := range w.cfg.Loadout {
+		w.giveLoadout(now, p, l)
+	}
+}
+
+// giveLoadout gives one loadout weapon like GiveWeapon, inside a grant (which may run in
+// the middle of a datagram or a tick, so it removes nobody itself).
+func (w *World) giveLoadout(now time.Duration, p *player, l Loadout) {
+	m := &w.msgs.give
+	if err := p.ep.CanQueue(m); err != nil {
+		_ = w.refuse(p.id, "loadout", laneFull(p.id, err))
+		return
+	}
+	g, err := p.inv.Give(now, l.Weapon, l.Ammo, l.Current)
+	if err != nil {
+		_ = w.refuse(p.id, "loadout", wrap(ErrWeapon, err))
+		return
+	}
+	*m = wire.GiveWeapon{Rev: g.Rev, Weapon: g.Weapon, Ammo: g.Ammo, SetAsCurrent: g.SetAsCurrent}
+	w.queue(now, p, m)
+	w.stats.Commands++
+}
+
+func (w *World) refuseStealth(now time.Duration, p *player, m *wire.StealthKill, v Verdict, detail string) Verdict {
+	w.raise(Event{Kind: EventStealthKillRefused, At: now, Player: m.Victim, Other: p.id, Vehicle: NoVehicle, Weapon: m.Weapon, Verdict: v, Detail: detail})
+	return v
+}
+
+// onStealthKill judges a stealth kill claim (the server's whole decision, adr-0045): both
+// players acting in the lives the claim names, the victim's life counted, the knife in the
+// attacker's store, the two within StealthKillRange, not teammates. An accepted kill counts
+// the victim dead (the wait gets StealthKillExtra) and is relayed, reliably and stamped, to
+// every connection.
+func (w *World) onStealthKill(now time.Duration, p *player, m *wire.StealthKill) Verdict {
+	if v := w.mayAct(p, m.DeathEpoch); v != VerdictAccepted {
+		return w.refuseStealth(now, p, m, v, "attacker")
+	}
+	victim := w.conn(m.Victim)
+	if victim == nil || victim == p {
+		return w.refuseStealth(now, p, m, VerdictUnknownPlayer, "")
+	}
+	if v := w.mayAct(victim, m.VictimEpoch); v != VerdictAccepted {
+		if v == VerdictNotAlive {
+			v = VerdictTargetNotAlive
+		}
+		return w.refuseStealth(now, p, m, v, "victim")
+	}
+	if victim.vit.Life() != vitals.LifeCounted {
+		return w.refuseStealth(now, p, m, VerdictTargetNotAlive, "victim "+victim.vit.Life().String())
+	}
+	if m.Weapon != weaponKnife || w.catalog.Kind(m.Weapon) != inventory.KindMelee {
+		return w.refuseStealth(now, p, m, VerdictWrongKind, "")
+	}
+	if !p.inv.Owns(m.Weapon) {
+		return w.refuseStealth(now, p, m, VerdictNotOwned, "")
+	}
+	if w.closest(p, victim) > StealthKillRange {
+		return w.refuseStealth(now, p, m, VerdictOutOfRange, "")
+	}
+	if w.teams.JudgeStealthKill(teams.PlayerID(p.id), teams.PlayerID(victim.id)) != teams.StealthAllowed {
+		return w.refuseStealth(now, p, m, VerdictTeammate, "")
+	}
+	o := &w.msgs.stealth
+	*o = wire.RemoteStealthKill{Attacker: p.id, Victim: victim.id, VictimEpoch: m.VictimEpoch, Weapon: m.Weapon}
+	if err := victim.ep.CanQueue(o); err != nil {
+		return w.refuseStealth(now, p, m, VerdictLaneFull, "")
+	}
+	eff, err := victim.vit.StealthKilled(now, vitals.StealthKill{Killer: p.id, Weapon: m.Weapon})
+	if err != nil {
+		return w.refuseStealth(now, p, m, VerdictInvalid, err.Error())
+	}
+	w.raise(Event{Kind: EventStealthKill, At: now, Player: victim.id, Other: p.id, Vehicle: NoVehicle, Weapon: m.Weapon})
+	w.takeEffects(now, victim, &eff)
+	for _, id := range w.conns {
+		o.Stamp = wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(id)))
+		w.queue(now, w.players[id], o)
+	}
+	return VerdictAccepted
+}
+
+// droveRecently reports whether one of p's frames of the last ContinuousWindow, in its
+// current life, put it in the driver's seat of vehicle v: its VehicleExplode travels on the
+// lane and may overtake the unreliable frame that shows it in the seat, or follow the one
+// that shows it leaving.
+func (w *World) droveRecently(p *player, v uint16) bool {
+	if p.frame.have && p.frame.vehicle == v && p.frame.seat == 0 {
+		return true
+	}
+	return p.driving && p.driveVehicle == v && p.driveLife == p.lifeSerial && w.now-p.driveAt <= ContinuousWindow
+}
+
+func (w *World) refuseExplode(now time.Duration, p *player, m *wire.VehicleExplode, v Verdict) Verdict {
+	w.raise(Event{Kind: EventVehicleExplodeRefused, At: now, Player: p.id, Other: m.Attacker, Vehicle: m.Vehicle, Weapon: m.Weapon, Verdict: v})
+	return v
+}
+
+// onVehicleExplode takes a vehicle explosion from the player in its driver's seat, or who
+// was within ContinuousWindow (ours: ADR 0034 is missing). The attacker the client names is credited as the author only if
+// it had an accepted shot claiming a hit on this vehicle within VehicleCreditWindow, in its
+// current life. The occupants are judged by teams.JudgeExplosion: the author's teammates
+// are spared (their clients refuse the damage), everyone else inside is counted dead
+// (vitals.VehicleExploded). The vehicle is wrecked (no longer rewound) and the explosion
+// relayed, reliably and stamped with the author, to every connection.
+func (w *World) onVehicleExplode(now time.Duration, p *player, m *wire.VehicleExplode) Verdict {
+	veh := w.vehicle(m.Vehicle)
+	switch {
+	case veh == nil:
+		return w.refuseExplode(now, p, m, VerdictUnknownVehicle)
+	case veh.wrecked:
+		return w.refuseExplode(now, p, m, VerdictWrecked)
+	case !w.droveRecently(p, m.Vehicle):
+		return w.refuseExplode(now, p, m, VerdictNotInVehicle)
+	case !w.life.MayAct(p.handle):
+		return w.refuseExplode(now, p, m, VerdictNotAlive)
+	}
+	author := NoPlayer
+	if a := w.conn(m.Attacker); a != nil && veh.hitBy == a.id && now-veh.hitAt <= VehicleCreditWindow && veh.hitLife == a.lifeSerial {
+		author = a.id
+	}
+	seats := w.seats[:0]
+	for _, id := range w.conns {
+		q := w.players[id]
+		if q.frame.have && q.frame.vehicle == m.Vehicle && len(seats) < cap(seats) {
+			last := teams.NoPlayer
+			if d := q.vit.LastDamage(); d.Valid && d.Attacker != NoPlayer {
+				last = teams.PlayerID(d.Attacker)
+			}
+			seats = append(seats, teams.Seat{Player: teams.PlayerID(id), LastAttacker: last})
+		}
+	}
+	fates, err := w.teams.JudgeExplosion(teams.PlayerID(author), seats, w.fates[:0])
+	if err != nil {
+		return w.refuseExplode(now, p, m, VerdictInvalid)
+	}
+	for _, f := range fates {
+		if !f.Outcome.Dies() {
+			continue
+		}
+		q := w.players[f.Player]
+		if eff, err := q.vit.VehicleExploded(now, vitals.VehicleExplosion{Killer: author}); err == nil {
+			w.takeEffects(now, q, &eff)
+		}
+	}
+	_ = w.rw.WreckVehicle(now, rewind.VehicleID(m.Vehicle))
+	veh.wrecked = true
+	join := uint64(0)
+	if a := w.conn(author); a != nil {
+		join = a.joinSerial
+	}
+	veh.boom = explosion{valid: true, at: now, serial: w.nextSerial(), author: author, join: join, pos: veh.pos}
+	weapon := m.Weapon
+	if !lifecycle.ValidCause(weapon) {
+		weapon = weaponExplosion
+	}
+	o := &w.msgs.vexplode
+	*o = wire.RemoteVehicleExplode{Vehicle: m.Vehicle, Author: author, Weapon: weapon}
+	for _, id := range w.conns {
+		o.Stamp = wire.Stamp(w.teams.Stamp(teams.PlayerID(author), teams.PlayerID(id)))
+		w.queue(now, w.players[id], o)
+	}
+	w.raise(Event{Kind: EventVehicleExploded, At: now, Player: p.id, Other: author, Vehicle: m.Vehicle, Weapon: weapon})
+	return VerdictAccepted
+}

@@ -1,0 +1,305 @@
+// Package refserver is the reference authoritative server of arbiter: every domain package
+// (vitals, inventory, lifecycle, teams, rewind) and the wire protocol wired into one game
+// world of many connections and vehicles, with a gamemode facade on top. It is the one
+// place where the packages meet. A host uses it as is, or copies it and changes what it
+// needs; the honest client model (examples/client) speaks the same session protocol.
+//
+// # What a World owns
+//
+// A World holds, for each connection (player id = connection id, 0..MaxPlayers-1):
+//
+//   - a transport.Endpoint (the reliable lane and the decoder) and an outbox of its own
+//     unreliable datagrams;
+//   - a vitals.Player: the health and armor ledger of each life, its revisions, the
+//     client's order of frames and reports, the floors, the god-mode cut and detector;
+//   - an inventory.Inventory from the world's one inventory.Catalog (the weapon table
+//     with its revisioned properties);
+//   - its place in the world's lifecycle.World (alive, generation, death wait, grants),
+//     teams.Registry (team, damage group, relation revision) and rewind.World (pose
+//     history, round-trip time);
+//   - the combat correlation of its life: a ring of its accepted shots (MaxShotCredits)
+//     with the credits each victim may still claim, a ring of its projectiles
+//     (MaxProjectiles), the duplicate filters of its shot, projectile and report numbers;
+//   - the acknowledgements the packages wait for on its lane (health commands, multiplier
+//     tables, the death zero), and the PlayerShows it still owes.
+//
+// And for the world: the vehicles (model, pose, driver, frozen, wrecked, the last shot
+// claiming a hit on each, its explosion), the live gamemode effects (MaxEffects), the
+// damage multiplier table, the relay log of the current tick, and the events.
+//
+// # How a host drives it
+//
+// One goroutine owns a World; every call takes the host's monotonic now, which never goes
+// back (a call from the past gets ErrClockBackwards or VerdictClockBackwards). The loop:
+//
+//	for each datagram from connection conn:  w.Receive(now, conn, datagram)
+//	every tick (at least every frame interval):
+//		w.Tick(now)                  // ledger waits, death deadlines, due respawns, pings, link timeouts
+//		gamemode logic: w.Events(buf[:0]), then facade verbs (w.SetHealth, w.GiveWeapon, ...)
+//		w.Flush(now, send)            // every datagram for every connection, then Disconnects
+//
+// Receive takes raw bytes: a Hello from a new connection joins it; anything else from a
+// joined connection goes through its Endpoint (an unreliable message, or every message a
+// lane datagram completes, in order) and the lane acknowledgements it brought are routed
+// to the packages at once. Handle takes one decoded message (tests, or a host that decodes
+// itself; it is validated by the wire's rules first) and returns the World's Verdict. Tick
+// runs the timers. Flush hands, connection by connection in ascending id, first the
+// connection's own unreliable datagrams, then its copy of every relayed frame and shot of
+// the tick (stamped for it), then whatever its lane has ready; a lane that must disconnect
+// (hard cap, link timeout) is removed there with a Disconnect. NextDeadline tells when a
+// lane wants its next Flush. Nothing runs on its own: no goroutine, no clock, no
+// randomness; the same calls give the same datagrams and events, bit for bit.
+//
+// # The session
+//
+// The World follows the session protocol shared with the client model (protocol.md):
+// Hello → Welcome (repeated Hello, same Welcome) → on the lane the multiplier table, the
+// weapon properties that differ from the catalogue's first table, and a PlayerShow of
+// everyone (and everyone a PlayerShow of the newcomer) → RespawnRequest → connect spawn →
+// first living frame → player_spawn. Frames at 30 Hz are relayed to every other
+// connection; shots are relayed to everyone, with a rewound pose for those near the ray;
+// the victim reports its damage; deaths and respawns travel as critical edges; gamemode
+// commands go on the lane, one ordered queue per connection. Disconnect (or silence for
+// transport.LinkTimeout) ends a connection.
+//
+// # The cross-package rules, and where they live
+//
+// Frames (frames.go, onPlayerSync):
+//
+//   - A frame not newer than the last one taken is dropped (VerdictOutdated); then the
+//     lifecycle drops frames of another life, of a player not spawned, and non-living
+//     frames of a granted life (VerdictOtherLife). Only then is the frame taken by vitals
+//     (the ledger only falls; a raise is cut and god_mode raised), the inventory (downward
+//     merge within the echoed revision, continuous spend) and the rewind history.
+//   - The first living frame of a granted life raises player_spawn.
+//   - The relay (RemotePlayerSync) carries the server's alive and generation and sync_seq
+//     (lifecycle's stamp), the ledger's health and armor (never at or below 0 while the
+//     server holds the player alive, 0 when dead), the damage group, and per recipient
+//     the teammate stamp at the relation revision the frame was accepted under. Only
+//     recipients that were shown the subject get its frames.
+//
+// Shots (combat.go, onWeaponShot, onVehicleShot):
+//
+//   - Refused unless the shooter may act (lifecycle.MayAct) in the life the shot names
+//     (death_epoch), its number is new (ShotWindow), its ray has a length; then the
+//     inventory judges it (owned, ammo, range, rate, properties revision) and spends the
+//     round. Vehicle guns: the shooter sits in the vehicle, not wrecked, a gun of the
+//     catalogue in a kept revision, VehicleGunInterval with VehicleGunBurst.
+//   - rewind.Shot lists the players near the ray, with the pose the shooter's round-trip
+//     time ago (at most 400 ms). Each of them gets a RemoteWeaponShot of its own with that
+//     pose (and its vehicle's); everyone else gets the shared copy without one. Every copy
+//     carries the shooter's stamp for its recipient. The Rhino's cannon rewinds nobody.
+//   - The accepted shot is remembered (the shot credit): weapon, the raw damage of its
+//     floor (inventory's damage at the shooter's floor tier in the shot's revision; the
+//     standard tier for vehicle guns), relation revision, the shooter's life, and per
+//     victim one credit per pellet, for ShotCreditWindow.
+//   - A claimed hit on a player near the ray feeds that player's god-mode detector
+//     (vitals.HitClaimed) with the loss the hit would cause: judged against the same
+//     rewound pose that player was sent. A claimed hit on a vehicle makes the shooter the
+//     candidate author of its explosion (VehicleCreditWindow).
+//
+// Damage reports (reports.go, onDamageReport), in this order:
+//
+//   - Duplicated report numbers are dropped before anything (the report's number filter).
+//   - Correlation by what the report answers: a shot of the attacker relayed to this life
+//     of the victim, within its window, same weapon, with a credit left (a shotgun one per
+//     pellet); a detonation of the attacker's projectile within ExplosionWindow and
+//     BlastRadius (a molotov's fire too); a live gamemode effect whose creator is the
+//     attacker, within its radius; an accepted explosion of that vehicle with its author; a
+//     melee blow of an attacker that may act, holds the weapon (or the fists, or a gun as
+//     a club), within inventory.MeleeRange by the closest their paths came over the last
+//     ProximityLookback, at the weapon's cadence (a blow dealt alive and reported within
+//     ActionGrace of the attacker's death still counts); a ram by an attacker whose frames
+//     put it in a driver's seat within ContinuousWindow, within RamDistance; flamethrower,
+//     spraycan and extinguisher damage of an attacker whose frames showed that weapon with
+//     its fire held within ContinuousWindow, within its range.
+//   - teams.JudgeReport decides credit (a shot by the stamp it was relayed with; anything
+//     else by the relation now): a report between teammates, or of a shot accepted before a
+//     team change, is not credited and never becomes the last damage.
+//   - The floor comes with the report: vitals.BulletFloor of the shot's damage, lowered to
+//     the damage of any weapon properties revision the victim may still apply (from the
+//     one it acknowledged PropertiesGrace ago to the newest: when the gamemode lowers a
+//     weapon's damage, an honest victim may compute an old shot's hit with the new table;
+//     ours, see below); vitals itself computes the melee and Predator floors with the
+//     multipliers the client may still apply.
+//   - vitals.Report applies it in the client's order. A hit that cannot be correlated is
+//     discarded (the frames still show its loss); damage the victim observes (explosions,
+//     fire, rams) whose correlation fails is taken as an observation of the environment,
+//     without attribution (report_unattributed). Credited outcomes raise player_damage
+//     (also for reports held and credited later); the rest raise report_not_credited with
+//     the reason.
+//
+// Deaths (reports.go countDeath, death.go):
+//
+//   - A death vitals counted (the ledger at 0 by a report, a frame or set_health(0); a
+//     vehicle explosion; a stealth kill) goes to lifecycle.CountDeath with the victim's
+//     round-trip time (DefaultRTT while none is measured) and the killer from the last
+//     damage, filtered by teams (never a teammate, at the relation of the count or now;
+//     never the victim itself; never a player who left or joined after the damage).
+//   - A DeathReport goes to lifecycle.ReportDeath with the server's blame. The commit (by
+//     the report, by the deadline, or on leaving) calls vitals.Died (whatever waits in the
+//     client's order is taken first, and the killer of a death reported before it was
+//     counted is taken from the completed order), sends the critical PlayerWasted (killer,
+//     cause, pose) to every connection that sees the victim, and raises player_death with
+//     how it was committed. A deadline commit also queues the critical SetHealth(0) from
+//     vitals.DeathZero; its acknowledgement goes to vitals.Acknowledged and
+//     lifecycle.ZeroAcknowledged, and the respawn waits for it.
+//   - A player that leaves inside the death wait leaves dead: lifecycle.Leave commits the
+//     death first, its PlayerWasted is queued before the PlayerHide.
+//
+// Respawns (death.go, onRespawnRequest, granted): a request is asked of the lifecycle only
+// when the answer fits the lane. A fresh grant clears the inventory (RespawnGrant, no
+// revision bump), starts a new vitals life (100/0), starts the rewind history anew at the
+// point, resets combat correlation (the old life's shots, projectiles, counted death and
+// credits no longer apply: every record carries the life it belongs to), queues
+// RespawnPlayer, sends the critical PlayerSpawned with its sync_seq barrier to everyone
+// who sees the player, and then gives Config.Loadout through the normal commands (their
+// revisions come after the clear on both sides). A repeated request before the first
+// living frame gets the same RespawnPlayer again and nothing else.
+//
+// Projectiles (onProjectile, onDetonation): a launch on foot is judged and spent by the
+// inventory, from a vehicle the owner must sit in it; the detonation of a projectile of
+// the owner's current life is relayed (a dead owner's grenade still explodes). A
+// detonation whose launch was lost on the way heals it once, paying its round then (ours).
+//
+// Stealth kills (onStealthKill): both players acting in the lives the claim names (a victim
+// no longer alive and counted is VerdictTargetNotAlive: the world changed under the
+// claim), the victim's life counted, the knife (4) in the attacker's store, within
+// StealthKillRange by their paths, not teammates (teams.JudgeStealthKill). Accepted:
+// vitals.StealthKilled counts the death (the wait is 10 s longer) and RemoteStealthKill
+// goes, stamped, to every connection.
+//
+// Vehicle explosions (onVehicleExplode): reported by the player in the driver's seat (or
+// who was within ContinuousWindow: the report on the lane may pass the frames). The
+// attacker it names is the explosion's author only if it had an accepted shot claiming a
+// hit on that vehicle within VehicleCreditWindow in its current life (ours: ADR 0034 is
+// missing). teams.JudgeExplosion judges the occupants: the author's teammates are spared,
+// the others counted dead (vitals.VehicleExploded); leaving the vehicle does not cancel
+// it. The vehicle is wrecked in the rewind (no longer rewound) and RemoteVehicleExplode
+// goes, stamped with the author, to everyone.
+//
+// Gamemode effects (facade.go): CreateExplosion and CreateFire take a creator, are sent on
+// every lane stamped with the creator's relation to each recipient, and are remembered so
+// reports are credited to the creator.
+//
+// Leaving (player.go, leave): lifecycle.Leave first, then teams, rewind and the lane go,
+// PlayerHide to every connection that was shown the player, Disconnect at the next Flush.
+//
+// # The gamemode facade
+//
+// Each verb validates its input, checks that its message fits every lane it goes on
+// (Endpoint.CanQueue), commits in the package, then queues: a refused verb returns one of
+// the package's errors (wrapping the deciding package's own), changes nothing, sends
+// nothing, and raises command_refused.
+//
+//   - Health and armor (adr-0045): SetHealth, SetArmor, AddHealth, AddArmor. Only in a life
+//     the server counts (ErrNotAlive); values finite (ErrNotFinite), 0..200, adds above 0
+//     (ErrOutOfRange). set_health(0) is critical and counts the death.
+//   - Weapons (adr-weapon-inventory): GiveWeapon, TakeWeapon, SetWeaponAmmo, ClearWeapons,
+//     SetArmedWeapon, SetWeaponSkill (ErrWeapon); in any life state (the loadout comes
+//     before the first frame).
+//   - SetDamageMultipliers (world-wide, each connection's own table revision; joiners get
+//     it) and SetWeaponProperties (a gun's damage per tier and range, a new catalogue
+//     revision to every connection; ErrPropertiesBusy).
+//   - Teams (adr-0039): CreateTeam, ChangeTeam, RemoveTeam, SetFriendlyFire, JoinTeam,
+//     LeaveTeam (ErrTeam). They send nothing: the next frames carry the relation.
+//   - Respawn policy (adr-0017): DecideRespawn with lifecycle.AllowAt / Hold / AtPoint,
+//     SetSpawnPoint (ErrRespawn).
+//   - Effects: CreateExplosion, CreateFire (ErrTooManyEffects at MaxEffects live).
+//   - Vehicles and positions: CreateVehicle, MoveVehicle, RespawnVehicle, FreezeVehicle,
+//     SetPlayerPosition (ErrUnknownVehicle, ErrVehicleExists); each restarts the rewind
+//     history as adr-0041 says. Kick.
+//   - Readbacks: Vitals, Health, Armor, Weapons, HeldWeapon, Ammo, Alive, Phase,
+//     Generation, RTT, Team, Token, Connected, Players, VehicleWrecked, LaneStats, Stats.
+//
+// # Events
+//
+// Events are typed values (Event, EventKind) with a deterministic String, drained with
+// Events, at most MaxPendingEvents waiting (more are dropped and counted). The gamemode
+// events of the records: player_damage, player_death (with how it was committed),
+// player_spawn, and the suspicion flags god_mode (a frame's raise cut) and god_mode_suspect
+// (the detector). The diagnostics tell a host, or the simulator, whether an honest player
+// was wronged: player_join, player_leave, respawn_granted, death_counted,
+// shot_refused and projectile_refused (with the verdict and the inventory's own),
+// report_not_credited (correlation, teams or vitals reason), report_unattributed,
+// command_refused (the error), stealth_kill and stealth_kill_refused, vehicle_exploded and
+// vehicle_explode_refused, death_report_ignored (the lifecycle's verdict), and
+// input_refused (anything else a client sent that was refused).
+//
+// # Hostile input
+//
+// Every message of a client gets a named Verdict: direction, connection, life and epoch,
+// ids (players, vehicles, projectiles, effects), ranges, duplicates; the domain packages
+// judge the rest with their own verdicts and errors. Nothing a client sends panics the
+// World (FuzzReceive) or grows its memory beyond a named cap: MaxShotCredits and
+// MaxShotVictims per shooter, MaxProjectiles per owner, ShotWindow, MaxEffects, MaxFanOut,
+// MaxPendingEvents, transport.MaxPendingDatagrams per connection, the lane's own caps,
+// and the packages' caps (vitals' waits and windows, teams' group history, rewind's
+// histories).
+//
+// # Cost
+//
+// A relayed frame or shot is validated and encoded once when it arrives and logged; Flush
+// copies it to each recipient and patches the recipient's stamp into the copy (the stamp's
+// offsets are the wire's layout, held to the codec by a test). For that the World keeps
+// the unreliable datagrams itself instead of using Endpoint.Send: the bytes on the wire
+// are the same (one message per datagram, before the lane's); the Endpoint carries the
+// lane and decodes. The frame, shot, report,
+// tick and flush paths do not allocate once the buffers have grown. BenchmarkWorld reports
+// ns and allocations per frame handled for 100 and 1000 players at 30 frames a second
+// with shots, credited reports and every relay (everybody sees everybody, so a frame costs
+// n-1 relays).
+//
+// # Decisions that are ours because a record is missing
+//
+//   - ADR 0034 (vehicle damage credit): a vehicle explosion's author is the player it
+//     names if that player had an accepted shot claiming a hit on the vehicle within
+//     VehicleCreditWindow in its current life; only the driver's report is taken.
+//   - ADR 0035 (streaming): everybody sees everybody, but a PlayerShow is queued only while
+//     the recipient's lane holds fewer than ShowBacklogRoom messages; the rest follow as the
+//     lane drains (each Tick). Until a subject is shown to a recipient, the recipient gets
+//     none of its frames and none of its lifecycle edges; the show builds the copy from the
+//     current state (adr-0017).
+//   - ADR 0029 (events): the event set and fields above; refused damage raises no
+//     player_damage and names no killer.
+//   - ADR 0040 (god mode): the detector is vitals'; the World feeds it a claimed hit on a
+//     player near the ray, and evaluates it every SuspectInterval.
+//   - ADR 0033 (causes): the correlation rules per cause above, with their distances
+//     (PositionSlack, RamDistance, BlastRadius, StealthKillRange, ContinuousRange) and
+//     windows (ShotCreditWindow, ExplosionWindow, FireLifetime, ProjectileLifetime).
+//   - ADR 0012 / 0020 (respawn policy): the lifecycle's default delay, overridable per
+//     death with DecideRespawn; the connect spawn at once unless Config.HoldConnectSpawn.
+//   - ADR 0009 / 0013 / 0014 (facade, grants, rewards): the Go verbs above; a command is
+//     committed when its message is queued; the spawn loadout is Config.Loadout.
+//   - ADR 0021 (disconnect): leaving frees the slot in every package; a new connection on
+//     the id starts from nothing but its lifecycle generation.
+//   - ADR 0054 (storage): none; carrying health over a reconnection is the gamemode's.
+//   - The bullet floor and weapon properties: the record floors a bullet with the
+//     revision the shot echoed; when the gamemode lowers a weapon's damage, a victim that
+//     already applied the new table computes less than that floor, and the ledger would
+//     take more than the victim lost (the record's own rule: a floor must never be above
+//     the game's damage). The World takes the lowest damage among the shot's revision and
+//     every revision the victim may still apply, acknowledged as for multiplier tables.
+//   - Lost launches: ProjectileLaunch and Detonation are both unreliable; a detonation
+//     whose launch was lost is judged as its launch (owned, rounds, spent) instead of
+//     being refused, so an honest grenade is not refused for a lost datagram.
+//   - Vehicles: the protocol has no message that creates one on the clients, so
+//     CreateVehicle sends nothing (the host's world knows its vehicles); RespawnVehicle
+//     sends SetVehiclePose. Weapon skill levels: SkillLevelPoor/Std/Pro.
+//
+// # Left to the host, and open
+//
+//   - Telling a new connection on a reused id from datagrams of the old one (the lane
+//     starts at 0 on both): the host's handshake. Streaming by distance (ADR 0035).
+//   - A client that never reloads fires within its total and cadence (inventory's open
+//     hole); the vehicle_god_mode detector of adr-0041 has no package behind it yet.
+//   - A PlayerHide refused by a full lane leaves the recipient a ghost copy until a show
+//     of the id replaces it.
+//   - The last grenade of a store whose launch was lost may be refused at its detonation
+//     (the frame that showed it spent is older than the inventory's CreditHold by then).
+//   - A driver that reports its vehicle's explosion and leaves it before the
+//     RemoteVehicleExplode comes back is still counted dead by the server (the record:
+//     leaving does not cancel the death); its client must not live on.
+//
+// A World is not safe for concurrent use.
+package refserver

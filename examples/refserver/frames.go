@@ -1,0 +1,188 @@
+package refserver
+
+import (
+	"time"
+
+	"github.com/arbitergo/arbiter/internal/revision"
+	"github.com/arbitergo/arbiter/inventory"
+	"github.com/arbitergo/arbiter/lifecycle"
+	"github.com/arbitergo/arbiter/rewind"
+	"github.com/arbitergo/arbiter/teams"
+	"github.com/arbitergo/arbiter/vitals"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// vehicle is one vehicle slot.
+type vehicle struct {
+	exists  bool
+	frozen  bool
+	wrecked bool
+	model   uint16
+	pos     wire.Vec3
+	rot     wire.Quat
+	health  float32
+	driver  uint16 // the player in the driver's seat by its newest frame, NoPlayer if none
+
+	// The vehicle's frames: numbered by the client of the driver that sends them.
+	haveSeq bool
+	seqFrom uint16
+	lastSeq uint16
+	syncSeq uint16 // the relay number of the vehicle's frames
+
+	// The last accepted shot claiming a hit on the vehicle (the explosion's credit).
+	hitBy   uint16
+	hitAt   time.Duration
+	hitLife uint64
+
+	// The accepted explosion, for the occupants' and bystanders' reports.
+	boom explosion
+}
+
+// explosion is an accepted vehicle explosion.
+type explosion struct {
+	valid  bool
+	at     time.Duration
+	serial uint64
+	author uint16
+	join   uint64 // the author's joinSerial, to tell a reused id
+	pos    wire.Vec3
+}
+
+func (w *World) vehicle(id uint16) *vehicle {
+	if int(id) >= len(w.vehicles) {
+		return nil
+	}
+	if v := &w.vehicles[id]; v.exists {
+		return v
+	}
+	return nil
+}
+
+// onPlayerSync takes one frame of p (protocol section 3): filtered by sequence and life,
+// stamped by the lifecycle, taken by vitals (the ledger, the god-mode cut), the inventory
+// (downward merge, continuous spend) and the rewind history, then relayed to every other
+// connection with the server's alive, generation and ledger, the damage group and the
+// teammate stamp for each recipient.
+func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) Verdict {
+	if p.haveSeq && !revision.Newer(m.Seq, p.lastSeq) {
+		return VerdictOutdated
+	}
+	lr, err := w.life.Frame(p.handle, lifecycle.Claim{Alive: m.Alive, Gen: lifecycle.Generation(m.DeathEpoch)}, p.vit.Ledger().Health, now)
+	if err != nil {
+		return VerdictInvalid
+	}
+	if !lr.Verdict.Relay() {
+		return VerdictOtherLife
+	}
+	p.haveSeq, p.lastSeq = true, m.Seq
+	w.stats.Frames++
+	if lr.Verdict == lifecycle.FrameFirstOfLife {
+		w.raiseSpawn(lr.Spawn)
+	}
+
+	fr, err := p.vit.Frame(now, vitals.FrameInput{Seq: m.Seq, DamageSeq: m.DamageSeq, VitalRev: m.VitalRev, Health: m.Health, Armor: m.Armor})
+	if err == nil {
+		w.takeEffects(now, p, &fr.Effects)
+	}
+	p.inv.Frame(now, inventory.Frame{WeaponRev: m.WeaponRev, Weapon: m.Weapon, Clip: m.Clip, Total: m.Total, FireHeld: m.FireHeld})
+
+	seat := rewind.NoVehicle
+	if m.Vehicle != NoVehicle && w.vehicle(m.Vehicle) != nil {
+		seat = rewind.VehicleID(m.Vehicle)
+	}
+	_, _ = w.rw.RecordPlayer(now, rewind.PlayerID(p.id), rewind.Vec3(m.Position), seat)
+	w.seat(p, m.Vehicle, m.Seat)
+	if m.FireHeld && w.catalog.Kind(m.Weapon) == inventory.KindContinuous {
+		p.fireWeapon, p.fireAt, p.fireLife = m.Weapon, now, p.lifeSerial
+	}
+	if m.Vehicle != NoVehicle && m.Seat == 0 {
+		p.driving, p.driveVehicle, p.driveAt, p.driveLife = true, m.Vehicle, now, p.lifeSerial
+	}
+	p.frame = frameState{have: true, at: now, pos: m.Position, facing: m.Facing, vehicle: m.Vehicle,
+		seat: m.Seat, weapon: m.Weapon, fireHeld: m.FireHeld}
+
+	// The relay: the server's life state and ledger, never the client's.
+	led := p.vit.Ledger()
+	r := &w.msgs.rps
+	*r = wire.RemotePlayerSync{
+		Player:      p.id,
+		SyncSeq:     lr.Stamp.Seq,
+		DeathEpoch:  uint16(lr.Stamp.Gen),
+		Alive:       lr.Stamp.Alive,
+		FireHeld:    m.FireHeld,
+		Seat:        m.Seat,
+		DamageGroup: w.teams.Group(teams.PlayerID(p.id)),
+		Weapon:      m.Weapon,
+		Health:      relayHealth(lr.Stamp.Alive, led.Health),
+		Armor:       min(max(led.Armor, 0), wire.MaxVital),
+		Position:    m.Position,
+		Velocity:    m.Velocity,
+		Facing:      m.Facing,
+		Vehicle:     m.Vehicle,
+	}
+	enc, err := r.Append(w.enc[:0])
+	if err != nil {
+		return VerdictInvalid
+	}
+	w.enc = enc[:0]
+	if !w.fan.add(enc, p.id, p.id, w.teams.Rev(), stampRemotePlayerSync) {
+		w.stats.FanOutDropped++
+	}
+	return VerdictAccepted
+}
+
+// seat keeps each vehicle's driver from its occupants' newest frames.
+func (w *World) seat(p *player, veh uint16, seat uint8) {
+	old := p.frame.vehicle
+	if old == veh && p.frame.seat == seat {
+		return
+	}
+	if v := w.vehicle(old); v != nil && v.driver == p.id {
+		v.driver = NoPlayer
+	}
+	if v := w.vehicle(veh); v != nil && seat == 0 {
+		v.driver = p.id
+	}
+}
+
+// onVehicleSync takes a vehicle's frame from the player in its driver's seat: recorded in
+// the vehicle's rewind history and relayed with the driver's teammate stamp per recipient
+// (a vehicle's frame can hurt: adr-0039).
+func (w *World) onVehicleSync(now time.Duration, p *player, m *wire.VehicleSync) Verdict {
+	v := w.vehicle(m.Vehicle)
+	if v == nil {
+		return VerdictUnknownVehicle
+	}
+	if v.wrecked {
+		return VerdictWrecked
+	}
+	if !p.frame.have || p.frame.vehicle != m.Vehicle || p.frame.seat != 0 {
+		return VerdictNotInVehicle
+	}
+	if v.haveSeq && v.seqFrom == p.id && !revision.Newer(m.Seq, v.lastSeq) {
+		return VerdictOutdated
+	}
+	if _, err := w.rw.RecordVehicle(now, rewind.VehicleID(m.Vehicle), rewind.Pose{Position: rewind.Vec3(m.Position), Rotation: rewind.Quat(m.Rotation)}); err != nil {
+		return VerdictBadGeometry
+	}
+	v.haveSeq, v.seqFrom, v.lastSeq = true, p.id, m.Seq
+	v.pos, v.rot, v.health = m.Position, m.Rotation, m.Health
+	r := &w.msgs.rvs
+	*r = wire.RemoteVehicleSync{Vehicle: m.Vehicle, Driver: p.id, SyncSeq: v.syncSeq, Position: m.Position,
+		Rotation: m.Rotation, Velocity: m.Velocity, Health: m.Health}
+	v.syncSeq++
+	enc, err := r.Append(w.enc[:0])
+	if err != nil {
+		return VerdictBadGeometry
+	}
+	w.enc = enc[:0]
+	if !w.fan.add(enc, p.id, NoPlayer, w.teams.Rev(), stampRemoteVehicleSync) {
+		w.stats.FanOutDropped++
+	}
+	return VerdictAccepted
+}
+
+func (w *World) raiseSpawn(s lifecycle.SpawnEvent) {
+	w.raise(Event{Kind: EventPlayerSpawn, At: s.At, Player: uint16(s.Player), Other: NoPlayer, Vehicle: NoVehicle,
+		Gen: uint16(s.Gen), Connect: s.Connect})
+}

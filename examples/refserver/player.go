@@ -1,0 +1,533 @@
+package refserver
+
+import (
+	"math"
+	"math/bits"
+	"time"
+
+	"github.com/arbitergo/arbiter/examples/transport"
+	"github.com/arbitergo/arbiter/internal/revision"
+	"github.com/arbitergo/arbiter/inventory"
+	"github.com/arbitergo/arbiter/lifecycle"
+	"github.com/arbitergo/arbiter/rewind"
+	"github.com/arbitergo/arbiter/teams"
+	"github.com/arbitergo/arbiter/vitals"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// player is one connection's slot. The struct and its rings are allocated the first time
+// the slot joins and reused by every later connection on the slot.
+type player struct {
+	id         uint16
+	connected  bool
+	dropping   bool
+	dropReason wire.Reason
+	handle     lifecycle.Handle
+	ep         *transport.Endpoint
+	vit        *vitals.Player
+	inv        *inventory.Inventory
+
+	joinSerial uint64 // the World's serial when the connection joined
+	lifeSerial uint64 // the World's serial at the last respawn grant: combat correlation
+	joinedAt   time.Duration
+	lastHeard  time.Duration
+
+	// The newest frame taken.
+	haveSeq bool
+	lastSeq uint16
+	frame   frameState
+
+	shots       *[MaxShotCredits]shotRecord
+	shotFilter  seqFilter
+	projectiles *[MaxProjectiles]projectileRecord
+	projFilter  seqFilter
+	// reportFilter drops duplicated damage report datagrams before their correlation
+	// spends a shot credit (vitals refuses them too, but after the correlation).
+	reportFilter seqFilter
+	gunTAT       time.Duration // the vehicle guns' rate check (GCRA theoretical arrival)
+
+	acks ackRing
+	out  outbox // unreliable datagrams until Flush
+
+	// unshown has bit s set while subject s is connected but not shown to this connection
+	// yet (its PlayerShow waits for room on the lane). Such a subject's frames and
+	// lifecycle edges are not sent here: its show builds the copy from the current state.
+	unshown  []uint64
+	nUnshown int
+
+	// The death the server counted and waits for: the relation revision at the count, so
+	// the killer is judged by the relation then and now.
+	counted  bool
+	countRev uint16
+
+	nextSuspect time.Duration
+
+	// The weapon properties revisions the client may still apply (the bullet floors take
+	// the lowest damage among them): from propsLow to the newest, and the catalogue's first
+	// table while propsBase.
+	propsLow      uint16
+	propsBase     bool
+	propsAcked    uint16
+	propsAckAt    time.Duration
+	propsAckValid bool
+
+	// Recent actions, for reports that arrive after them: the last frame that held a
+	// continuous weapon's fire, the last frame in a driver's seat, the death's commit.
+	fireWeapon   uint8
+	fireAt       time.Duration
+	fireLife     uint64
+	driveAt      time.Duration
+	driveLife    uint64
+	driveVehicle uint16
+	driving      bool
+	deadAt       time.Duration
+	deadLife     uint64
+	dead         bool
+}
+
+// frameState is what the World keeps of a player's newest frame: for the relay, a show,
+// the distance checks and the vehicle seats.
+type frameState struct {
+	have     bool
+	at       time.Duration
+	pos      wire.Vec3
+	facing   float32
+	vehicle  uint16
+	seat     uint8
+	weapon   uint8
+	fireHeld bool
+}
+
+// seqFilter refuses duplicated shot and projectile numbers within ShotWindow.
+type seqFilter struct {
+	have bool
+	top  uint16
+	bits uint64 // bit i: number top-i was seen
+}
+
+func (f *seqFilter) check(n uint16) Verdict {
+	if !f.have {
+		return VerdictAccepted
+	}
+	d := revision.Diff(n, f.top)
+	switch {
+	case d > 0:
+		return VerdictAccepted
+	case -d >= ShotWindow:
+		return VerdictTooOld
+	case f.bits&(1<<uint(-d)) != 0:
+		return VerdictDuplicate
+	}
+	return VerdictAccepted
+}
+
+func (f *seqFilter) mark(n uint16) {
+	if !f.have {
+		f.have, f.top, f.bits = true, n, 1
+		return
+	}
+	d := revision.Diff(n, f.top)
+	if d > 0 {
+		if d >= ShotWindow {
+			f.bits = 0
+		} else {
+			f.bits <<= uint(d)
+		}
+		f.bits |= 1
+		f.top = n
+		return
+	}
+	if -d < ShotWindow {
+		f.bits |= 1 << uint(-d)
+	}
+}
+
+// The acknowledgements the World waits for on a connection's lane.
+type ackKind uint8
+
+const (
+	ackHealth ackKind = iota + 1 // a health or armor command: vitals.Acknowledged
+	ackMult                      // a multiplier table: vitals.MultipliersAcknowledged
+	ackZero                      // the deadline's SetHealth(0): also lifecycle.ZeroAcknowledged
+	ackProps                     // a weapon properties revision: the floors' lower bound
+)
+
+type ackInterest struct {
+	seq  wire.LaneSeq
+	kind ackKind
+	rev  uint16
+	gen  lifecycle.Generation
+}
+
+// ackRing holds the interests in lane order. It cannot hold more than the lane can queue.
+type ackRing struct {
+	buf        *[wire.LaneHardCap]ackInterest
+	head, size int
+}
+
+func (r *ackRing) push(a ackInterest) {
+	if r.buf == nil {
+		r.buf = new([wire.LaneHardCap]ackInterest)
+	}
+	if r.size == len(r.buf) {
+		// Impossible while the lane caps what is queued; drop the oldest rather than grow.
+		r.head = (r.head + 1) % len(r.buf)
+		r.size--
+	}
+	r.buf[(r.head+r.size)%len(r.buf)] = a
+	r.size++
+}
+
+func (r *ackRing) reset() { r.head, r.size = 0, 0 }
+
+// routeAcks drains p's lane acknowledgements and hands those the packages wait for to
+// them: health commands to vitals.Acknowledged, multiplier tables to
+// vitals.MultipliersAcknowledged, the deadline's zero to lifecycle.ZeroAcknowledged.
+func (w *World) routeAcks(p *player) {
+	for a, ok := p.ep.PopAcked(); ok; a, ok = p.ep.PopAcked() {
+		for p.acks.size > 0 {
+			it := p.acks.buf[p.acks.head]
+			if int32(it.seq-a.Seq) > 0 {
+				break // acknowledged later
+			}
+			p.acks.head = (p.acks.head + 1) % len(p.acks.buf)
+			p.acks.size--
+			if it.seq != a.Seq {
+				continue // its report was lost from the lane's log; Acked still knows
+			}
+			switch it.kind {
+			case ackHealth:
+				_ = p.vit.Acknowledged(a.At, it.rev)
+			case ackMult:
+				_ = p.vit.MultipliersAcknowledged(a.At, it.rev)
+			case ackZero:
+				_ = p.vit.Acknowledged(a.At, it.rev)
+				_ = w.life.ZeroAcknowledged(p.handle, it.gen)
+			case ackProps:
+				p.propertiesAcknowledged(a.At, it.rev)
+			}
+			break
+		}
+	}
+	// Interests whose acknowledgement report the lane dropped from its log.
+	for p.acks.size > 0 {
+		it := p.acks.buf[p.acks.head]
+		if !p.ep.Lane().Acked(it.seq) {
+			return
+		}
+		p.acks.head = (p.acks.head + 1) % len(p.acks.buf)
+		p.acks.size--
+		switch it.kind {
+		case ackHealth:
+			_ = p.vit.Acknowledged(w.now, it.rev)
+		case ackMult:
+			_ = p.vit.MultipliersAcknowledged(w.now, it.rev)
+		case ackZero:
+			_ = p.vit.Acknowledged(w.now, it.rev)
+			_ = w.life.ZeroAcknowledged(p.handle, it.gen)
+		case ackProps:
+			p.propertiesAcknowledged(w.now, it.rev)
+		}
+	}
+}
+
+// propertiesAcknowledged records that the client acknowledged weapon properties revision
+// rev at: it applies it from then on; reports it created before may arrive PropertiesGrace
+// later.
+func (p *player) propertiesAcknowledged(at time.Duration, rev uint16) {
+	p.propsAcked, p.propsAckAt, p.propsAckValid = rev, at, true
+}
+
+// settleProperties moves the oldest weapon properties revision the client may still apply
+// to the last one it acknowledged PropertiesGrace ago.
+func (p *player) settleProperties(now time.Duration) {
+	if p.propsAckValid && now-p.propsAckAt >= PropertiesGrace {
+		p.propsLow, p.propsBase, p.propsAckValid = p.propsAcked, false, false
+	}
+}
+
+// sees reports whether subject's PlayerShow went to p (so its frames and edges go too).
+func (p *player) sees(subject uint16) bool {
+	return p.nUnshown == 0 || p.unshown[subject>>6]&(1<<(subject&63)) == 0
+}
+
+func (p *player) markUnshown(subject uint16) {
+	if p.unshown[subject>>6]&(1<<(subject&63)) == 0 {
+		p.unshown[subject>>6] |= 1 << (subject & 63)
+		p.nUnshown++
+	}
+}
+
+func (p *player) clearUnshown(subject uint16) {
+	if p.unshown[subject>>6]&(1<<(subject&63)) != 0 {
+		p.unshown[subject>>6] &^= 1 << (subject & 63)
+		p.nUnshown--
+	}
+}
+
+// drainShows sends p the shows it still lacks, in ascending id, while its lane holds fewer
+// than ShowBacklogRoom messages (a World of more players than the lane's soft cap cannot
+// show everyone at once, and commands and the respawn need room too). Tick drains the rest.
+func (w *World) drainShows(now time.Duration, p *player) {
+	for i := 0; p.nUnshown > 0 && i < len(p.unshown); i++ {
+		for p.unshown[i] != 0 {
+			s := uint16(i*64 + bits.TrailingZeros64(p.unshown[i]))
+			subject := w.conn(s)
+			if subject == nil || subject == p {
+				p.clearUnshown(s)
+				continue
+			}
+			if p.ep.Lane().Stats().Queued >= ShowBacklogRoom || p.ep.CanQueue(&w.msgs.show) != nil {
+				return
+			}
+			w.show(now, p, subject)
+			p.clearUnshown(s)
+		}
+	}
+}
+
+// ---- joining ----
+
+// join creates the player of a new connection in every package and sends what a new
+// connection needs (protocol section 1).
+func (w *World) join(now time.Duration, conn uint16) {
+	h, err := w.life.Join(lifecycle.PlayerID(conn), now)
+	if err != nil {
+		w.refuseInput(conn, VerdictUnknownConnection, err.Error())
+		return
+	}
+	vit, err := vitals.NewPlayer(w.cfg.Vitals)
+	if err != nil { // the Config was validated in New
+		_, _ = w.life.Leave(h, now)
+		return
+	}
+	ep, err := transport.New(transport.Server)
+	if err != nil {
+		_, _ = w.life.Leave(h, now)
+		return
+	}
+	if err := w.teams.Connect(teams.PlayerID(conn)); err != nil {
+		_, _ = w.life.Leave(h, now)
+		return
+	}
+	if err := w.rw.AddPlayer(now, rewind.PlayerID(conn)); err != nil {
+		_, _ = w.teams.Disconnect(teams.PlayerID(conn))
+		_, _ = w.life.Leave(h, now)
+		return
+	}
+	p := w.players[conn]
+	if p == nil {
+		p = &player{
+			id:          conn,
+			inv:         w.catalog.NewInventory(),
+			shots:       new([MaxShotCredits]shotRecord),
+			projectiles: new([MaxProjectiles]projectileRecord),
+			unshown:     make([]uint64, (len(w.players)+63)/64),
+		}
+		w.players[conn] = p
+	} else {
+		shots, projs, inv, acks, unshown, out := p.shots, p.projectiles, p.inv, p.acks, p.unshown, p.out
+		*shots = [MaxShotCredits]shotRecord{}
+		*projs = [MaxProjectiles]projectileRecord{}
+		inv.Reset()
+		acks.reset()
+		clear(unshown)
+		out.buf, out.ends = out.buf[:0], out.ends[:0]
+		*p = player{id: conn, inv: inv, shots: shots, projectiles: projs, acks: acks, unshown: unshown, out: out}
+	}
+	p.connected = true
+	p.handle = h
+	p.ep = ep
+	p.vit = vit
+	p.joinSerial = w.nextSerial()
+	p.lifeSerial = p.joinSerial
+	p.joinedAt = now
+	p.lastHeard = now
+	p.nextSuspect = now + SuspectInterval
+	p.frame.vehicle = NoVehicle
+	// A new client applies the catalogue's first table until the properties it is sent
+	// now reach it.
+	p.propsLow = w.catalog.Revision()
+	p.propsBase = p.propsLow != w.cfg.Weapons.FirstRevision
+	w.insertConn(conn)
+	w.stats.Joins++
+	w.raise(Event{Kind: EventPlayerJoin, At: now, Player: conn, Other: NoPlayer, Vehicle: NoVehicle, Token: uint32(h.Token)})
+
+	w.welcome(p)
+	if w.multSet {
+		w.sendMultipliers(now, p)
+	}
+	w.sendProperties(now, p)
+	for _, id := range w.conns {
+		if id == conn {
+			continue
+		}
+		other := w.players[id]
+		p.markUnshown(id)
+		other.markUnshown(conn)
+		w.drainShows(now, other)
+	}
+	w.drainShows(now, p)
+}
+
+func (w *World) welcome(p *player) {
+	w.msgs.welcome = wire.Welcome{Player: p.id, PlayerToken: uint32(p.handle.Token)}
+	p.out.send(&w.msgs.welcome)
+}
+
+func (w *World) insertConn(id uint16) {
+	i := len(w.conns)
+	for i > 0 && w.conns[i-1] > id {
+		i--
+	}
+	w.conns = append(w.conns, 0)
+	copy(w.conns[i+1:], w.conns[i:])
+	w.conns[i] = id
+}
+
+func (w *World) removeConn(id uint16) {
+	for i, c := range w.conns {
+		if c == id {
+			w.conns = append(w.conns[:i], w.conns[i+1:]...)
+			return
+		}
+	}
+}
+
+// sendProperties sends a joining connection the weapon properties that differ from the
+// catalogue's first revision, all with the current revision. If none differs but the
+// revision moved, one unchanged row still goes, so the client learns the revision its shots
+// must name (ours: otherwise it would fire under a revision the catalogue may have dropped).
+func (w *World) sendProperties(now time.Duration, p *player) {
+	rev := w.catalog.Revision()
+	if rev == w.cfg.Weapons.FirstRevision {
+		return
+	}
+	cur := w.catalog.Properties().Weapons
+	sent := false
+	firstGun := -1
+	for i := range cur {
+		c := &cur[i]
+		if c.Kind != inventory.KindBullet || c.Range <= 0 {
+			continue
+		}
+		if firstGun < 0 {
+			firstGun = i
+		}
+		b := &w.base[i]
+		if c.Damage == b.Damage && c.Range == b.Range {
+			continue
+		}
+		w.queueProperties(now, p, rev, uint8(i), c)
+		sent = true
+	}
+	if !sent && firstGun >= 0 {
+		w.queueProperties(now, p, rev, uint8(firstGun), &cur[firstGun])
+	}
+}
+
+func (w *World) queueProperties(now time.Duration, p *player, rev uint16, weapon uint8, c *inventory.Weapon) {
+	w.msgs.props = wire.WeaponProperties{Rev: rev, Weapon: weapon,
+		DamagePoor: c.Damage[inventory.TierPoor], DamageStd: c.Damage[inventory.TierStd], DamagePro: c.Damage[inventory.TierPro],
+		Range: min(c.Range, wire.MaxWeaponRange)}
+	if seq, ok := w.queue(now, p, &w.msgs.props); ok {
+		p.acks.push(ackInterest{seq: seq, kind: ackProps, rev: rev})
+	}
+}
+
+func (w *World) sendMultipliers(now time.Duration, p *player) bool {
+	cmd, err := p.vit.SetMultipliers(now, w.mult)
+	if err != nil {
+		return false
+	}
+	t := cmd.Table
+	w.msgs.mult = wire.DamageMultipliers{Rev: cmd.Rev, Melee: t.Melee, Fire: t.Fire, Spray: t.Spray,
+		Extinguisher: t.Extinguisher, Explosion: t.Explosion, PredatorGun: t.Predator}
+	seq, ok := w.queue(now, p, &w.msgs.mult)
+	if ok {
+		p.acks.push(ackInterest{seq: seq, kind: ackMult, rev: cmd.Rev})
+	}
+	return ok
+}
+
+// relayHealth is the health a relay or a show carries: the ledger, never at or below 0 for
+// a player the server holds alive, 0 for one it holds dead (adr-0017).
+func relayHealth(alive bool, ledger float32) float32 {
+	if !alive {
+		return 0
+	}
+	if ledger <= 0 {
+		return 1
+	}
+	return min(ledger, wire.MaxVital)
+}
+
+// show sends recipient a PlayerShow of subject, built from the lifecycle's snapshot, the
+// ledger, the damage group and the newest frame.
+func (w *World) show(now time.Duration, recipient, subject *player) {
+	snap, err := w.life.Snapshot(lifecycle.PlayerID(subject.id))
+	if err != nil {
+		return
+	}
+	led := subject.vit.Ledger()
+	f := &subject.frame
+	m := &w.msgs.show
+	*m = wire.PlayerShow{
+		Player:      subject.id,
+		PlayerToken: uint32(snap.Token),
+		DeathEpoch:  uint16(snap.Gen),
+		SyncSeq:     snap.SyncSeq,
+		Alive:       snap.Alive,
+		DamageGroup: w.teams.Group(teams.PlayerID(subject.id)),
+		Health:      relayHealth(snap.Alive, led.Health),
+		Armor:       min(max(led.Armor, 0), wire.MaxVital),
+		Vehicle:     NoVehicle,
+	}
+	if f.have {
+		m.Position, m.Facing, m.Weapon = f.pos, f.facing, f.weapon
+		if f.vehicle != NoVehicle {
+			m.Vehicle, m.Seat = f.vehicle, f.seat
+		}
+	} else {
+		m.Position = wire.Vec3(snap.Point.Pos)
+		m.Facing = degToRad(snap.Point.Facing)
+	}
+	w.queue(now, recipient, m)
+}
+
+func degToRad(deg float32) float32 { return float32(float64(deg) * math.Pi / 180) }
+
+// ---- leaving ----
+
+// leave ends p's connection: the lifecycle first (a player inside the death wait leaves
+// dead, its death committed and sent before the slot is freed), then every package, then
+// PlayerHide to the others and a Disconnect to p at the next Flush.
+func (w *World) leave(now time.Duration, p *player, reason wire.Reason) {
+	dep, err := w.life.Leave(p.handle, now)
+	if err == nil && dep.Committed {
+		w.committed(now, p, dep.Commit)
+	}
+	token := p.handle.Token
+	p.connected = false
+	p.dropping = false
+	p.out.buf, p.out.ends = p.out.buf[:0], p.out.ends[:0]
+	w.removeConn(p.id)
+	_, _ = w.teams.Disconnect(teams.PlayerID(p.id))
+	_ = w.rw.RemovePlayer(now, rewind.PlayerID(p.id))
+	for i := range w.vehicles {
+		if v := &w.vehicles[i]; v.exists && v.driver == p.id {
+			v.driver = NoPlayer
+		}
+	}
+	w.farewells = append(w.farewells, farewell{conn: p.id, reason: reason})
+	w.msgs.hide = wire.PlayerHide{Player: p.id, PlayerToken: uint32(token)}
+	for _, id := range w.conns {
+		if r := w.players[id]; r.sees(p.id) {
+			w.queue(now, r, &w.msgs.hide)
+		} else {
+			r.clearUnshown(p.id)
+		}
+	}
+	w.stats.Leaves++
+	w.raise(Event{Kind: EventPlayerLeave, At: now, Player: p.id, Other: NoPlayer, Vehicle: NoVehicle, Reason: reason, Token: uint32(token)})
+}

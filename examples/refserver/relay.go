@@ -1,0 +1,169 @@
+package refserver
+
+import (
+	"encoding/binary"
+
+	"github.com/arbitergo/arbiter/examples/transport"
+	"github.com/arbitergo/arbiter/teams"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// outbox holds a connection's own unreliable datagrams (one message each) until Flush, as
+// transport.Endpoint.Send does: the Welcome, pings, pongs, and the shots, projectiles and
+// detonations built for that recipient alone. The World keeps its own so that the buffer
+// grows by doubling (wire's Append grows a full buffer by exactly one message) and so that
+// the relays every connection shares can be served from one log (fanLog).
+type outbox struct {
+	buf  []byte
+	ends []int32
+}
+
+// full reports whether the outbox holds transport.MaxPendingDatagrams datagrams.
+func (o *outbox) full() bool { return len(o.ends) >= transport.MaxPendingDatagrams }
+
+// room makes sure n more bytes fit without a reallocation by append.
+func (o *outbox) room(n int) {
+	if cap(o.buf)-len(o.buf) < n {
+		grown := make([]byte, len(o.buf), 2*cap(o.buf)+n+1024)
+		copy(grown, o.buf)
+		o.buf = grown
+	}
+}
+
+// send encodes m as one datagram; false when the outbox is full or m does not encode.
+func (o *outbox) send(m wire.Message) bool {
+	if o.full() {
+		return false
+	}
+	o.room(wire.MaxSize)
+	b, err := m.Append(o.buf)
+	if err != nil {
+		return false
+	}
+	o.buf = b
+	o.ends = append(o.ends, int32(len(o.buf)))
+	return true
+}
+
+// emit hands every datagram to emit and empties the outbox.
+func (o *outbox) emit(emit func([]byte)) {
+	start := int32(0)
+	for _, end := range o.ends {
+		emit(o.buf[start:end])
+		start = end
+	}
+	o.buf, o.ends = o.buf[:0], o.ends[:0]
+}
+
+// stampLayout says where an encoded message keeps its teammate stamp: the byte and bit of
+// Stamp.Teammate (a flags bit, or bit 0 of a bool byte) and the offset of Stamp.Rev (u16,
+// little-endian). The offsets are the wire's layout tables; TestPatchedStampEqualsTheEncoding
+// holds them to the codec.
+type stampLayout struct {
+	flags, bit, rev int
+}
+
+var (
+	stampRemotePlayerSync  = stampLayout{flags: 8, bit: 2, rev: 9}
+	stampRemoteVehicleSync = stampLayout{flags: 8, bit: 0, rev: 9}
+	stampRemoteWeaponShot  = stampLayout{flags: 10, bit: 0, rev: 11}
+	stampRemoteVehicleShot = stampLayout{flags: 12, bit: 0, rev: 13}
+)
+
+// patch writes s into the encoded message b.
+func (l stampLayout) patch(b []byte, s teams.Stamp) {
+	f := b[l.flags] &^ (1 << l.bit)
+	if s.Teammate {
+		f |= 1 << l.bit
+	}
+	b[l.flags] = f
+	binary.LittleEndian.PutUint16(b[l.rev:], s.Rev)
+}
+
+// fanLog holds the relayed messages every connection gets a copy of (frames, vehicle
+// frames, the shared copy of a shot) from one Flush to the next: each is encoded and
+// validated once, when it arrives, and copied to each recipient at Flush with the
+// recipient's stamp patched in. Recipients are served one after the other from this one
+// small log, so a world of a thousand players does not write a thousand relay buffers.
+type fanLog struct {
+	buf     []byte
+	entries []fanEntry
+	skip    []uint16 // the recipients each entry skips (they got a datagram of their own)
+	scratch []byte
+}
+
+// fanEntry is one message of the log.
+type fanEntry struct {
+	start, end int32
+	skipStart  int32
+	skipEnd    int32
+	sender     uint16 // whose stamp each recipient gets; never sent back to it
+	subject    uint16 // only recipients that see it (NoPlayer: everyone)
+	rev        uint16 // the relation revision when it was logged: the stamp is taken there
+	layout     stampLayout
+}
+
+// add logs the encoded message enc from sender about subject, to be stamped with layout.
+// It reports false (nothing logged) when the log holds MaxFanOut messages.
+func (f *fanLog) add(enc []byte, sender, subject, rev uint16, layout stampLayout) bool {
+	if len(f.entries) >= MaxFanOut {
+		return false
+	}
+	start := int32(len(f.buf))
+	f.buf = append(f.buf, enc...)
+	n := int32(len(f.skip))
+	f.entries = append(f.entries, fanEntry{start: start, end: int32(len(f.buf)), skipStart: n, skipEnd: n,
+		sender: sender, subject: subject, rev: rev, layout: layout})
+	return true
+}
+
+// skipLast makes the last logged message skip recipient id (ids in ascending order).
+func (f *fanLog) skipLast(id uint16) {
+	f.skip = append(f.skip, id)
+	f.entries[len(f.entries)-1].skipEnd = int32(len(f.skip))
+}
+
+func (f *fanLog) reset() {
+	f.buf, f.entries, f.skip = f.buf[:0], f.entries[:0], f.skip[:0]
+}
+
+// stampAt is the stamp a message from sender to recipient carries when it was accepted at
+// relation revision rev (a team change between its arrival and the Flush does not change
+// what it says; a shot's report is judged by the same revision).
+func (w *World) stampAt(sender, recipient, rev uint16) teams.Stamp {
+	if rev == w.teams.Rev() {
+		return w.teams.Stamp(teams.PlayerID(sender), teams.PlayerID(recipient))
+	}
+	if s, err := w.teams.StampAt(teams.PlayerID(sender), teams.PlayerID(recipient), rev); err == nil {
+		return s
+	}
+	return w.teams.Stamp(teams.PlayerID(sender), teams.PlayerID(recipient))
+}
+
+// emitTo hands recipient r its copy of every logged message, stamped for it.
+func (w *World) emitTo(r *player, emit func([]byte)) {
+	f := &w.fan
+	for i := range f.entries {
+		e := &f.entries[i]
+		if e.sender == r.id || e.subject != NoPlayer && !r.sees(e.subject) {
+			continue
+		}
+		skipped := false
+		for _, s := range f.skip[e.skipStart:e.skipEnd] {
+			if s == r.id {
+				skipped = true
+				break
+			}
+		}
+		if skipped {
+			continue
+		}
+		b := append(f.scratch[:0], f.buf[e.start:e.end]...)
+		f.scratch = b
+		e.layout.patch(b, w.stampAt(e.sender, r.id, e.rev))
+		emit(b)
+		if e.layout == stampRemotePlayerSync {
+			w.stats.Relayed++
+		}
+	}
+}

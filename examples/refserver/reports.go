@@ -1,0 +1,551 @@
+package refserver
+
+import (
+	"math"
+	"time"
+
+	"github.com/arbitergo/arbiter/inventory"
+	"github.com/arbitergo/arbiter/lifecycle"
+	"github.com/arbitergo/arbiter/rewind"
+	"github.com/arbitergo/arbiter/teams"
+	"github.com/arbitergo/arbiter/vitals"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// Weapon and cause ids the correlation names.
+const (
+	weaponKnife        uint8 = 4
+	weaponMolotov      uint8 = 18
+	weaponFire         uint8 = vitals.WeaponFire
+	weaponSpraycan     uint8 = vitals.WeaponSpraycan
+	weaponExtinguisher uint8 = vitals.WeaponExtinguisher
+	weaponVehicle      uint8 = vitals.WeaponVehicle
+	weaponRotor        uint8 = vitals.WeaponRotor
+	weaponExplosion    uint8 = vitals.WeaponExplosion
+)
+
+// correlation is what the World established about a damage report before the ledger.
+type correlation struct {
+	verdict Verdict // VerdictAccepted when correlated, else why not
+	// credit is the shot victim entry to consume once vitals takes the report.
+	credit *shotVictim
+	// teams is the teams verdict of a correlated report with an attacker (0 if none).
+	teams teams.ReportVerdict
+}
+
+// onDamageReport takes the victim's report (protocol section 6): correlated with the action
+// it answers, judged by teams, floored from the weapon catalogue, then handed to the
+// victim's ledger (vitals.Report), which applies it in the client's order. Credited
+// outcomes raise player_damage; the rest raise report_not_credited with the reason.
+func (w *World) onDamageReport(now time.Duration, p *player, m *wire.DamageReport) Verdict {
+	if v := p.reportFilter.check(m.DamageSeq); v != VerdictAccepted {
+		w.raise(Event{Kind: EventInputRefused, At: now, Player: p.id, Other: m.Attacker, Vehicle: NoVehicle, Weapon: m.Weapon, Seq: m.DamageSeq, Verdict: v, Detail: "damage_report"})
+		return v
+	}
+	in := vitals.ReportInput{
+		Seq:      m.DamageSeq,
+		VitalRev: m.VitalRev,
+		Weapon:   m.Weapon,
+		BodyPart: m.BodyPart,
+		Attacker: NoPlayer,
+		Loss:     m.Loss,
+		Before:   vitals.Vitals{Health: m.HealthBefore, Armor: m.ArmorBefore},
+		After:    vitals.Vitals{Health: m.HealthAfter, Armor: m.ArmorAfter},
+	}
+	c := w.correlate(now, p, m, &in)
+	if in.Correlated && in.Attacker != NoPlayer && in.Attacker != p.id {
+		var action teams.Action
+		if c.credit != nil {
+			rec := w.players[in.Attacker].shots[int(m.Ref.Seq)%MaxShotCredits]
+			action = teams.Action{Stamped: true, Rev: rec.rev}
+		}
+		c.teams, _ = w.teams.JudgeReport(teams.PlayerID(in.Attacker), teams.PlayerID(p.id), action)
+		in.Teammate = !c.teams.Credited()
+	}
+	rr, err := p.vit.Report(now, in)
+	if err != nil {
+		w.raise(Event{Kind: EventReportNotCredited, At: now, Player: p.id, Other: m.Attacker, Vehicle: NoVehicle, Weapon: m.Weapon,
+			BodyPart: m.BodyPart, Seq: m.DamageSeq, Amount: m.Loss, Verdict: VerdictInvalid, Detail: err.Error()})
+		return VerdictInvalid
+	}
+	p.reportFilter.mark(m.DamageSeq)
+	w.stats.Reports++
+	if c.credit != nil && rr.Verdict != vitals.ReportDuplicate && rr.Verdict != vitals.ReportStale {
+		c.credit.used++
+	}
+	if c.verdict != VerdictAccepted && !in.Source.NeedsAttacker() && m.Attacker != NoPlayer {
+		// Taken by the ledger as an observation, without the attacker it named.
+		w.raise(Event{Kind: EventReportUnattributed, At: now, Player: p.id, Other: m.Attacker, Vehicle: NoVehicle, Weapon: m.Weapon,
+			Seq: m.DamageSeq, Amount: m.Loss, Verdict: c.verdict})
+	}
+	own := false
+	for i := range rr.Reports {
+		if rr.Reports[i].Seq == m.DamageSeq {
+			own = true
+		}
+	}
+	w.takeEffects(now, p, &rr.Effects)
+	switch {
+	case rr.Verdict == vitals.ReportHeld:
+		return VerdictHeld
+	case rr.Verdict.Credited():
+		return VerdictAccepted
+	case own:
+		return VerdictDiscarded
+	}
+	// Refused on arrival: the reason is the World's when its correlation or teams decided.
+	v, detail := VerdictDiscarded, rr.Verdict.String()
+	switch {
+	case rr.Verdict == vitals.ReportUncorrelated && c.verdict != VerdictAccepted:
+		v = c.verdict
+	case rr.Verdict == vitals.ReportTeammate:
+		v, detail = VerdictTeammate, c.teams.String()
+	}
+	w.raise(Event{Kind: EventReportNotCredited, At: now, Player: p.id, Other: m.Attacker, Vehicle: NoVehicle, Weapon: m.Weapon,
+		BodyPart: m.BodyPart, Seq: m.DamageSeq, Amount: m.Loss, Verdict: v, Detail: detail})
+	return v
+}
+
+// correlate establishes what a report is (its vitals.Source), whom it may credit and
+// whether it matches an action the server accepted and relayed to this life of the
+// victim. A hit that cannot be correlated stays a hit (vitals discards it: no ledger, no
+// attribution); damage the victim observes (explosions, fire, rams) falls back to an
+// observation of the environment (the ledger takes it, nobody is credited).
+func (w *World) correlate(now time.Duration, p *player, m *wire.DamageReport, in *vitals.ReportInput) correlation {
+	switch m.Ref.Kind {
+	case wire.RefWeaponShot, wire.RefVehicleShot:
+		return w.correlateShot(now, p, m, in)
+	case wire.RefDetonation:
+		return w.correlateDetonation(now, p, m, in)
+	case wire.RefEffect:
+		return w.correlateEffect(now, p, m, in)
+	case wire.RefVehicleExplode:
+		return w.correlateVehicleExplosion(now, p, m, in)
+	}
+	switch w.catalog.Kind(m.Weapon) {
+	case inventory.KindFist, inventory.KindMelee, inventory.KindBullet:
+		return w.correlateMelee(now, p, m, in)
+	case inventory.KindContinuous:
+		return w.correlateContinuous(now, p, m, in)
+	}
+	switch m.Weapon {
+	case weaponVehicle, weaponRotor:
+		return w.correlateRam(now, p, m, in)
+	}
+	// Falls, drowning, unowned explosions, unknown causes: the environment.
+	in.Source = vitals.SourceEnvironment
+	return correlation{verdict: observed(m)}
+}
+
+// observed is the verdict of an environmental report: accepted without an attacker, else
+// the attacker it named could not be correlated.
+func observed(m *wire.DamageReport) Verdict {
+	if m.Attacker == NoPlayer {
+		return VerdictAccepted
+	}
+	return VerdictNoSuchAction
+}
+
+// environment makes in an uncorrelated observation, for damage whose correlation failed.
+func environment(in *vitals.ReportInput, v Verdict) correlation {
+	in.Source, in.Attacker, in.Correlated, in.Floor = vitals.SourceEnvironment, NoPlayer, false, 0
+	return correlation{verdict: v}
+}
+
+func (w *World) correlateShot(now time.Duration, p *player, m *wire.DamageReport, in *vitals.ReportInput) correlation {
+	in.Source = vitals.SourceBullet
+	if m.Ref.Kind == wire.RefVehicleShot {
+		in.Source = vitals.SourceVehicleGun
+	}
+	a := w.conn(m.Attacker)
+	if a == nil {
+		return correlation{verdict: VerdictUnknownPlayer}
+	}
+	if a == p {
+		return correlation{verdict: VerdictNotRelayed}
+	}
+	rec := &a.shots[int(m.Ref.Seq)%MaxShotCredits]
+	vehicleShot := rec.source != vitals.SourceBullet
+	if !rec.valid || rec.seq != m.Ref.Seq || rec.life != a.lifeSerial || now-rec.at > ShotCreditWindow ||
+		vehicleShot != (m.Ref.Kind == wire.RefVehicleShot) {
+		return correlation{verdict: VerdictNoSuchAction}
+	}
+	if rec.serial <= p.lifeSerial {
+		return correlation{verdict: VerdictNotRelayed}
+	}
+	if rec.cannon {
+		// The Rhino's shell explodes where the ray ends: its damage is the explosion's.
+		if m.Weapon != weaponExplosion {
+			return environment(in, VerdictWrongWeapon)
+		}
+		in.Source = vitals.SourceExplosion
+	} else if m.Weapon != rec.weapon {
+		return correlation{verdict: VerdictWrongWeapon}
+	} else {
+		in.Source = rec.source
+		in.Floor = w.bulletFloor(now, p, rec)
+	}
+	var slot *shotVictim
+	for i := range rec.victims[:rec.nv] {
+		if rec.victims[i].id == p.id {
+			slot = &rec.victims[i]
+		}
+	}
+	if slot == nil {
+		if int(rec.nv) == len(rec.victims) {
+			return correlation{verdict: VerdictNoCredit}
+		}
+		rec.victims[rec.nv] = shotVictim{id: p.id}
+		slot = &rec.victims[rec.nv]
+		rec.nv++
+	}
+	if slot.used >= rec.pellets {
+		return correlation{verdict: VerdictNoCredit}
+	}
+	in.Attacker, in.Correlated = a.id, true
+	return correlation{verdict: VerdictAccepted, credit: slot}
+}
+
+// bulletFloor is the floor of a hit by the shot rec on victim p: 0.33 x the damage the
+// shot's properties revision gives at the shooter's floor tier, but never above what the
+// victim's own table may give, when the gamemode lowered the damage in a revision the
+// victim may already apply (ours: the record floors with the shot's revision only, which
+// would take more than an honest victim lost, and it says a floor must never be above the
+// game's own damage). The victim may apply any revision from the last one it acknowledged
+// PropertiesGrace ago to the newest (or the catalogue's first table before its join's
+// properties settled), as vitals does for the multiplier tables.
+func (w *World) bulletFloor(now time.Duration, p *player, rec *shotRecord) float32 {
+	if rec.damage <= 0 {
+		return 0
+	}
+	p.settleProperties(now)
+	d := rec.damage
+	newest := w.catalog.Revision()
+	r := p.propsLow
+	for range inventory.MaxPropertiesRevisions {
+		if v, err := w.catalog.Damage(r, rec.weapon, rec.tier); err == nil {
+			d = min(d, v)
+		}
+		if r == newest {
+			break
+		}
+		r++
+	}
+	if p.propsBase {
+		if b := &w.base[rec.weapon]; b.HasDamage {
+			d = min(d, b.Damage[rec.tier])
+		}
+	}
+	return vitals.BulletFloor(d)
+}
+
+func (w *World) correlateDetonation(now time.Duration, p *player, m *wire.DamageReport, in *vitals.ReportInput) correlation {
+	in.Source = vitals.SourceExplosion
+	a := w.conn(m.Attacker)
+	if a == nil {
+		return environment(in, VerdictUnknownPlayer)
+	}
+	rec := &a.projectiles[int(m.Ref.Seq)%MaxProjectiles]
+	if !rec.valid || rec.seq != m.Ref.Seq || !rec.detonated || rec.life != a.lifeSerial || now-rec.detAt > ExplosionWindow {
+		return environment(in, VerdictNoSuchAction)
+	}
+	if rec.detSerial <= p.lifeSerial {
+		return environment(in, VerdictNotRelayed)
+	}
+	switch {
+	case m.Weapon == weaponExplosion:
+	case m.Weapon == weaponFire && rec.weapon == weaponMolotov:
+		in.Source = vitals.SourceFire
+	default:
+		return environment(in, VerdictWrongWeapon)
+	}
+	if w.farFrom(p, rec.detPos, rec.detAt, BlastRadius) {
+		return environment(in, VerdictTooFar)
+	}
+	in.Attacker, in.Correlated = a.id, true
+	return correlation{verdict: VerdictAccepted}
+}
+
+func (w *World) correlateEffect(now time.Duration, p *player, m *wire.DamageReport, in *vitals.ReportInput) correlation {
+	e := &w.effects[int(m.Ref.Seq)%MaxEffects]
+	if !e.valid || e.id != m.Ref.Seq {
+		return environment(in, VerdictNoSuchAction)
+	}
+	window := ExplosionWindow
+	want := weaponExplosion
+	if e.fire {
+		window, want = FireLifetime+ExplosionWindow, weaponFire
+	}
+	if now-e.at > window {
+		return environment(in, VerdictNoSuchAction)
+	}
+	if !e.fire && e.serial <= p.lifeSerial {
+		return environment(in, VerdictNotRelayed)
+	}
+	if m.Weapon != want {
+		return environment(in, VerdictWrongWeapon)
+	}
+	if w.farFrom(p, e.pos, e.at, e.radius) {
+		return environment(in, VerdictTooFar)
+	}
+	creator := w.effectCreator(e)
+	if m.Attacker != creator {
+		return environment(in, VerdictAttackerMismatch)
+	}
+	if creator == NoPlayer {
+		return environment(in, VerdictAccepted)
+	}
+	in.Source = vitals.SourceExplosion
+	if e.fire {
+		in.Source = vitals.SourceFire
+	}
+	in.Attacker, in.Correlated = creator, true
+	return correlation{verdict: VerdictAccepted}
+}
+
+func (w *World) correlateVehicleExplosion(now time.Duration, p *player, m *wire.DamageReport, in *vitals.ReportInput) correlation {
+	v := w.vehicle(m.Ref.Seq)
+	if v == nil || !v.boom.valid || now-v.boom.at > ExplosionWindow {
+		return environment(in, VerdictNoSuchAction)
+	}
+	if v.boom.serial <= p.lifeSerial {
+		return environment(in, VerdictNotRelayed)
+	}
+	if m.Weapon != weaponExplosion {
+		return environment(in, VerdictWrongWeapon)
+	}
+	if w.farFrom(p, v.boom.pos, v.boom.at, BlastRadius) {
+		return environment(in, VerdictTooFar)
+	}
+	author := v.boom.author
+	if a := w.conn(author); a == nil || a.joinSerial != v.boom.join {
+		author = NoPlayer
+	}
+	if m.Attacker != author {
+		return environment(in, VerdictAttackerMismatch)
+	}
+	if author == NoPlayer {
+		return environment(in, VerdictAccepted)
+	}
+	in.Source, in.Attacker, in.Correlated = vitals.SourceExplosion, author, true
+	return correlation{verdict: VerdictAccepted}
+}
+
+// correlateMelee checks the attacker's side of a blow: alive and acting, the weapon in its
+// store (or the fists, or a gun used as a club), within reach by the present positions of
+// both (the closest they stood over the last RewindCap), the weapon's cadence.
+func (w *World) correlateMelee(now time.Duration, p *player, m *wire.DamageReport, in *vitals.ReportInput) correlation {
+	in.Source = vitals.SourceMelee
+	a := w.conn(m.Attacker)
+	if a == nil {
+		return correlation{verdict: VerdictUnknownPlayer}
+	}
+	if a == p {
+		return correlation{verdict: VerdictNotRelayed}
+	}
+	if !w.actedRecently(a) {
+		return correlation{verdict: VerdictAttackerNotAlive}
+	}
+	d := w.closest(a, p)
+	if d > inventory.MeleeRange {
+		return correlation{verdict: VerdictTooFar}
+	}
+	if r := a.inv.Melee(now, true, m.Weapon, d); r.Verdict != inventory.Accepted {
+		return correlation{verdict: inventoryVerdict(r.Verdict)}
+	}
+	in.Attacker, in.Correlated = a.id, true
+	return correlation{verdict: VerdictAccepted}
+}
+
+// correlateContinuous attributes flamethrower, spraycan and extinguisher damage to an
+// attacker one of whose frames of the last ContinuousWindow showed that weapon held with
+// its fire, and that came within the weapon's range (plus ContinuousRange).
+func (w *World) correlateContinuous(now time.Duration, p *player, m *wire.DamageReport, in *vitals.ReportInput) correlation {
+	switch m.Weapon {
+	case weaponSpraycan:
+		in.Source = vitals.SourceSpray
+	case weaponExtinguisher:
+		in.Source = vitals.SourceExtinguisher
+	default:
+		in.Source = vitals.SourceFire
+	}
+	if m.Attacker == NoPlayer {
+		return environment(in, VerdictAccepted)
+	}
+	a := w.conn(m.Attacker)
+	if a == nil || a == p {
+		return environment(in, VerdictUnknownPlayer)
+	}
+	if a.fireWeapon != m.Weapon || a.fireLife != a.lifeSerial || now-a.fireAt > ContinuousWindow {
+		return environment(in, VerdictNotHolding)
+	}
+	reach := float32(ContinuousRange)
+	if wpn, err := w.catalog.Weapon(w.catalog.Revision(), m.Weapon); err == nil {
+		reach += wpn.Range
+	}
+	if w.closest(a, p) > reach {
+		return environment(in, VerdictTooFar)
+	}
+	in.Attacker, in.Correlated = a.id, true
+	return correlation{verdict: VerdictAccepted}
+}
+
+// correlateRam attributes a ram, a run-over or rotor blades to the driver named, if one of
+// its frames of the last ContinuousWindow put it in a driver's seat, and it came within
+// RamDistance of the victim.
+func (w *World) correlateRam(now time.Duration, p *player, m *wire.DamageReport, in *vitals.ReportInput) correlation {
+	in.Source = vitals.SourceRam
+	if m.Attacker == NoPlayer {
+		return environment(in, VerdictAccepted)
+	}
+	a := w.conn(m.Attacker)
+	if a == nil || a == p {
+		return environment(in, VerdictUnknownPlayer)
+	}
+	if !w.actedRecently(a) {
+		return environment(in, VerdictAttackerNotAlive)
+	}
+	if !a.driving || a.driveLife != a.lifeSerial || now-a.driveAt > ContinuousWindow {
+		return environment(in, VerdictNotDriving)
+	}
+	if w.closest(a, p) > RamDistance {
+		return environment(in, VerdictTooFar)
+	}
+	in.Attacker, in.Correlated = a.id, true
+	return correlation{verdict: VerdictAccepted}
+}
+
+// closest is the smallest distance between a and b by their accepted paths over the last
+// ProximityLookback, comparing moments at most ProximitySkew apart (sampled every 100 ms):
+// a report arrives a one-way trip after the damage, what each side saw of the other was up
+// to a round trip old, and the two paths reach the server over different links. The
+// limits it is compared with cover the rest (a frame of age on each side).
+func (w *World) closest(a, b *player) float32 {
+	const step = 100 * time.Millisecond
+	const n = int(ProximityLookback/step) + 1
+	var pa, pb [n]wire.Vec3
+	var oka, okb [n]bool
+	for i := range n {
+		t := max(w.now-time.Duration(i)*step, 0)
+		if q, err := w.rw.PlayerAt(rewind.PlayerID(a.id), t); err == nil {
+			pa[i], oka[i] = wire.Vec3(q), true
+		}
+		if q, err := w.rw.PlayerAt(rewind.PlayerID(b.id), t); err == nil {
+			pb[i], okb[i] = wire.Vec3(q), true
+		}
+	}
+	const skew = int(ProximitySkew / step)
+	best := float32(math.Inf(1))
+	for i := range n {
+		if !oka[i] {
+			continue
+		}
+		for j := max(i-skew, 0); j <= min(i+skew, n-1); j++ {
+			if okb[j] {
+				best = min(best, dist(pa[i], pb[j]))
+			}
+		}
+	}
+	return best
+}
+
+// actedRecently reports whether a may act, or did until its death's commit less than
+// ActionGrace ago in its current life: a blow or a ram dealt alive is reported by its
+// victim after that.
+func (w *World) actedRecently(a *player) bool {
+	if w.life.MayAct(a.handle) {
+		return true
+	}
+	return a.dead && a.deadLife == a.lifeSerial && w.now-a.deadAt <= ActionGrace
+}
+
+// farFrom reports whether p stood farther than radius (plus PositionSlack) from pos both at
+// the moment at and now.
+func (w *World) farFrom(p *player, pos wire.Vec3, at time.Duration, radius float32) bool {
+	limit := radius + PositionSlack
+	for _, t := range [...]time.Duration{at, w.now} {
+		if q, err := w.rw.PlayerAt(rewind.PlayerID(p.id), t); err == nil && dist(wire.Vec3(q), pos) <= limit {
+			return false
+		}
+	}
+	return true
+}
+
+// takeEffects carries out what one vitals call did: player_damage for each credited
+// outcome, report_not_credited for the rest, the god_mode flag of a frame whose raise was
+// cut (in this call, or a waiting frame this call released), and a counted death to the
+// lifecycle.
+func (w *World) takeEffects(now time.Duration, p *player, eff *vitals.Effects) {
+	if eff.GodMode {
+		w.raise(Event{Kind: EventGodMode, At: now, Player: p.id, Other: NoPlayer, Vehicle: NoVehicle, Amount: eff.GodModeExcess})
+	}
+	for i := range eff.Reports {
+		o := &eff.Reports[i]
+		if o.Verdict.Credited() {
+			w.stats.Credited++
+			w.raise(Event{Kind: EventPlayerDamage, At: now, Player: p.id, Other: o.Attacker, Vehicle: NoVehicle, Weapon: o.Weapon,
+				BodyPart: o.BodyPart, Seq: o.Seq, Amount: o.Claimed, Floor: o.Floor, Deducted: o.Deducted.Total(), Detail: o.Verdict.String()})
+			continue
+		}
+		v := VerdictDiscarded
+		if o.Verdict == vitals.ReportTeammate {
+			v = VerdictTeammate
+		}
+		w.raise(Event{Kind: EventReportNotCredited, At: now, Player: p.id, Other: o.Attacker, Vehicle: NoVehicle, Weapon: o.Weapon,
+			BodyPart: o.BodyPart, Seq: o.Seq, Amount: o.Claimed, Verdict: v, Detail: o.Verdict.String()})
+	}
+	if eff.Died {
+		w.countDeath(now, p, eff.Death)
+	}
+}
+
+// countDeath hands a death vitals counted to the lifecycle's wait for the victim's report,
+// with the victim's round-trip time and the killer filtered by teams.
+func (w *World) countDeath(now time.Duration, p *player, d vitals.Death) {
+	cause := d.Weapon
+	if !lifecycle.ValidCause(cause) {
+		cause = lifecycle.CauseUnknown
+	}
+	rev := w.teams.Rev()
+	if p.counted {
+		rev = p.countRev
+	}
+	killer := w.killerHandle(p, d.Killer, rev)
+	rtt, ok := w.rw.RTT(rewind.PlayerID(p.id))
+	if !ok {
+		rtt = DefaultRTT
+	}
+	cr, err := w.life.CountDeath(p.handle, lifecycle.Count{At: d.At, Killer: killer, Cause: cause, Stealth: d.Stealth}, rtt)
+	if err != nil {
+		return
+	}
+	switch cr.Verdict {
+	case lifecycle.CountWaiting:
+		p.counted, p.countRev = true, rev
+	case lifecycle.CountEarlierDeadline, lifecycle.CountKeptDeadline:
+	default:
+		return
+	}
+	w.raise(Event{Kind: EventDeathCounted, At: now, Player: p.id, Other: uint16(killer.ID), Vehicle: NoVehicle, Weapon: cause,
+		Detail: d.Reason.String()})
+}
+
+// killerHandle turns the attacker vitals names into the lifecycle's handle of a killer: no
+// one for the victim itself, a player no longer connected (or a new one on its id), or the
+// victim's teammate at the relation revision rev or now (adr-0039: never a teammate).
+func (w *World) killerHandle(victim *player, id uint16, rev uint16) lifecycle.Handle {
+	if id == NoPlayer || id == victim.id {
+		return lifecycle.Handle{ID: lifecycle.NoPlayer}
+	}
+	k := w.conn(id)
+	if k == nil {
+		return lifecycle.Handle{ID: lifecycle.NoPlayer}
+	}
+	if last := victim.vit.LastDamage(); last.Valid && last.Attacker == id && k.joinedAt > last.At {
+		return lifecycle.Handle{ID: lifecycle.NoPlayer}
+	}
+	if named, _, _ := w.teams.JudgeKiller(teams.PlayerID(id), teams.PlayerID(victim.id), rev); named == teams.NoPlayer {
+		return lifecycle.Handle{ID: lifecycle.NoPlayer}
+	}
+	return k.handle
+}

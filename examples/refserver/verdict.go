@@ -1,0 +1,190 @@
+package refserver
+
+import "strconv"
+
+// Verdict is what the World decided about one message of a client (Handle and Receive), and
+// the reason an Event gives for a refusal. Every refusal has its own name, so a hostile or
+// broken input is always reported with a reason and never changes anything.
+type Verdict uint8
+
+// The verdicts. VerdictAccepted and VerdictHeld are the only ones that are not refusals;
+// VerdictIgnored is harmless input that needed no action.
+const (
+	// VerdictAccepted: the message was taken.
+	VerdictAccepted Verdict = iota + 1
+	// VerdictHeld: a damage report the vitals package holds for an earlier one in the
+	// client's order; its final outcome comes as an event later.
+	VerdictHeld
+	// VerdictIgnored: nothing to do (a repeated Hello, a pong for a ping already answered,
+	// a respawn request the policy does not grant yet, a death report of a committed life).
+	VerdictIgnored
+
+	// VerdictClockBackwards: now lies before the World's clock (a host bug).
+	VerdictClockBackwards
+	// VerdictConnectionRange: the connection id is not a player slot of the World.
+	VerdictConnectionRange
+	// VerdictUnknownConnection: a datagram of a connection that never said Hello.
+	VerdictUnknownConnection
+	// VerdictMalformed: the bytes did not decode (wire or lane error).
+	VerdictMalformed
+	// VerdictWrongDirection: a client sent a message only the server sends.
+	VerdictWrongDirection
+	// VerdictLaneFull: the answer could not be queued on the client's lane; nothing was
+	// committed (the client repeats its request).
+	VerdictLaneFull
+
+	// VerdictOutdated: a frame not newer than the last one taken from this connection (or
+	// vehicle).
+	VerdictOutdated
+	// VerdictOtherLife: a frame the lifecycle drops: of a previous or future life, not
+	// spawned yet, or not living while the new life awaits its first living frame.
+	VerdictOtherLife
+
+	// VerdictNotAlive: the actor may not act (lifecycle.MayAct is false: dead, not spawned,
+	// or its new life not confirmed by a living frame yet).
+	VerdictNotAlive
+	// VerdictWrongEpoch: the action names another life (death_epoch) than the server's.
+	VerdictWrongEpoch
+	// VerdictDuplicate: a shot or projectile number already seen.
+	VerdictDuplicate
+	// VerdictTooOld: a shot or projectile number older than the window the World
+	// remembers.
+	VerdictTooOld
+	// VerdictBadRay: a shot whose ray has no length, or is longer than rewind.MaxRayLength.
+	VerdictBadRay
+	// VerdictUnknownWeapon: inventory: the weapon is no weapon of the catalogue.
+	VerdictUnknownWeapon
+	// VerdictWrongKind: inventory: the weapon cannot produce this action.
+	VerdictWrongKind
+	// VerdictNotOwned: inventory: the weapon is not in the store.
+	VerdictNotOwned
+	// VerdictNoAmmo: inventory: the weapon has no rounds left.
+	VerdictNoAmmo
+	// VerdictBadGeometry: a coordinate or distance that is not finite or negative.
+	VerdictBadGeometry
+	// VerdictOutOfRange: the ray is longer than the weapon's range, or a blow or a knife
+	// kill from farther than its reach.
+	VerdictOutOfRange
+	// VerdictTooFast: faster than the weapon's (or the vehicle guns') minimum interval.
+	VerdictTooFast
+	// VerdictPropertiesTooOld: the shot names a weapon properties revision no longer kept.
+	VerdictPropertiesTooOld
+	// VerdictPropertiesFuture: the shot names a weapon properties revision never published.
+	VerdictPropertiesFuture
+	// VerdictUnknownVehicle: the message names a vehicle that does not exist.
+	VerdictUnknownVehicle
+	// VerdictNotInVehicle: a vehicle's frame, gun or explosion from a player whose newest
+	// frame does not put it in that vehicle (or, for frames and explosions, not in the
+	// driver's seat).
+	VerdictNotInVehicle
+	// VerdictWrecked: the vehicle is already wrecked.
+	VerdictWrecked
+	// VerdictUnknownProjectile: a detonation of a projectile that was never accepted, or of
+	// an earlier life.
+	VerdictUnknownProjectile
+	// VerdictAlreadyDetonated: a second detonation of one projectile.
+	VerdictAlreadyDetonated
+	// VerdictUnknownPlayer: the message names a player that is not connected.
+	VerdictUnknownPlayer
+	// VerdictTargetNotAlive: a stealth kill of a victim the server no longer holds alive
+	// and counted (its death is counted or committed, or its new life not confirmed): the
+	// world changed under the claim.
+	VerdictTargetNotAlive
+	// VerdictTeammate: teams refused it (a stealth kill of a teammate; a report between
+	// teammates, with the teams verdict in the event's Detail).
+	VerdictTeammate
+
+	// VerdictNoSuchAction: a damage report names a shot, projectile, effect or vehicle
+	// explosion the World does not remember (never accepted, expired, or forgotten).
+	VerdictNoSuchAction
+	// VerdictWrongWeapon: the report's weapon is not the one of the action it names.
+	VerdictWrongWeapon
+	// VerdictNotRelayed: the action was not relayed to this life of the victim (it joined or
+	// respawned after it, or the report names its own shot).
+	VerdictNotRelayed
+	// VerdictNoCredit: the shot's credits for this victim are used up (one per pellet).
+	VerdictNoCredit
+	// VerdictAttackerMismatch: the report names another attacker than the action's author.
+	VerdictAttackerMismatch
+	// VerdictAttackerNotAlive: a blow or a ram from a player that may not act.
+	VerdictAttackerNotAlive
+	// VerdictTooFar: the victim stood too far from the blow, the ram, the blast or the
+	// effect.
+	VerdictTooFar
+	// VerdictNotDriving: a ram (or rotor blades) from a player not driving a vehicle.
+	VerdictNotDriving
+	// VerdictNotHolding: fire, spray or extinguisher damage from a player not holding that
+	// weapon with its fire held.
+	VerdictNotHolding
+	// VerdictDiscarded: the vitals package discarded the report (its verdict in Detail).
+	VerdictDiscarded
+	// VerdictInvalid: a field value the domain package refuses (a body part off the
+	// whitelist, a claim out of range; the error in Detail).
+	VerdictInvalid
+
+	// VerdictNotGranted: a respawn request the lifecycle does not grant now (Detail).
+	VerdictNotGranted
+
+	verdictEnd
+)
+
+var verdictNames = [...]string{
+	VerdictAccepted:          "accepted",
+	VerdictHeld:              "held",
+	VerdictIgnored:           "ignored",
+	VerdictClockBackwards:    "clock_backwards",
+	VerdictConnectionRange:   "connection_out_of_range",
+	VerdictUnknownConnection: "unknown_connection",
+	VerdictMalformed:         "malformed",
+	VerdictWrongDirection:    "wrong_direction",
+	VerdictLaneFull:          "lane_full",
+	VerdictOutdated:          "outdated",
+	VerdictOtherLife:         "other_life",
+	VerdictNotAlive:          "not_alive",
+	VerdictWrongEpoch:        "wrong_epoch",
+	VerdictDuplicate:         "duplicate",
+	VerdictTooOld:            "too_old",
+	VerdictBadRay:            "bad_ray",
+	VerdictUnknownWeapon:     "unknown_weapon",
+	VerdictWrongKind:         "wrong_kind",
+	VerdictNotOwned:          "not_owned",
+	VerdictNoAmmo:            "no_ammo",
+	VerdictBadGeometry:       "bad_geometry",
+	VerdictOutOfRange:        "out_of_range",
+	VerdictTooFast:           "too_fast",
+	VerdictPropertiesTooOld:  "properties_too_old",
+	VerdictPropertiesFuture:  "properties_future",
+	VerdictUnknownVehicle:    "unknown_vehicle",
+	VerdictNotInVehicle:      "not_in_vehicle",
+	VerdictWrecked:           "wrecked",
+	VerdictUnknownProjectile: "unknown_projectile",
+	VerdictAlreadyDetonated:  "already_detonated",
+	VerdictUnknownPlayer:     "unknown_player",
+	VerdictTargetNotAlive:    "target_not_alive",
+	VerdictTeammate:          "teammate",
+	VerdictNoSuchAction:      "no_such_action",
+	VerdictWrongWeapon:       "wrong_weapon",
+	VerdictNotRelayed:        "not_relayed",
+	VerdictNoCredit:          "no_credit",
+	VerdictAttackerMismatch:  "attacker_mismatch",
+	VerdictAttackerNotAlive:  "attacker_not_alive",
+	VerdictTooFar:            "too_far",
+	VerdictNotDriving:        "not_driving",
+	VerdictNotHolding:        "not_holding",
+	VerdictDiscarded:         "discarded",
+	VerdictInvalid:           "invalid",
+	VerdictNotGranted:        "not_granted",
+}
+
+// String names the verdict.
+func (v Verdict) String() string {
+	if v > 0 && v < verdictEnd {
+		return verdictNames[v]
+	}
+	return "verdict(" + strconv.Itoa(int(v)) + ")"
+}
+
+// Refused reports whether the verdict refuses the message.
+func (v Verdict) Refused() bool {
+	return v != VerdictAccepted && v != VerdictHeld && v != VerdictIgnored
+}

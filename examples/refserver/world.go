@@ -1,0 +1,560 @@
+package refserver
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/arbitergo/arbiter/examples/transport"
+	"github.com/arbitergo/arbiter/inventory"
+	"github.com/arbitergo/arbiter/lifecycle"
+	"github.com/arbitergo/arbiter/rewind"
+	"github.com/arbitergo/arbiter/teams"
+	"github.com/arbitergo/arbiter/vitals"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// Stats counts what a World did, for a host's monitoring and the simulator's report.
+type Stats struct {
+	// Datagrams counts datagrams handed to Receive; Messages the messages they yielded
+	// (plus those given to Handle).
+	Datagrams, Messages uint64
+	// Malformed counts datagrams or lane payloads that failed to decode.
+	Malformed uint64
+	// Refused counts client messages refused with a verdict.
+	Refused uint64
+	// Frames counts player frames taken; Relayed the RemotePlayerSync datagrams sent.
+	Frames, Relayed uint64
+	// Shots counts accepted shots, ShotsRefused refused ones.
+	Shots, ShotsRefused uint64
+	// Reports counts damage reports handed to vitals; Credited the credited outcomes.
+	Reports, Credited uint64
+	// Deaths counts committed deaths, Respawns granted respawns (not regrants).
+	Deaths, Respawns uint64
+	// Commands counts gamemode commands queued, CommandsRefused refused ones.
+	Commands, CommandsRefused uint64
+	// Joins and Leaves count connections.
+	Joins, Leaves uint64
+	// EventsDropped counts events dropped because MaxPendingEvents were waiting.
+	EventsDropped uint64
+	// FanOutDropped counts relayed messages dropped because MaxFanOut were waiting for
+	// Flush.
+	FanOutDropped uint64
+}
+
+// World is the reference authoritative server: every domain package wired into one game
+// world of many connections and vehicles (see the package documentation).
+//
+// A World is not safe for concurrent use: one goroutine drives it (Receive, Handle, Tick,
+// Flush, the gamemode verbs and the readbacks), with a monotonic now that never goes back.
+type World struct {
+	cfg     Config
+	now     time.Duration
+	catalog *inventory.Catalog
+	base    inventory.Table // the catalogue's first table
+	life    *lifecycle.World
+	teams   *teams.Registry
+	rw      *rewind.World
+
+	players  []*player
+	conns    []uint16 // connected ids, ascending
+	vehicles []vehicle
+	effects  [MaxEffects]effect
+	effectID uint16
+	mult     vitals.Multipliers
+	multSet  bool
+	serial   uint64
+
+	events []Event
+	stats  Stats
+
+	// Scratch, reused so that the hot paths do not allocate.
+	dec       wire.Decoder
+	enc       []byte // one encoding of a relayed message, copied to every recipient
+	fan       fanLog
+	recips    []rewind.Recipient
+	dues      []lifecycle.Due
+	fates     []teams.Fate
+	seats     []teams.Seat
+	buf       []byte
+	farewells []farewell
+	dropping  []uint16
+	curConn   uint16
+	curNow    time.Duration
+	curVerd   Verdict
+	curEmit   func(conn uint16, datagram []byte)
+	onMsg     func(wire.Message)
+	emitOne   func([]byte)
+	msgs      scratchMessages
+}
+
+// farewell is a Disconnect still to be sent to a connection that was removed.
+type farewell struct {
+	conn   uint16
+	reason wire.Reason
+}
+
+// New validates cfg and returns an empty World.
+func New(cfg Config) (*World, error) {
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	catalog, err := inventory.NewCatalog(c.Weapons)
+	if err != nil {
+		return nil, wrap(ErrConfig, err)
+	}
+	for i, l := range c.Loadout {
+		if k := catalog.Kind(l.Weapon); k == inventory.KindNone || k == inventory.KindFist {
+			return nil, fmt.Errorf("%w: loadout %d: weapon %d is not a weapon to give", ErrConfig, i, l.Weapon)
+		}
+	}
+	if _, err := vitals.NewPlayer(c.Vitals); err != nil {
+		return nil, wrap(ErrConfig, err)
+	}
+	lw, err := lifecycle.New(lifecycle.Config{
+		MaxPlayers:       c.MaxPlayers,
+		RespawnDelay:     c.RespawnDelay,
+		SpawnPoint:       c.SpawnPoint,
+		HoldConnectSpawn: c.HoldConnectSpawn,
+	})
+	if err != nil {
+		return nil, wrap(ErrConfig, err)
+	}
+	rw, err := rewind.New(c.Rewind)
+	if err != nil {
+		return nil, wrap(ErrConfig, err)
+	}
+	w := &World{
+		cfg:      c,
+		catalog:  catalog,
+		life:     lw,
+		teams:    teams.New(),
+		rw:       rw,
+		players:  make([]*player, c.MaxPlayers),
+		conns:    make([]uint16, 0, c.MaxPlayers),
+		vehicles: make([]vehicle, c.MaxVehicles),
+		mult:     vitals.DefaultMultipliers,
+		events:   make([]Event, 0, 256),
+		recips:   make([]rewind.Recipient, 0, c.MaxPlayers),
+		dues:     make([]lifecycle.Due, 0, 64),
+		fates:    make([]teams.Fate, 0, teams.MaxOccupants),
+		seats:    make([]teams.Seat, 0, teams.MaxOccupants),
+		buf:      make([]byte, 0, wire.MaxSize),
+		enc:      make([]byte, 0, wire.MaxSize),
+		dropping: make([]uint16, 0, 16),
+	}
+	if c.Weapons.Table != nil {
+		w.base = *c.Weapons.Table
+	} else {
+		w.base = inventory.DefaultTable()
+	}
+	w.onMsg = w.dispatch
+	w.emitOne = w.emitCurrent
+	return w, nil
+}
+
+// Config returns the World's configuration with its defaults filled in.
+func (w *World) Config() Config { return w.cfg }
+
+// Now returns the World's clock: the latest now it was given.
+func (w *World) Now() time.Duration { return w.now }
+
+// Stats returns the World's counters.
+func (w *World) Stats() Stats { return w.stats }
+
+// Catalog returns the World's weapon catalogue (read it; change properties through
+// SetWeaponProperties).
+func (w *World) Catalog() *inventory.Catalog { return w.catalog }
+
+// Events appends every pending event to dst, oldest first, and forgets them.
+func (w *World) Events(dst []Event) []Event {
+	dst = append(dst, w.events...)
+	w.events = w.events[:0]
+	return dst
+}
+
+// advance moves the World's clock to now, or reports that now lies in the past.
+func (w *World) advance(now time.Duration) bool {
+	if now < w.now || now < 0 {
+		return false
+	}
+	w.now = now
+	return true
+}
+
+func (w *World) nextSerial() uint64 {
+	w.serial++
+	return w.serial
+}
+
+func (w *World) raise(e Event) {
+	if len(w.events) >= MaxPendingEvents {
+		w.stats.EventsDropped++
+		return
+	}
+	w.events = append(w.events, e)
+}
+
+// conn returns the connected player on id, or nil.
+func (w *World) conn(id uint16) *player {
+	if int(id) >= len(w.players) {
+		return nil
+	}
+	if p := w.players[id]; p != nil && p.connected {
+		return p
+	}
+	return nil
+}
+
+// ---- input ----
+
+// Receive takes one datagram from connection conn at now: a Hello from a connection not
+// yet joined, or anything from a joined one (an unreliable message, or a lane datagram
+// whose messages are handled in order). The lane's acknowledgements that the datagram
+// brought are routed at once (health commands, multiplier tables, the death zero). It
+// returns an error for a datagram that did not decode (the World counts it and goes on),
+// or when now lies in the past. Receive never panics, whatever the bytes.
+func (w *World) Receive(now time.Duration, conn uint16, datagram []byte) error {
+	if !w.advance(now) {
+		return fmt.Errorf("%w: %v before %v", ErrClockBackwards, now, w.now)
+	}
+	w.stats.Datagrams++
+	if int(conn) >= len(w.players) {
+		w.refuseInput(conn, VerdictConnectionRange, "")
+		return fmt.Errorf("%w: connection %d", ErrUnknownPlayer, conn)
+	}
+	p := w.conn(conn)
+	if p == nil {
+		id, err := wire.Peek(datagram)
+		if err != nil || id != wire.IDHello {
+			if err != nil {
+				w.stats.Malformed++
+			}
+			w.refuseInput(conn, VerdictUnknownConnection, "")
+			if err != nil {
+				return err
+			}
+			return fmt.Errorf("%w: connection %d sent %v before Hello", ErrUnknownPlayer, conn, id)
+		}
+		if _, err := w.dec.Decode(datagram); err != nil {
+			w.stats.Malformed++
+			w.refuseInput(conn, VerdictMalformed, "")
+			return err
+		}
+		w.stats.Messages++
+		w.join(now, conn)
+		w.reap(now)
+		return nil
+	}
+	p.lastHeard = now
+	w.curConn, w.curNow = conn, now
+	before := p.ep.Stats()
+	err := p.ep.Receive(now, datagram, w.onMsg)
+	after := p.ep.Stats()
+	if d := after.Malformed - before.Malformed; d > 0 {
+		w.stats.Malformed += uint64(d)
+		w.refuseInput(conn, VerdictMalformed, "")
+	}
+	if d := after.WrongDirection - before.WrongDirection; d > 0 {
+		w.stats.Refused += uint64(d)
+		w.refuseInput(conn, VerdictWrongDirection, "")
+	}
+	if p.connected {
+		w.routeAcks(p)
+	}
+	w.reap(now)
+	return err
+}
+
+// dispatch is the Endpoint's handler for one message of the current datagram.
+func (w *World) dispatch(m wire.Message) {
+	w.stats.Messages++
+	if p := w.players[w.curConn]; !p.connected || p.dropping {
+		return // the connection ends with this datagram (a Disconnect before these messages)
+	}
+	w.curVerd = w.handle(w.curNow, w.curConn, m)
+	if w.curVerd.Refused() {
+		w.stats.Refused++
+	}
+}
+
+// Handle takes one decoded message of connection conn at now, as if it had arrived in a
+// datagram: the entry point for tests and for hosts that decode themselves. It returns the
+// World's verdict. Messages a server sends are refused (VerdictWrongDirection).
+func (w *World) Handle(now time.Duration, conn uint16, m wire.Message) Verdict {
+	if m == nil {
+		return VerdictMalformed
+	}
+	if !w.advance(now) {
+		return VerdictClockBackwards
+	}
+	w.stats.Messages++
+	if int(conn) >= len(w.players) {
+		w.stats.Refused++
+		return VerdictConnectionRange
+	}
+	if m.ID().Direction() == wire.ServerToClient {
+		w.stats.Refused++
+		w.refuseInput(conn, VerdictWrongDirection, m.ID().String())
+		return VerdictWrongDirection
+	}
+	// A decoded message is valid by the wire's rules; one built by the host is checked by
+	// the same rules (Append validates exactly what Decode does).
+	b, err := m.Append(w.buf[:0])
+	if err != nil {
+		w.stats.Refused++
+		w.refuseInput(conn, VerdictMalformed, err.Error())
+		return VerdictMalformed
+	}
+	w.buf = b[:0]
+	p := w.conn(conn)
+	if p == nil {
+		if _, ok := m.(*wire.Hello); !ok {
+			w.stats.Refused++
+			w.refuseInput(conn, VerdictUnknownConnection, m.ID().String())
+			return VerdictUnknownConnection
+		}
+		w.join(now, conn)
+		w.reap(now)
+		return VerdictAccepted
+	}
+	p.lastHeard = now
+	v := w.handle(now, conn, m)
+	if v.Refused() {
+		w.stats.Refused++
+	}
+	if p.connected {
+		w.routeAcks(p)
+	}
+	w.reap(now)
+	return v
+}
+
+// handle dispatches one message of a joined connection.
+func (w *World) handle(now time.Duration, conn uint16, m wire.Message) Verdict {
+	p := w.players[conn]
+	switch m := m.(type) {
+	case *wire.Hello:
+		w.welcome(p)
+		return VerdictIgnored
+	case *wire.PlayerSync:
+		return w.onPlayerSync(now, p, m)
+	case *wire.VehicleSync:
+		return w.onVehicleSync(now, p, m)
+	case *wire.DamageReport:
+		return w.onDamageReport(now, p, m)
+	case *wire.DeathReport:
+		return w.onDeathReport(now, p, m)
+	case *wire.RespawnRequest:
+		return w.onRespawnRequest(now, p, m)
+	case *wire.WeaponShot:
+		return w.onWeaponShot(now, p, m)
+	case *wire.VehicleShot:
+		return w.onVehicleShot(now, p, m)
+	case *wire.ProjectileLaunch:
+		return w.onProjectile(now, p, m)
+	case *wire.Detonation:
+		return w.onDetonation(now, p, m)
+	case *wire.StealthKill:
+		return w.onStealthKill(now, p, m)
+	case *wire.VehicleExplode:
+		return w.onVehicleExplode(now, p, m)
+	case *wire.Ping:
+		w.msgs.pong = wire.Pong{Seq: m.Seq, Time: m.Time}
+		if !p.out.send(&w.msgs.pong) {
+			return VerdictLaneFull
+		}
+		return VerdictAccepted
+	case *wire.Pong:
+		v, err := w.rw.Pong(now, rewind.PlayerID(p.id), m.Seq)
+		if err != nil || v != rewind.PongAccepted {
+			return VerdictIgnored
+		}
+		return VerdictAccepted
+	case *wire.Disconnect:
+		w.markDrop(p, wire.ReasonQuit)
+		return VerdictAccepted
+	}
+	w.refuseInput(conn, VerdictWrongDirection, m.ID().String())
+	return VerdictWrongDirection
+}
+
+func (w *World) refuseInput(conn uint16, v Verdict, detail string) {
+	w.raise(Event{Kind: EventInputRefused, At: w.now, Player: conn, Other: NoPlayer, Vehicle: NoVehicle, Verdict: v, Detail: detail})
+}
+
+// ---- timers ----
+
+// Tick advances the World's timers to now: the vitals waits of every player (frames and
+// reports whose ReportWait ran out), the lifecycle's deadlines and due respawns, pings
+// (rewind.PingDue), the god-mode detector, and the link timeout of silent connections.
+// Call it every tick of the host (at least every frame interval), after the tick's input.
+func (w *World) Tick(now time.Duration) error {
+	if !w.advance(now) {
+		return fmt.Errorf("%w: %v before %v", ErrClockBackwards, now, w.now)
+	}
+	for _, id := range w.conns {
+		p := w.players[id]
+		eff := p.vit.Advance(now)
+		w.takeEffects(now, p, &eff)
+	}
+	w.dues = w.life.Advance(now, w.dues[:0])
+	for i := range w.dues {
+		d := &w.dues[i]
+		switch d.Kind {
+		case lifecycle.DueCommit:
+			if p := w.conn(uint16(d.Commit.Subject.ID)); p != nil {
+				w.committed(now, p, d.Commit)
+			}
+		case lifecycle.DueGrant:
+			if p := w.conn(uint16(d.Grant.Subject.ID)); p != nil {
+				w.granted(now, p, d.Grant)
+			}
+		}
+	}
+	for _, id := range w.conns {
+		p := w.players[id]
+		if now-p.lastHeard >= transport.LinkTimeout {
+			w.markDrop(p, wire.ReasonTimeout)
+			continue
+		}
+		if w.rw.PingDue(now, rewind.PlayerID(id)) {
+			if seq, err := w.rw.Ping(now, rewind.PlayerID(id)); err == nil {
+				w.msgs.ping = wire.Ping{Seq: seq, Time: uint32(now / time.Millisecond)}
+				p.out.send(&w.msgs.ping)
+			}
+		}
+		if p.nUnshown > 0 {
+			w.drainShows(now, p)
+		}
+		if now >= p.nextSuspect {
+			p.nextSuspect = now + SuspectInterval
+			if s := p.vit.Suspect(now); s.Raised {
+				w.raiseSuspicion(now, p, s)
+			}
+		}
+	}
+	w.reap(now)
+	return nil
+}
+
+func (w *World) raiseSuspicion(now time.Duration, p *player, s vitals.Suspicion) {
+	w.raise(Event{Kind: EventGodModeSuspect, At: now, Player: p.id, Other: NoPlayer, Vehicle: NoVehicle,
+		Amount: s.Claimed, Deducted: s.Felt, Seq: uint16(min(max(s.Hits-s.Confirmed, 0), 0xFFFF))})
+}
+
+// ---- output ----
+
+// Flush hands every datagram the World has for its connections to emit, connection by
+// connection in ascending id: unreliable messages first, then what each reliable lane has
+// ready (new messages, retransmissions, acknowledgements), and the Disconnect of every
+// connection removed since the last Flush. The slice passed to emit is only valid during
+// the call. A lane that must disconnect (its hard cap, or the link timeout) is removed
+// here with a Disconnect.
+func (w *World) Flush(now time.Duration, emit func(conn uint16, datagram []byte)) error {
+	if !w.advance(now) {
+		return fmt.Errorf("%w: %v before %v", ErrClockBackwards, now, w.now)
+	}
+	w.curEmit = emit
+	for _, id := range w.conns {
+		p := w.players[id]
+		w.curConn = id
+		p.out.emit(w.emitOne)
+		w.emitTo(p, w.emitOne)
+		if err := p.ep.Flush(now, w.emitOne); err != nil {
+			reason := wire.ReasonOverflow
+			if errors.Is(err, wire.ErrLaneLinkTimeout) {
+				reason = wire.ReasonTimeout
+			}
+			w.markDrop(p, reason)
+		}
+	}
+	w.fan.reset()
+	w.reap(now)
+	for _, f := range w.farewells {
+		w.msgs.disconnect = wire.Disconnect{Reason: f.reason}
+		if b, err := w.msgs.disconnect.Append(w.buf[:0]); err == nil {
+			w.buf = b[:0]
+			emit(f.conn, b)
+		}
+	}
+	w.farewells = w.farewells[:0]
+	w.curEmit = nil
+	return nil
+}
+
+func (w *World) emitCurrent(d []byte) { w.curEmit(w.curConn, d) }
+
+// NextDeadline is the earliest moment any connection's lane wants a Flush (a
+// retransmission), and false when no lane has one.
+func (w *World) NextDeadline() (time.Duration, bool) {
+	var best time.Duration
+	ok := false
+	for _, id := range w.conns {
+		if d, has := w.players[id].ep.NextDeadline(); has && (!ok || d < best) {
+			best, ok = d, true
+		}
+	}
+	return best, ok
+}
+
+// ---- lane helpers ----
+
+// queue puts m on p's lane. A lane that must disconnect marks p for removal.
+func (w *World) queue(now time.Duration, p *player, m wire.Message) (wire.LaneSeq, bool) {
+	seq, err := p.ep.Queue(now, m)
+	if err != nil {
+		if errors.Is(err, wire.ErrLaneMustDisconnect) {
+			w.markDrop(p, wire.ReasonOverflow)
+		}
+		return 0, false
+	}
+	return seq, true
+}
+
+// canQueueAll reports whether every connection's lane takes m now.
+func (w *World) canQueueAll(m wire.Message) error {
+	for _, id := range w.conns {
+		if err := w.players[id].ep.CanQueue(m); err != nil {
+			return fmt.Errorf("%w: player %d: %w", ErrLaneFull, id, err)
+		}
+	}
+	return nil
+}
+
+// ---- removal ----
+
+func (w *World) markDrop(p *player, reason wire.Reason) {
+	if !p.connected || p.dropping {
+		return
+	}
+	p.dropping, p.dropReason = true, reason
+	w.dropping = append(w.dropping, p.id)
+}
+
+// reap removes every connection marked for removal, in the order they were marked (a
+// removal can mark more: a critical edge to a full lane).
+func (w *World) reap(now time.Duration) {
+	for i := 0; i < len(w.dropping); i++ {
+		if p := w.conn(w.dropping[i]); p != nil {
+			w.leave(now, p, p.dropReason)
+		}
+	}
+	w.dropping = w.dropping[:0]
+}
+
+// Kick removes player id from the World with a Disconnect (ReasonKicked). A player inside
+// the death wait leaves dead (its death is committed first).
+func (w *World) Kick(now time.Duration, id uint16) error {
+	if !w.advance(now) {
+		return fmt.Errorf("%w: %v before %v", ErrClockBackwards, now, w.now)
+	}
+	p := w.conn(id)
+	if p == nil {
+		return fmt.Errorf("%w: %d", ErrUnknownPlayer, id)
+	}
+	w.markDrop(p, wire.ReasonKicked)
+	w.reap(now)
+	return nil
+}
