@@ -119,13 +119,19 @@ func (c *Client) MoveVehicle(now time.Duration, pose VehiclePose) error {
 	return nil
 }
 
-// LeaveVehicle puts the player on foot where the vehicle stands.
+// LeaveVehicle puts the player on foot where the vehicle stands. A driver whose vehicle
+// exploded in its own game cannot leave it (ErrExploding): its game killed it there, and
+// the server's RemoteVehicleExplode decides whether it dies or, as a teammate of the
+// explosion's author, steps out of the wreck.
 func (c *Client) LeaveVehicle(now time.Duration) error {
 	if err := c.input(now); err != nil {
 		return err
 	}
 	if !c.veh.in {
 		return ErrNotInVehicle
+	}
+	if c.veh.exploded {
+		return ErrExploding
 	}
 	c.leaveSeat()
 	return nil

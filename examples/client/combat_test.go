@@ -71,6 +71,7 @@ func TestVehicleExplodesAtZeroHealthNamingItsLastAttacker(t *testing.T) {
 	boom, err = h.c.VehicleHit(h.now, 3, 31, 60)
 	require.NoError(t, err)
 	require.False(t, boom, "a wreck explodes once")
+	require.ErrorIs(t, h.c.LeaveVehicle(h.now), ErrExploding, "the driver waits in the wreck for the server's verdict")
 
 	// The server accepts it and relays it; the author is no teammate: the driver dies.
 	h.send(&wire.RemoteVehicleExplode{Vehicle: 12, Author: 3, Weapon: 31, Stamp: wire.Stamp{Rev: 1}})

@@ -28,6 +28,10 @@ var (
 	// ErrNotDriver refuses VehicleHit of a passenger: only the driver's client keeps the
 	// vehicle's health and reports its explosion.
 	ErrNotDriver = errors.New("client: not the driver")
+	// ErrExploding refuses LeaveVehicle of a driver whose vehicle exploded in its game: it
+	// stays in the wreck until the server's RemoteVehicleExplode says whether it dies or
+	// steps out (adr-0045: leaving the vehicle does not cancel the death).
+	ErrExploding = errors.New("client: vehicle exploded, waiting for the server")
 	// ErrFrozen refuses MoveVehicle of a vehicle the server froze.
 	ErrFrozen = errors.New("client: vehicle frozen")
 	// ErrUnknownEffect refuses InFire for a gamemode fire the client never received

@@ -1,0 +1,325 @@
+package match
+
+import (
+	"time"
+
+	"github.com/arbitergo/arbiter/examples/client"
+	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// The weapons of the match: every player gets them at each spawn (refserver's loadout).
+const (
+	weaponKnife    uint8 = 4
+	weaponDeagle   uint8 = 24
+	weaponShotgun  uint8 = 25
+	weaponM4       uint8 = 31
+	weaponGrenade  uint8 = 16
+	weaponSpraycan uint8 = 41
+)
+
+var loadout = []refserver.Loadout{
+	{Weapon: weaponKnife, Ammo: 1},
+	{Weapon: weaponDeagle, Ammo: 70},
+	{Weapon: weaponShotgun, Ammo: 40},
+	{Weapon: weaponM4, Ammo: 400, Current: true},
+	{Weapon: weaponGrenade, Ammo: 4},
+	{Weapon: weaponSpraycan, Ammo: 500},
+}
+
+// The bots' habits.
+const (
+	// SightRange is the farthest a bot picks a target.
+	SightRange = 95
+	// BrawlerShare is the share of bots that charge their target with a knife.
+	BrawlerShare = 0.25
+	// GrenadeEvery is the mean time between a bot's grenades.
+	GrenadeEvery = 25 * time.Second
+	// DriveEvery is the mean time between a bot's drives.
+	DriveEvery = 40 * time.Second
+	// VehicleFireShare is the share of shots a bot fires at a driven car in sight.
+	VehicleFireShare = 0.25
+	// FireShare is the chance that a bot with a target in sight pulls the trigger at a
+	// decision.
+	FireShare = 0.25
+	// FallEvery and DrownEvery are the mean times between a player's falls and near
+	// drownings.
+	FallEvery  = 50 * time.Second
+	DrownEvery = 200 * time.Second
+)
+
+// bot plays one player: it walks between waypoints, picks the nearest enemy its client
+// shows, and fights it with the weapon that suits the distance. A bot is honest by
+// construction: every action goes through its client, which refuses what the game would.
+type bot struct {
+	p        *player
+	brawler  bool
+	waypoint wire.Vec3
+	target   int
+	car      *car
+	driving  bool
+	leaveAt  time.Duration
+	spraying time.Duration // until when the spraycan is held
+	nextNade time.Duration
+}
+
+func newBot(p *player, cfg Config) bot {
+	return bot{p: p, brawler: p.rng.Float64() < BrawlerShare, target: -1,
+		waypoint: randomPoint(p.rng), nextNade: expDuration(p, GrenadeEvery)}
+}
+
+// expDuration draws an exponentially distributed wait with the given mean.
+func expDuration(p *player, mean time.Duration) time.Duration {
+	return time.Duration(p.rng.ExpFloat64() * float64(mean))
+}
+
+// think runs one decision of the bot.
+func (b *bot) think(m *Match, now time.Duration) {
+	c := b.p.c
+	if !c.Alive() {
+		if cr := b.car; cr != nil {
+			if cr.driver == b.p.idx {
+				cr.driver = -1
+			}
+			if cr.passenger == b.p.idx {
+				cr.passenger = -1
+			}
+		}
+		b.car, b.driving, b.spraying = nil, false, 0
+		return
+	}
+	if b.car != nil {
+		b.ride(m, now)
+		return
+	}
+	if b.spraying > 0 && now >= b.spraying {
+		_, _ = c.HoldFire(now, false)
+		b.spraying = 0
+	}
+	t := b.pickTarget(m)
+	b.walk(m, now, t)
+	if t != nil {
+		b.fight(m, now, t)
+	} else if b.p.rng.Float64() < float64(ThinkInterval)/float64(DriveEvery) {
+		b.enterCar(m, now)
+	}
+}
+
+// target is what the bot knows of its target: its client's copy.
+type target struct {
+	idx  int
+	id   uint16
+	r    client.Remote
+	dist float32
+}
+
+func (b *bot) pickTarget(m *Match) *target {
+	c := b.p.c
+	var best *target
+	for _, o := range m.players {
+		if o == b.p {
+			continue
+		}
+		if m.cfg.Race && !m.gm.raceTarget(b.p, o, m.sim.Now()) {
+			continue
+		}
+		r, ok := c.Remote(o.id)
+		if !ok || !r.Copy.Alive {
+			continue
+		}
+		if mate, _ := c.Teammate(o.id); mate {
+			continue
+		}
+		d := dist(c.Position(), r.Position)
+		if d > SightRange {
+			continue
+		}
+		if best == nil || d < best.dist {
+			best = &target{idx: o.idx, id: o.id, r: r, dist: d}
+		}
+	}
+	return best
+}
+
+func (b *bot) walk(m *Match, now time.Duration, t *target) {
+	c := b.p.c
+	pos := c.Position()
+	goal := b.waypoint
+	if b.brawler && t != nil {
+		goal = t.r.Position
+	}
+	next, reached := stepTowards(pos, goal, WalkSpeed*float32(ThinkInterval.Seconds()))
+	if reached && goal == b.waypoint {
+		b.waypoint = randomPoint(b.p.rng)
+	}
+	vel := scale(sub(next, pos), float32(1/ThinkInterval.Seconds()))
+	f := c.Facing()
+	if length(vel) > 0.01 {
+		f = facing(vel)
+	}
+	_ = c.Move(now, next, vel, f)
+}
+
+func (b *bot) fight(m *Match, now time.Duration, t *target) {
+	c := b.p.c
+	rng := b.p.rng
+	eye := add(c.Position(), wire.Vec3{Z: 0.6})
+	aim := add(t.r.Position, wire.Vec3{Z: 0.3})
+	switch {
+	case t.dist <= client.StealthReach && b.brawler && rng.Float64() < 0.15:
+		_, _ = c.Arm(now, weaponKnife)
+		_, _ = c.StealthKill(now, t.id)
+	case t.dist <= 1.6 && b.brawler:
+		_, _ = c.Arm(now, weaponKnife)
+		if a, err := c.Strike(now, t.id); err == nil && a.Verdict == client.Acted {
+			m.meleeLands(b.p, t.idx, weaponKnife, now)
+		}
+	case t.dist <= SprayRange && b.brawler && rng.Float64() < 0.2:
+		if b.spraying == 0 {
+			if _, err := c.Arm(now, weaponSpraycan); err == nil {
+				if a, err := c.HoldFire(now, true); err == nil && a.Verdict == client.Acted {
+					b.spraying = now + time.Duration(500+rng.IntN(1500))*time.Millisecond
+				}
+			}
+		}
+		if b.spraying > 0 {
+			m.sprayLands(b.p, t.idx, now)
+		}
+	case now >= b.nextNade && t.dist > 12 && t.dist < 30:
+		b.nextNade = now + expDuration(b.p, GrenadeEvery)
+		vel := scale(sub(aim, eye), 1/2.0)
+		_, _ = c.Throw(now, weaponGrenade, eye, vel, t.r.Position, 2*time.Second)
+	default:
+		if b.brawler && t.dist > 8 {
+			return // a brawler closes in before it fights
+		}
+		if cr := b.carInSight(m, c.Position()); cr != nil && rng.Float64() < VehicleFireShare {
+			if a, err := c.Fire(now, weaponM4, wire.HitVehicle, cr.id, eye, cr.pose.Position); err == nil && a.Verdict == client.Acted {
+				m.vehicleShotLands(b.p, cr, weaponM4, now)
+			}
+			return
+		}
+		if rng.Float64() >= FireShare {
+			return
+		}
+		w := weaponM4
+		switch {
+		case t.dist < 9:
+			w = weaponShotgun
+		case t.dist < 30 && rng.Float64() < 0.3:
+			w = weaponDeagle
+		}
+		if a, _ := c.Fire(now, w, wire.HitPlayer, t.id, eye, aim); a.Verdict != client.Acted && w != weaponM4 {
+			_, _ = c.Fire(now, weaponM4, wire.HitPlayer, t.id, eye, aim)
+		}
+	}
+}
+
+func (b *bot) carInSight(m *Match, pos wire.Vec3) *car {
+	for _, cr := range m.world.cars {
+		if cr.wrecked || cr.driver < 0 || cr.driver == b.p.idx || cr.passenger == b.p.idx {
+			continue
+		}
+		if mate, _ := b.p.c.Teammate(uint16(cr.driver)); mate {
+			continue
+		}
+		if dist(pos, cr.pose.Position) < 60 {
+			return cr
+		}
+	}
+	return nil
+}
+
+// enterCar walks the bot into the nearest free car within reach, as its driver, or as the
+// passenger of a car a teammate drives.
+func (b *bot) enterCar(m *Match, now time.Duration) {
+	c := b.p.c
+	for _, cr := range m.world.cars {
+		if cr.wrecked || dist(c.Position(), cr.pose.Position) > 40 {
+			continue
+		}
+		seat := uint8(0)
+		switch {
+		case cr.driver < 0:
+		case cr.passenger < 0:
+			seat = 1
+		default:
+			continue
+		}
+		// Walk there at once: the arena is small and the bot's trip is not what is measured.
+		if err := c.EnterVehicle(now, cr.id, seat, cr.pose, cr.health()); err != nil {
+			continue
+		}
+		b.car = cr
+		b.driving = seat == 0
+		if b.driving {
+			cr.driver = b.p.idx
+			cr.waypoint = randomPoint(b.p.rng)
+		} else {
+			cr.passenger = b.p.idx
+		}
+		b.leaveAt = now + time.Duration(15+b.p.rng.IntN(30))*time.Second
+		return
+	}
+}
+
+// ride drives the car (the driver) or sits in it (the passenger), and leaves it after a
+// while or when it is wrecked.
+func (b *bot) ride(m *Match, now time.Duration) {
+	c := b.p.c
+	cr := b.car
+	if v, _ := c.Vehicle(); v == wire.NoVehicle {
+		b.leaveCar(m, now) // the client stepped out of a wreck (or died)
+		return
+	}
+	if cr.wrecked {
+		return // the wreck burns: the server's verdict on its occupants is on its way
+	}
+	if now >= b.leaveAt {
+		b.leaveCar(m, now)
+		return
+	}
+	if !b.driving {
+		_ = c.MoveVehicle(now, cr.pose)
+		return
+	}
+	next, reached := stepTowards(cr.pose.Position, cr.waypoint, DriveSpeed*float32(ThinkInterval.Seconds()))
+	if reached {
+		cr.waypoint = randomPoint(b.p.rng)
+	}
+	vel := scale(sub(next, cr.pose.Position), float32(1/ThinkInterval.Seconds()))
+	rot := cr.pose.Rotation
+	if length(vel) > 0.01 {
+		rot = yaw(facing(vel))
+	}
+	cr.pose = client.VehiclePose{Position: next, Rotation: rot, Velocity: vel}
+	_ = c.MoveVehicle(now, cr.pose)
+}
+
+func (b *bot) leaveCar(m *Match, now time.Duration) {
+	c := b.p.c
+	cr := b.car
+	if b.driving {
+		if _, h, ok := c.VehicleState(); ok {
+			cr.lastHealth = h
+		}
+		cr.driver = -1
+	} else if cr.passenger == b.p.idx {
+		cr.passenger = -1
+	}
+	_ = c.LeaveVehicle(now)
+	b.car, b.driving = nil, false
+}
+
+// stop ends the bot's play: it lets go of the trigger and stands still.
+func (b *bot) stop(m *Match, now time.Duration) {
+	c := b.p.c
+	if b.spraying > 0 {
+		_, _ = c.HoldFire(now, false)
+		b.spraying = 0
+	}
+	if c.Alive() {
+		pos := c.Position()
+		_ = c.Move(now, pos, wire.Vec3{}, c.Facing())
+	}
+}

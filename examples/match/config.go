@@ -1,0 +1,155 @@
+package match
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+)
+
+// Config describes one simulated match. The zero value of a field means the default named
+// in its comment; Default returns the project's reference match.
+type Config struct {
+	// Seed seeds every random draw of the match: the network, the bots, the gamemode.
+	Seed uint64
+	// Players is the number of honest players (default 16, at most MaxPlayers).
+	Players int
+	// Duration is the simulated time of play (default 10 minutes). A settling period
+	// (Settle) follows, without damage or commands, before the final comparison.
+	Duration time.Duration
+	// RTTMin and RTTMax spread the players' round-trip times evenly between them
+	// (default 0 and 400 ms). Equal values give every player the same round trip.
+	RTTMin, RTTMax time.Duration
+	// Jitter is the width of the uniform extra one-way delay of each datagram (default
+	// 30 ms; NoJitter for none).
+	Jitter time.Duration
+	// Loss is the probability that a datagram is lost, each way (default 0.05; NoLoss for
+	// none).
+	Loss float64
+	// Teams is the number of teams, friendly fire off (default 2).
+	Teams int
+	// Vehicles is the number of cars in the arena (default 4).
+	Vehicles int
+	// Settle is the quiet time after play before the final comparison (default 12 s).
+	Settle time.Duration
+	// Race turns the match into the record's measurement of commands racing damage:
+	// every player is under fire, and the gamemode sends RaceCommands set_health
+	// commands to the players under fire instead of its usual mix.
+	Race bool
+	// RaceCommands is the number of set_health commands of a race (default 80).
+	RaceCommands int
+}
+
+// The limits and sentinels of a Config.
+const (
+	// MaxPlayers is the most players a match simulates.
+	MaxPlayers = 200
+	// MaxRTT is the largest round-trip time a match accepts.
+	MaxRTT = 2 * time.Second
+	// NoJitter asks for a network without jitter (the zero Jitter means the default).
+	NoJitter time.Duration = -1
+	// NoLoss asks for a network without loss (the zero Loss means the default).
+	NoLoss = -1.0
+)
+
+// ErrConfig is returned for a Config out of range.
+var ErrConfig = errors.New("match: config out of range")
+
+// Default returns the reference match of the README: 16 honest players, 2 teams with
+// friendly fire off, round-trip times spread from 0 to 400 ms, 30 ms of jitter, 5 % loss,
+// 10 simulated minutes.
+func Default() Config {
+	c, _ := Config{Seed: 1}.withDefaults()
+	return c
+}
+
+func (c Config) withDefaults() (Config, error) {
+	if c.Players == 0 {
+		c.Players = 16
+	}
+	if c.Duration == 0 {
+		c.Duration = 10 * time.Minute
+	}
+	if c.RTTMin == 0 && c.RTTMax == 0 {
+		c.RTTMax = 400 * time.Millisecond
+	}
+	switch {
+	case c.Jitter == NoJitter:
+		c.Jitter = 0
+	case c.Jitter == 0:
+		c.Jitter = 30 * time.Millisecond
+	}
+	switch {
+	case c.Loss == NoLoss:
+		c.Loss = 0
+	case c.Loss == 0:
+		c.Loss = 0.05
+	}
+	if c.Teams == 0 {
+		c.Teams = 2
+	}
+	if c.Vehicles == 0 {
+		c.Vehicles = 4
+	}
+	if c.Settle == 0 {
+		c.Settle = 12 * time.Second
+	}
+	if c.RaceCommands == 0 {
+		c.RaceCommands = 80
+	}
+	var bad []string
+	if c.Players < 2 || c.Players > MaxPlayers {
+		bad = append(bad, fmt.Sprintf("players %d not in 2..%d", c.Players, MaxPlayers))
+	}
+	if c.Duration < time.Second || c.Duration > 24*time.Hour {
+		bad = append(bad, fmt.Sprintf("duration %v not in 1s..24h", c.Duration))
+	}
+	if c.RTTMin < 0 || c.RTTMax < c.RTTMin || c.RTTMax > MaxRTT {
+		bad = append(bad, fmt.Sprintf("rtt %v..%v not within 0..%v", c.RTTMin, c.RTTMax, MaxRTT))
+	}
+	if c.Jitter < 0 || c.Jitter > time.Second {
+		bad = append(bad, fmt.Sprintf("jitter %v not in 0..1s", c.Jitter))
+	}
+	if math.IsNaN(c.Loss) || c.Loss < 0 || c.Loss > 0.5 {
+		bad = append(bad, fmt.Sprintf("loss %v not in 0..0.5", c.Loss))
+	}
+	if c.Teams < 1 || c.Teams > 8 {
+		bad = append(bad, fmt.Sprintf("teams %d not in 1..8", c.Teams))
+	}
+	if c.Vehicles < 0 || c.Vehicles > 64 {
+		bad = append(bad, fmt.Sprintf("vehicles %d not in 0..64", c.Vehicles))
+	}
+	if c.Settle < 5*time.Second || c.Settle > time.Minute {
+		bad = append(bad, fmt.Sprintf("settle %v not in 5s..1m", c.Settle))
+	}
+	if c.RaceCommands < 1 || c.RaceCommands > 10000 {
+		bad = append(bad, fmt.Sprintf("race commands %d not in 1..10000", c.RaceCommands))
+	}
+	if len(bad) > 0 {
+		return c, fmt.Errorf("%w: %v", ErrConfig, bad)
+	}
+	return c, nil
+}
+
+// rtt returns the round-trip time of player i.
+func (c Config) rtt(i int) time.Duration {
+	if c.Players < 2 {
+		return c.RTTMin
+	}
+	return c.RTTMin + (c.RTTMax-c.RTTMin)*time.Duration(i)/time.Duration(c.Players-1)
+}
+
+// RaceConfig turns cfg into the race scenario of the records: set_health commands sent to
+// players under fire, by default at 200 ms of round trip for everyone, for as long as it
+// takes to send Config.RaceCommands of them. The flags say which of cfg's values the
+// caller chose itself and must be kept.
+func RaceConfig(cfg Config, rttSet, rttMinSet, durationSet bool) Config {
+	cfg.Race = true
+	if !rttSet && !rttMinSet {
+		cfg.RTTMin, cfg.RTTMax = 200*time.Millisecond, 200*time.Millisecond
+	}
+	if !durationSet {
+		cfg.Duration = 8 * time.Minute
+	}
+	return cfg
+}

@@ -1,0 +1,493 @@
+package match
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"golang.org/x/exp/stats"
+
+	"github.com/arbitergo/arbiter/examples/client"
+	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/internal/revision"
+	"github.com/arbitergo/arbiter/internal/sim"
+	"github.com/arbitergo/arbiter/inventory"
+	"github.com/arbitergo/arbiter/lifecycle"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// The match's clocks.
+const (
+	// ServerTick is how often the server advances and flushes.
+	ServerTick = 10 * time.Millisecond
+	// ClientTick is how often each client advances and flushes.
+	ClientTick = 10 * time.Millisecond
+	// ThinkInterval is how often a bot decides what to do.
+	ThinkInterval = 100 * time.Millisecond
+	// serverNode is the simulated network's node of the server; player i is node i+1.
+	serverNode sim.NodeID = 0
+)
+
+// Match is one simulated match: the reference server, one honest client and bot per
+// player, the arena, and the gamemode, on a simulated network. Run plays a whole match;
+// tests drive a Match step by step with Start, RunUntil and Finish.
+type Match struct {
+	cfg     Config
+	sim     *sim.Sim
+	net     *sim.Network
+	server  *refserver.World
+	world   *world
+	players []*player
+	gm      *gamemode
+	report  Report
+
+	events   []refserver.Event
+	decoder  wire.Decoder
+	incident int
+	quiet    bool // play is over: no damage, no commands
+	// OnEvent, when set, sees every server event as the match drains it (tests).
+	OnEvent func(refserver.Event)
+}
+
+// player is one player of the match: its honest client, its bot and what the match
+// measures of it.
+type player struct {
+	idx  int
+	id   uint16
+	node sim.NodeID
+	c    *client.Client
+	rng  *rand.Rand
+	rtt  time.Duration
+	bot  bot
+	// measurements on the server's side of the link
+	reportsIn    map[uint16]time.Duration // hit reports received: number -> arrival
+	frameCovered uint16                   // highest damage_seq a received frame carried
+	framesSeen   bool
+	// race bookkeeping: health commands sent, in order
+	sent []sentCommand
+}
+
+// sentCommand is a set_health the gamemode sent to a player.
+type sentCommand struct {
+	at    time.Duration
+	value float32
+}
+
+// New builds a match from cfg (zero fields take their defaults) without starting it.
+func New(cfg Config) (*Match, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	s := sim.New(cfg.Seed)
+	net, err := sim.NewNetwork(s, sim.LinkConfig{})
+	if err != nil {
+		return nil, err
+	}
+	server, err := refserver.New(refserver.Config{
+		MaxPlayers:  cfg.Players,
+		MaxVehicles: max(cfg.Vehicles, 1),
+		SpawnPoint:  lifecycle.SpawnPoint{Pos: lifecycle.Vec3{Z: Ground}},
+		Loadout:     loadout,
+	})
+	if err != nil {
+		return nil, err
+	}
+	m := &Match{cfg: cfg, sim: s, net: net, server: server, world: newWorld(s.Stream(1), cfg.Vehicles)}
+	m.report = Report{
+		Seed: cfg.Seed, Players: cfg.Players, DurationSeconds: cfg.Duration.Seconds(),
+		RTTMinMs: ms(cfg.RTTMin), RTTMaxMs: ms(cfg.RTTMax), JitterMs: ms(cfg.Jitter), Loss: cfg.Loss,
+		Sources: map[string]int{}, Deathways: map[string]int{}, Events: map[string]int{},
+	}
+	for i := range cfg.Players {
+		p := &player{idx: i, id: uint16(i), node: sim.NodeID(i + 1), rng: s.Stream(uint64(100 + i)),
+			rtt: cfg.rtt(i), reportsIn: map[uint16]time.Duration{}}
+		c, err := client.New(client.Config{World: m.world, Seed: cfg.Seed*1000 + uint64(i)})
+		if err != nil {
+			return nil, err
+		}
+		p.c = c
+		p.bot = newBot(p, cfg)
+		link := sim.LinkConfig{Delay: p.rtt / 2, Jitter: cfg.Jitter, Loss: cfg.Loss}
+		if err := net.SetPath(serverNode, p.node, link); err != nil {
+			return nil, err
+		}
+		m.players = append(m.players, p)
+	}
+	m.gm = newGamemode(m, s.Stream(2))
+	return m, nil
+}
+
+// Run plays the match cfg describes and returns its report.
+func Run(cfg Config) (Report, error) {
+	m, err := New(cfg)
+	if err != nil {
+		return Report{}, err
+	}
+	if err := m.Start(); err != nil {
+		return Report{}, err
+	}
+	m.RunUntil(m.cfg.Duration)
+	return m.Finish()
+}
+
+// Config returns the match's configuration with its defaults filled in.
+func (m *Match) Config() Config { return m.cfg }
+
+// Server returns the match's reference server.
+func (m *Match) Server() *refserver.World { return m.server }
+
+// Client returns the honest client of player i.
+func (m *Match) Client(i int) *client.Client { return m.players[i].c }
+
+// Now returns the match's virtual time.
+func (m *Match) Now() time.Duration { return m.sim.Now() }
+
+// Start wires the server and the clients to the network and schedules their clocks.
+func (m *Match) Start() error {
+	m.net.Attach(serverNode, m.serverReceive)
+	if err := m.gm.setup(0); err != nil {
+		return err
+	}
+	m.sim.Every(0, ServerTick, func() bool { m.serverTick(); return true })
+	for _, p := range m.players {
+		p := p
+		m.net.Attach(p.node, func(_ sim.NodeID, d []byte) { _ = p.c.Receive(m.sim.Now(), d) })
+		offset := time.Duration(p.idx%10) * time.Millisecond
+		m.sim.Every(offset, ClientTick, func() bool { m.clientTick(p); return true })
+		m.sim.Every(offset+time.Duration(p.idx)*3*time.Millisecond, ThinkInterval, func() bool {
+			if !m.quiet {
+				p.bot.think(m, m.sim.Now())
+			}
+			return true
+		})
+	}
+	m.sim.Every(5*time.Millisecond, ThinkInterval, func() bool {
+		if !m.quiet {
+			m.physics(m.sim.Now())
+			m.gm.tick(m.sim.Now())
+		}
+		return true
+	})
+	return nil
+}
+
+// RunUntil runs the match up to virtual time t.
+func (m *Match) RunUntil(t time.Duration) { m.sim.RunUntil(t) }
+
+// Finish ends play (no more damage or commands, bots stand still), lets the match settle
+// for Config.Settle, compares every player's server state with its client's, and returns
+// the report.
+func (m *Match) Finish() (Report, error) {
+	m.quiet = true
+	for _, p := range m.players {
+		p.bot.stop(m, m.sim.Now())
+	}
+	m.sim.RunFor(m.cfg.Settle)
+	m.compareFinal()
+	m.collect()
+	return m.report, nil
+}
+
+func (m *Match) serverReceive(from sim.NodeID, d []byte) {
+	now := m.sim.Now()
+	conn := uint16(from - 1)
+	if int(conn) < len(m.players) {
+		m.observe(m.players[conn], now, d)
+	}
+	_ = m.server.Receive(now, conn, d)
+}
+
+func (m *Match) serverTick() {
+	now := m.sim.Now()
+	_ = m.server.Tick(now)
+	_ = m.server.Flush(now, func(conn uint16, d []byte) { m.net.Send(serverNode, sim.NodeID(conn)+1, d) })
+	m.events = m.server.Events(m.events[:0])
+	for _, e := range m.events {
+		m.onEvent(e)
+	}
+}
+
+func (m *Match) clientTick(p *player) {
+	now := m.sim.Now()
+	_ = p.c.Tick(now)
+	_ = p.c.Flush(now, func(d []byte) { m.net.Send(p.node, serverNode, d) })
+	for e, ok := p.c.PopEvent(); ok; e, ok = p.c.PopEvent() {
+		m.onClientEvent(p, e)
+	}
+}
+
+// observe looks at a datagram on its way into the server, for the measurements of the
+// client's order (frames that arrive before their report) and of commands racing reports.
+func (m *Match) observe(p *player, now time.Duration, d []byte) {
+	id, err := wire.Peek(d)
+	if err != nil || id.Transport() {
+		return
+	}
+	msg, err := m.decoder.Decode(d)
+	if err != nil {
+		return
+	}
+	switch msg := msg.(type) {
+	case *wire.PlayerSync:
+		if !p.framesSeen || revision.Newer(msg.DamageSeq, p.frameCovered) {
+			p.frameCovered, p.framesSeen = msg.DamageSeq, true
+		}
+	case *wire.DamageReport:
+		if isSum(msg.Weapon) {
+			return
+		}
+		p.reportsIn[msg.DamageSeq] = now
+		m.report.Race.ReportedHits++
+		if p.framesSeen && revision.NewerOrEqual(p.frameCovered, msg.DamageSeq) {
+			m.report.Race.FramesFirst++
+		}
+		m.gm.reportArrived(p, now, msg)
+	}
+}
+
+// isSum reports whether a damage report of this cause is a sum (fire, spray,
+// extinguisher, falls, drowning), which by design comes after the frames that showed it.
+func isSum(weapon uint8) bool {
+	switch weapon {
+	case client.CauseFire, client.CauseSpraycan, client.CauseExtinguisher, client.CauseFall, client.CauseDrowning:
+		return true
+	}
+	return false
+}
+
+func (m *Match) onEvent(e refserver.Event) {
+	if m.OnEvent != nil {
+		m.OnEvent(e)
+	}
+	m.report.Events[e.Kind.String()]++
+	p := m.player(e.Player)
+	switch e.Kind {
+	case refserver.EventPlayerJoin:
+		if p != nil {
+			m.gm.onJoin(p)
+		}
+	case refserver.EventPlayerDamage:
+		m.report.Credited++
+	case refserver.EventPlayerDeath:
+		m.report.Deaths++
+		if p != nil {
+			m.gm.onDeath(p)
+		}
+		m.report.Deathways[e.Commit.String()]++
+		if p != nil && e.Commit != lifecycle.CommitByReport && p.c.Alive() && p.c.Health() > 0 {
+			m.report.Wronged.EarlyDeaths++
+			m.incidentf("early death: player %d committed dead (%v) at %v while its client has %.1f health",
+				e.Player, e.Commit, e.At, p.c.Health())
+		}
+	case refserver.EventGodMode:
+		m.report.Wronged.CutFrames++
+		m.incidentf("cut frame: player %d at %v, excess %.2f", e.Player, e.At, e.Amount)
+	case refserver.EventGodModeSuspect:
+		m.report.Suspicions++
+	case refserver.EventShotRefused, refserver.EventProjectileRefused:
+		if !sanctionedRefusal(e.Verdict) {
+			m.report.Wronged.RefusedShots++
+			m.incidentf("refused %v: player %d #%d weapon %d at %v: %v (%s)", e.Kind, e.Player, e.Seq, e.Weapon, e.At, e.Verdict, e.Detail)
+		}
+	case refserver.EventStealthKillRefused:
+		if !sanctionedRefusal(e.Verdict) {
+			m.report.Wronged.RefusedShots++
+			m.incidentf("refused stealth kill: player %d on %d at %v: %v (%s)", e.Other, e.Player, e.At, e.Verdict, e.Detail)
+		}
+	case refserver.EventReportNotCredited:
+		if !sanctionedDiscard(e.Verdict) {
+			m.report.Wronged.Disagreements++
+			m.incidentf("report not credited: victim %d attacker %d weapon %d #%d at %v: %v (%s)", e.Player, e.Other, e.Weapon, e.Seq, e.At, e.Verdict, e.Detail)
+		}
+	case refserver.EventCommandRefused:
+		// Counted where the gamemode issues the command (it knows whether it expected it
+		// to succeed).
+	}
+}
+
+// sanctionedRefusal reports whether a refusal of an honest player's action is one the
+// records prescribe for a world that changed under the action (its target died or became
+// a teammate, its own life ended before the action arrived): not a wrong.
+func sanctionedRefusal(v refserver.Verdict) bool {
+	switch v {
+	case refserver.VerdictTeammate, refserver.VerdictTargetNotAlive:
+		// The target became a teammate, or died (a stealth kill of a victim already counted
+		// dead has nothing left to kill), while the action was in flight.
+		return true
+	}
+	return false
+}
+
+// sanctionedDiscard reports whether a report the server did not credit was discarded by a
+// rule of the records that an honest victim can meet: a hit from an action accepted
+// before a team change (adr-0039), or damage between teammates the victim applied because
+// its newest stamp was older than the change.
+func sanctionedDiscard(v refserver.Verdict) bool {
+	switch v {
+	case refserver.VerdictTeammate, refserver.VerdictDiscarded:
+		return true
+	}
+	return false
+}
+
+func (m *Match) onClientEvent(p *player, e client.Event) {
+	_ = p
+	_ = e
+}
+
+func (m *Match) player(id uint16) *player {
+	if int(id) < len(m.players) {
+		return m.players[id]
+	}
+	return nil
+}
+
+func (m *Match) incidentf(format string, a ...any) {
+	m.incident++
+	if len(m.report.Incidents) < MaxIncidents {
+		m.report.Incidents = append(m.report.Incidents, fmt.Sprintf(format, a...))
+	}
+}
+
+// compareFinal compares, after the match settled, every player's state on the server with
+// its client's: life, generation, health, armor and weapons.
+func (m *Match) compareFinal() {
+	for _, p := range m.players {
+		c := p.c
+		alive := m.server.Alive(p.id)
+		gen, err := m.server.Generation(p.id)
+		if err != nil {
+			m.disagree(p, "unknown to the server: %v", err)
+			continue
+		}
+		if alive != c.Alive() || gen != c.DeathEpoch() {
+			m.disagree(p, "life: server alive=%v gen=%d, client alive=%v gen=%d", alive, gen, c.Alive(), c.DeathEpoch())
+			continue
+		}
+		if !alive {
+			continue
+		}
+		v, err := m.server.Vitals(p.id)
+		if err != nil {
+			m.disagree(p, "vitals: %v", err)
+			continue
+		}
+		if diff(v.Health, c.Health()) > 0.01 || diff(v.Armor, c.Armor()) > 0.01 {
+			m.disagree(p, "vitals: server %.2f/%.2f, client %.2f/%.2f", v.Health, v.Armor, c.Health(), c.Armor())
+		}
+		slots, err := m.server.Weapons(p.id)
+		if err != nil {
+			m.disagree(p, "weapons: %v", err)
+			continue
+		}
+		held, _ := m.server.HeldWeapon(p.id)
+		w := c.Weapons()
+		if !sameStore(slots, held, w) {
+			m.disagree(p, "weapons: server %v held %d, client %v held %d", slots, held, w.Slots, w.Held)
+		}
+	}
+}
+
+// sameStore compares the server's weapon store with the client's: the same weapon and the
+// same total in every slot and the same held weapon. Clips are compared only for the held
+// weapon: frames carry only its clip, so the server's readback of another weapon's clip is
+// what the last give or frame said, exact "up to one frame interval" of holding it
+// (adr-weapon-inventory).
+func sameStore(slots [inventory.NumSlots]inventory.Slot, held uint8, w client.Weapons) bool {
+	if held != w.Held {
+		return false
+	}
+	for i := range slots {
+		s, c := slots[i], w.Slots[i]
+		if s.Weapon != c.Weapon || s.Total != c.Total {
+			return false
+		}
+		if s.Weapon == held && s.Total > 0 && s.Clip != c.Clip {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *Match) disagree(p *player, format string, a ...any) {
+	m.report.Wronged.Disagreements++
+	m.incidentf("after the match, player %d: %s", p.idx, fmt.Sprintf(format, a...))
+}
+
+func diff(a, b float32) float32 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
+// collect sums the clients' counters and the network's into the report.
+func (m *Match) collect() {
+	r := &m.report
+	var rtts []float64
+	for _, p := range m.players {
+		k := p.c.Counters()
+		r.Frames += k.Frames
+		r.Reports += k.Reports
+		r.Shots += k.Shots
+		r.Respawns += k.Respawns
+		if rtt, ok := m.server.RTT(p.id); ok {
+			rtts = append(rtts, ms(rtt))
+		}
+		if st, err := m.server.LaneStats(p.id); err == nil {
+			r.Network.Retransmissions += int(st.Retransmits)
+		}
+		r.Network.Retransmissions += int(p.c.Endpoint().Lane().Stats().Retransmits)
+		for _, e := range p.c.AppendReportLog(nil) {
+			r.Sources[sourceName(e)]++
+		}
+	}
+	n := m.net.TotalStats()
+	r.Network.Datagrams, r.Network.Lost, r.Network.Duplicated = n.Sent, n.Lost, n.Duplicated
+	r.Network.Overtaken, r.Network.Bytes = n.Overtaken, n.Bytes
+	if len(rtts) > 0 {
+		slices.Sort(rtts)
+		r.Network.RTTMedianMs = stats.Median(rtts)
+	}
+	r.Commands = m.gm.commands
+	if r.Race.ReportedHits > 0 {
+		r.Race.FramesFirstPercent = 100 * float64(r.Race.FramesFirst) / float64(r.Race.ReportedHits)
+	}
+	r.HonestWronged = r.Wronged.Sum()
+}
+
+// sourceName names the source of a report for the report's table.
+func sourceName(e client.ReportEntry) string {
+	switch {
+	case e.Ref.Kind == wire.RefWeaponShot:
+		return "bullet"
+	case e.Ref.Kind == wire.RefVehicleShot:
+		return "vehicle_gun"
+	case e.Ref.Kind == wire.RefDetonation:
+		return "projectile"
+	case e.Ref.Kind == wire.RefVehicleExplode:
+		return "vehicle_explosion"
+	case e.Ref.Kind == wire.RefEffect && e.Weapon == client.CauseExplosion:
+		return "gamemode_explosion"
+	case e.Ref.Kind == wire.RefEffect:
+		return "gamemode_fire"
+	}
+	switch e.Weapon {
+	case client.CauseVehicle, client.CauseRotor:
+		return "ram"
+	case client.CauseFall:
+		return "fall"
+	case client.CauseDrowning:
+		return "drowning"
+	case client.CauseFire:
+		return "fire"
+	case client.CauseSpraycan, client.CauseExtinguisher:
+		return "spray"
+	}
+	if e.Weapon < 47 {
+		return "melee"
+	}
+	return "other"
+}

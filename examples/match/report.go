@@ -1,0 +1,169 @@
+package match
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Report is what a match measured. Every count is over honest players (every player of a
+// match is honest). It is deterministic: the same Config gives the same Report.
+type Report struct {
+	// Seed, Players, DurationSeconds, RTTMinMs, RTTMaxMs, JitterMs and Loss repeat the
+	// match's configuration.
+	Seed            uint64  `json:"seed"`
+	Players         int     `json:"players"`
+	DurationSeconds float64 `json:"duration_s"`
+	RTTMinMs        float64 `json:"rtt_min_ms"`
+	RTTMaxMs        float64 `json:"rtt_max_ms"`
+	JitterMs        float64 `json:"jitter_ms"`
+	Loss            float64 `json:"loss"`
+
+	// Frames is the number of PlayerSync frames the clients sent.
+	Frames int `json:"frames"`
+	// Reports is the number of damage reports the clients created.
+	Reports int `json:"reports"`
+	// Shots is the number of WeaponShots the clients fired.
+	Shots int `json:"shots"`
+	// Deaths is the number of deaths the server committed.
+	Deaths int `json:"deaths"`
+	// Respawns is the number of respawns after a death the clients made.
+	Respawns int `json:"respawns"`
+	// Commands is the number of gamemode commands the gamemode issued.
+	Commands int `json:"commands"`
+
+	// HonestWronged is the sum of the parts in Wronged: every way the server wronged an
+	// honest player. The project's promise is that it is 0.
+	HonestWronged int `json:"honest_wronged"`
+	// Wronged are the parts of HonestWronged.
+	Wronged Wronged `json:"wronged"`
+
+	// Credited is the number of damage reports the server credited (player_damage).
+	Credited int `json:"credited"`
+	// Sources counts the damage reports the clients created, by source.
+	Sources map[string]int `json:"sources"`
+	// Deathways counts the committed deaths by how they were committed.
+	Deathways map[string]int `json:"death_commits"`
+	// Events counts the server's events by kind.
+	Events map[string]int `json:"events"`
+	// Network is what the simulated network did.
+	Network NetworkReport `json:"network"`
+	// Race is the measurement of commands racing damage (Config.Race and the counts of
+	// frames arriving before their report, which every match measures).
+	Race RaceReport `json:"race"`
+	// Suspicions counts god-mode suspicion flags raised on honest players. A flag changes
+	// nothing (the detector never touches health), so it is not a wrong, but a detector
+	// that flags honest players is worth knowing about.
+	Suspicions int `json:"suspicions"`
+	// Incidents describes the first wrongs, for a reader (at most MaxIncidents).
+	Incidents []string `json:"incidents,omitempty"`
+}
+
+// Wronged counts the ways an honest player was wronged.
+type Wronged struct {
+	// EarlyDeaths: deaths the server committed while the victim's own client was alive.
+	EarlyDeaths int `json:"early_deaths"`
+	// CutFrames: frames of an honest client cut as god mode.
+	CutFrames int `json:"cut_frames"`
+	// RefusedShots: shots, projectiles, blows or stealth kills of an honest client the
+	// server refused although the client fired them in a life the server held alive.
+	RefusedShots int `json:"refused_shots"`
+	// RefusedCommands: gamemode commands refused for a player the server held alive and
+	// counted.
+	RefusedCommands int `json:"refused_commands"`
+	// Disagreements: hits an honest victim reported that the server neither credited nor
+	// may discard by a record's rule, and, after the match settled, players whose health,
+	// armor, weapons or life the server and the client disagree on.
+	Disagreements int `json:"disagreements"`
+}
+
+// Sum returns the total of the parts.
+func (w Wronged) Sum() int {
+	return w.EarlyDeaths + w.CutFrames + w.RefusedShots + w.RefusedCommands + w.Disagreements
+}
+
+// NetworkReport is what the simulated network did to the datagrams.
+type NetworkReport struct {
+	Datagrams  int `json:"datagrams"`
+	Lost       int `json:"lost"`
+	Duplicated int `json:"duplicated"`
+	Overtaken  int `json:"overtaken"`
+	Bytes      int `json:"bytes"`
+	// Retransmissions counts the reliable lanes' retransmissions, both ways.
+	Retransmissions int `json:"retransmissions"`
+	// RTTMedianMs is the median of the round-trip times the server measured at the end.
+	RTTMedianMs float64 `json:"rtt_median_ms"`
+}
+
+// RaceReport is the record's measurements, reproduced.
+type RaceReport struct {
+	// SetHealth is the number of set_health commands whose crossing was measured.
+	SetHealth int `json:"set_health"`
+	// Crossed is how many of them crossed a damage report created before the client
+	// applied them (the report reached the server after the command was sent).
+	Crossed int `json:"crossed"`
+	// WindowCorrupted is how many of the crossed commands a fixed time window around the
+	// command (the rejected alternative of adr-0045) would have corrupted: the ledger
+	// would not equal the client's health after the report.
+	WindowCorrupted int `json:"window_corrupted"`
+	// RevisionCorrupted is how many the revision rule corrupted (the server's real
+	// ledger disagreeing with the client once the command settled): the promise is 0.
+	RevisionCorrupted int `json:"revision_corrupted"`
+	// WindowMs is the fixed window the comparison used.
+	WindowMs float64 `json:"window_ms"`
+	// ReportedHits is the number of hit reports whose first frame after them was seen.
+	ReportedHits int `json:"reported_hits"`
+	// FramesFirst is how many of them the server received the frame echoing the report
+	// before the report itself (adr-0045: 32 % at 0-30 ms of jitter).
+	FramesFirst int `json:"frames_first"`
+	// FramesFirstPercent is FramesFirst as a percentage of ReportedHits.
+	FramesFirstPercent float64 `json:"frames_first_percent"`
+}
+
+// MaxIncidents caps the incidents a report lists.
+const MaxIncidents = 20
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// String formats the report for a reader.
+func (r Report) String() string {
+	var b strings.Builder
+	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	p("arbiter match  seed %d  %d players  %.0f s  rtt %.0f-%.0f ms  jitter %.0f ms  loss %.1f %%\n",
+		r.Seed, r.Players, r.DurationSeconds, r.RTTMinMs, r.RTTMaxMs, r.JitterMs, r.Loss*100)
+	p("\n  frames %d   shots %d   damage reports %d (credited %d)\n", r.Frames, r.Shots, r.Reports, r.Credited)
+	p("  deaths %d   respawns %d   gamemode commands %d\n", r.Deaths, r.Respawns, r.Commands)
+	p("\n  damage reports by source:%s\n", formatCounts(r.Sources))
+	p("  deaths by commit:%s\n", formatCounts(r.Deathways))
+	p("\n  honest players wronged: %d\n", r.HonestWronged)
+	w := r.Wronged
+	p("    early deaths %d, cut frames %d, refused shots %d, refused commands %d,\n", w.EarlyDeaths, w.CutFrames, w.RefusedShots, w.RefusedCommands)
+	p("    disagreements %d   (god-mode suspicions raised, which change nothing: %d)\n", w.Disagreements, r.Suspicions)
+	for _, s := range r.Incidents {
+		p("    - %s\n", s)
+	}
+	n := r.Network
+	p("\n  network: %d datagrams, %d lost, %d duplicated, %d overtaken, %d lane retransmissions, median rtt %.0f ms\n",
+		n.Datagrams, n.Lost, n.Duplicated, n.Overtaken, n.Retransmissions, n.RTTMedianMs)
+	rc := r.Race
+	p("  frames that arrived before their report: %d of %d hit reports (%.1f %%)\n", rc.FramesFirst, rc.ReportedHits, rc.FramesFirstPercent)
+	if rc.SetHealth > 0 {
+		p("  set_health commands crossing a damage report created before they applied: %d of %d\n", rc.Crossed, rc.SetHealth)
+		p("    corrupted by a fixed %.0f ms window: %d; by the revision rule: %d\n", rc.WindowMs, rc.WindowCorrupted, rc.RevisionCorrupted)
+	}
+	return b.String()
+}
+
+func formatCounts(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, " %s %d,", k, m[k])
+	}
+	return strings.TrimSuffix(b.String(), ",")
+}
