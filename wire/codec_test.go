@@ -242,3 +242,38 @@ func TestClampVelocityMakesAnyFiniteVelocityEncodable(t *testing.T) {
 		t.Errorf("ClampVelocity hid a NaN: %v", v)
 	}
 }
+
+// TestAppendingManyMessagesIntoOneBufferGrowsGeometrically appends a thousand frames into
+// one buffer and checks that the buffer was reallocated only a logarithmic number of
+// times: a host batching its datagrams must not pay a copy of the whole buffer per message.
+func TestAppendingManyMessagesIntoOneBufferGrowsGeometrically(t *testing.T) {
+	var buf []byte
+	m := PlayerSync{Health: 100, Alive: true, Vehicle: NoVehicle}
+	grows := 0
+	for range 1000 {
+		before := cap(buf)
+		var err error
+		buf, err = m.Append(buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cap(buf) != before {
+			grows++
+		}
+	}
+	if grows > 30 {
+		t.Fatalf("%d reallocations for 1000 appends: the buffer grows by one message at a time", grows)
+	}
+	r := RemoteWeaponShot{Shooter: 1, Weapon: 31}
+	buf, grows = buf[:0:0], 0
+	for range 1000 {
+		before := cap(buf)
+		buf, _ = r.Append(buf)
+		if cap(buf) != before {
+			grows++
+		}
+	}
+	if grows > 30 {
+		t.Fatalf("%d reallocations for 1000 shot appends", grows)
+	}
+}

@@ -1,6 +1,9 @@
 package wire
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Fast paths. The walk (codec.go) is the one definition of every layout: it drives the
 // documentation, the error tables and String, and it encodes and decodes every message.
@@ -116,9 +119,9 @@ func (f *fault) rule(ok bool, k kind, name string) {
 func extend(dst []byte, n int) (out, b []byte) {
 	l := len(dst)
 	if cap(dst)-l < n {
-		grown := make([]byte, l, l+n)
-		copy(grown, dst)
-		dst = grown
+		// Grow as append does (slices.Grow), so a caller appending many messages into one
+		// buffer pays amortised linear time, not a copy per message.
+		dst = slices.Grow(dst, n)
 	}
 	out = dst[:l+n]
 	return out, out[l:]
