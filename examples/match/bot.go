@@ -97,11 +97,15 @@ func (b *bot) think(m *Match, now time.Duration) {
 		b.spraying = 0
 	}
 	t := b.pickTarget(m)
+	if !m.cfg.Race && b.p.rng.Float64() < float64(ThinkInterval)/float64(DriveEvery) {
+		b.enterCar(m, now)
+		if b.car != nil {
+			return
+		}
+	}
 	b.walk(m, now, t)
 	if t != nil {
 		b.fight(m, now, t)
-	} else if b.p.rng.Float64() < float64(ThinkInterval)/float64(DriveEvery) {
-		b.enterCar(m, now)
 	}
 }
 
@@ -145,8 +149,11 @@ func (b *bot) walk(m *Match, now time.Duration, t *target) {
 	c := b.p.c
 	pos := c.Position()
 	goal := b.waypoint
-	if b.brawler && t != nil {
+	if (b.brawler || m.cfg.Race) && t != nil {
 		goal = t.r.Position
+	}
+	if m.cfg.Race && t != nil && t.dist < 25 {
+		goal = pos // a race shooter stands and fires
 	}
 	next, reached := stepTowards(pos, goal, WalkSpeed*float32(ThinkInterval.Seconds()))
 	if reached && goal == b.waypoint {
@@ -166,6 +173,10 @@ func (b *bot) fight(m *Match, now time.Duration, t *target) {
 	eye := add(c.Position(), wire.Vec3{Z: 0.6})
 	aim := add(t.r.Position, wire.Vec3{Z: 0.3})
 	switch {
+	case m.cfg.Race:
+		if t.dist < 60 {
+			_, _ = c.Fire(now, weaponM4, wire.HitPlayer, t.id, eye, aim)
+		}
 	case t.dist <= client.StealthReach && b.brawler && rng.Float64() < 0.15:
 		_, _ = c.Arm(now, weaponKnife)
 		_, _ = c.StealthKill(now, t.id)
@@ -199,7 +210,7 @@ func (b *bot) fight(m *Match, now time.Duration, t *target) {
 			}
 			return
 		}
-		if rng.Float64() >= FireShare {
+		if rng.Float64() >= FireShare && !m.cfg.Race {
 			return
 		}
 		w := weaponM4
@@ -286,6 +297,10 @@ func (b *bot) ride(m *Match, now time.Duration) {
 	next, reached := stepTowards(cr.pose.Position, cr.waypoint, DriveSpeed*float32(ThinkInterval.Seconds()))
 	if reached {
 		cr.waypoint = randomPoint(b.p.rng)
+		// Half the time the driver heads for the nearest enemy on foot: a ram.
+		if t := b.pickTarget(m); t != nil && t.r.Vehicle == wire.NoVehicle && b.p.rng.IntN(2) == 0 {
+			cr.waypoint = t.r.Position
+		}
 	}
 	vel := scale(sub(next, cr.pose.Position), float32(1/ThinkInterval.Seconds()))
 	rot := cr.pose.Rotation
@@ -294,6 +309,11 @@ func (b *bot) ride(m *Match, now time.Duration) {
 	}
 	cr.pose = client.VehiclePose{Position: next, Rotation: rot, Velocity: vel}
 	_ = c.MoveVehicle(now, cr.pose)
+	if gun := m.world.VehicleGun(cr.id); gun.Kind != client.NoGuns && b.p.rng.Float64() < 0.5 {
+		if t := b.pickTarget(m); t != nil && t.dist < gun.Range {
+			_, _ = c.VehicleFire(now, wire.HitPlayer, t.id, add(next, wire.Vec3{Z: 1}), add(t.r.Position, wire.Vec3{Z: 0.3}))
+		}
+	}
 }
 
 func (b *bot) leaveCar(m *Match, now time.Duration) {

@@ -23,10 +23,13 @@ const (
 	// RaceQuiet is how long the shooters hold their fire after each race command, so the
 	// ledger can be compared with the client's health once everything settled.
 	RaceQuiet = 3 * time.Second
-	// RaceWindow is the fixed time window of the rejected alternative the race compares
-	// the revision rule with: reports arriving within it after a command are ignored.
-	RaceWindow = 250 * time.Millisecond
 )
+
+// RaceWindows are the fixed time windows of the rejected alternative the race compares the
+// revision rule with (adr-0045, "Alternatives considered"): a server that ignores the
+// damage reports arriving within the window after a health command, and applies every
+// report arriving after it.
+var RaceWindows = []time.Duration{100 * time.Millisecond, 250 * time.Millisecond, 500 * time.Millisecond, time.Second}
 
 // gamemode is the match's script: teams with friendly fire off, health, armor and weapon
 // commands raced against damage, fires and explosions with a creator, team changes, a
@@ -52,7 +55,7 @@ func (g *gamemode) setup(now time.Duration) error {
 		}
 	}
 	for _, cr := range g.m.world.cars {
-		if err := s.CreateVehicle(now, cr.id, carModel, cr.home, wire.Quat{W: 1}); err != nil {
+		if err := s.CreateVehicle(now, cr.id, cr.model, cr.home, wire.Quat{W: 1}); err != nil {
 			return err
 		}
 	}
@@ -223,10 +226,22 @@ type raceCommand struct {
 	rev     uint16 // the revision the client applied it with (known once applied)
 	revSet  bool
 	crossed bool
-	// window: the fixed-window server would have misjudged a report of this command
-	window  bool
-	checkAt time.Duration
+	// window[i]: the server with RaceWindows[i] would have misjudged a report around
+	// this command, and its ledger would differ from the client's health
+	window   [8]bool
+	checkAt  time.Duration
+	arrivals []arrival
 }
+
+// arrival is a hit report of the victim that reached the server after a command was sent.
+type arrival struct {
+	at   time.Duration
+	rev  uint16
+	loss float32
+}
+
+// maxRaceArrivals caps the reports a race command keeps.
+const maxRaceArrivals = 256
 
 // raceTick drives the race: every player fires at one victim; now and then the gamemode
 // sets the victim's health, then the shooters hold fire until the ledger settled, and the
@@ -282,29 +297,39 @@ func (g *gamemode) racing(p *player, now time.Duration) bool {
 	return true
 }
 
-// reportArrived sees every hit report the server receives, for the race: a report that
-// echoes a revision older than a command's, arriving after the command was sent, crosses
-// it; the fixed window would misjudge it if it arrived after the window (a report from
-// before the command, applied on top of it) or if it echoes the command and arrived inside
-// the window (a report after the command, ignored).
+// reportArrived sees every hit report the server receives; the race keeps those of a
+// player with a command pending, to judge them once the command's revision is known.
 func (g *gamemode) reportArrived(p *player, now time.Duration, rep *wire.DamageReport) {
 	if !g.m.cfg.Race {
 		return
 	}
 	for i := range g.race.pending {
 		c := &g.race.pending[i]
-		if c.p != p || !g.learnRev(c) {
+		if c.p == p && now > c.sentAt && len(c.arrivals) < maxRaceArrivals {
+			c.arrivals = append(c.arrivals, arrival{at: now, rev: rep.VitalRev, loss: rep.Loss})
+		}
+	}
+}
+
+// judgeArrivals decides, for a command whose revision is known, whether a report crossed
+// it (it echoes an older revision: the client created it before applying the command, and
+// it reached the server after the command was sent), and on which fixed windows the
+// rejected alternative would have misjudged a report: one from before the command applied
+// after the window deducts a loss the set already erased; one from after it, ignored
+// inside the window, loses a loss the client took.
+func (c *raceCommand) judgeArrivals() {
+	for _, a := range c.arrivals {
+		before := revision.Older(a.rev, c.rev)
+		if before {
+			c.crossed = true
+		}
+		if a.loss <= 0 {
 			continue
 		}
-		before := revision.Older(rep.VitalRev, c.rev)
-		if before && now > c.sentAt {
-			c.crossed = true
-			if now > c.sentAt+RaceWindow && rep.Loss > 0 {
-				c.window = true
+		for w, d := range RaceWindows {
+			if inside := a.at <= c.sentAt+d; before != inside {
+				c.window[w] = true
 			}
-		}
-		if !before && now <= c.sentAt+RaceWindow && rep.Loss > 0 {
-			c.window = true
 		}
 	}
 }
@@ -335,13 +360,22 @@ func (g *gamemode) resolveRace(now time.Duration) {
 			keep = append(keep, c)
 			continue
 		}
-		g.learnRev(&c)
+		if g.learnRev(&c) {
+			c.judgeArrivals()
+		}
 		rc := &g.m.report.Race
 		rc.SetHealth++
+		if len(rc.Windows) == 0 {
+			for _, d := range RaceWindows {
+				rc.Windows = append(rc.Windows, WindowResult{WindowMs: ms(d)})
+			}
+		}
 		if c.crossed {
 			rc.Crossed++
-			if c.window {
-				rc.WindowCorrupted++
+		}
+		for w := range RaceWindows {
+			if c.window[w] {
+				rc.Windows[w].Corrupted++
 			}
 		}
 		if c.p.c.Alive() && g.counted(c.p) {
@@ -352,7 +386,6 @@ func (g *gamemode) resolveRace(now time.Duration) {
 		}
 	}
 	r.pending = keep
-	g.m.report.Race.WindowMs = ms(RaceWindow)
 }
 
 // carModel is the model of the arena's cars (a Sultan: unarmed).

@@ -103,15 +103,13 @@ type RaceReport struct {
 	// Crossed is how many of them crossed a damage report created before the client
 	// applied them (the report reached the server after the command was sent).
 	Crossed int `json:"crossed"`
-	// WindowCorrupted is how many of the crossed commands a fixed time window around the
-	// command (the rejected alternative of adr-0045) would have corrupted: the ledger
-	// would not equal the client's health after the report.
-	WindowCorrupted int `json:"window_corrupted"`
+	// Windows says, for each fixed time window of RaceWindows (the rejected alternative of
+	// adr-0045), on how many commands it would have corrupted the ledger: a report from
+	// before the command applied after the window, or one from after it ignored inside.
+	Windows []WindowResult `json:"windows"`
 	// RevisionCorrupted is how many the revision rule corrupted (the server's real
 	// ledger disagreeing with the client once the command settled): the promise is 0.
 	RevisionCorrupted int `json:"revision_corrupted"`
-	// WindowMs is the fixed window the comparison used.
-	WindowMs float64 `json:"window_ms"`
 	// ReportedHits is the number of hit reports whose first frame after them was seen.
 	ReportedHits int `json:"reported_hits"`
 	// FramesFirst is how many of them the server received the frame echoing the report
@@ -119,6 +117,14 @@ type RaceReport struct {
 	FramesFirst int `json:"frames_first"`
 	// FramesFirstPercent is FramesFirst as a percentage of ReportedHits.
 	FramesFirstPercent float64 `json:"frames_first_percent"`
+}
+
+// WindowResult is what one fixed time window would have done to the race's commands.
+type WindowResult struct {
+	// WindowMs is the window.
+	WindowMs float64 `json:"window_ms"`
+	// Corrupted is the number of commands on which it would have corrupted the ledger.
+	Corrupted int `json:"corrupted"`
 }
 
 // MaxIncidents caps the incidents a report lists.
@@ -150,7 +156,10 @@ func (r Report) String() string {
 	p("  frames that arrived before their report: %d of %d hit reports (%.1f %%)\n", rc.FramesFirst, rc.ReportedHits, rc.FramesFirstPercent)
 	if rc.SetHealth > 0 {
 		p("  set_health commands crossing a damage report created before they applied: %d of %d\n", rc.Crossed, rc.SetHealth)
-		p("    corrupted by a fixed %.0f ms window: %d; by the revision rule: %d\n", rc.WindowMs, rc.WindowCorrupted, rc.RevisionCorrupted)
+		for _, w := range rc.Windows {
+			p("    a fixed %4.0f ms window around each command would corrupt the ledger on %d of them\n", w.WindowMs, w.Corrupted)
+		}
+		p("    the revision rule corrupted it on %d\n", rc.RevisionCorrupted)
 	}
 	return b.String()
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/arbitergo/arbiter/examples/client"
+	"github.com/arbitergo/arbiter/examples/refserver"
 	"github.com/arbitergo/arbiter/wire"
 )
 
@@ -45,6 +46,7 @@ const (
 // car is a vehicle of the arena.
 type car struct {
 	id        uint16
+	model     uint16
 	pose      client.VehiclePose
 	driver    int // player index, or -1
 	passenger int // player index, or -1
@@ -80,7 +82,14 @@ func newWorld(rng *rand.Rand, vehicles int) *world {
 	w := &world{rng: rng, rams: map[[2]int]time.Duration{}}
 	for i := range vehicles {
 		home := wire.Vec3{X: float32(-60 + 40*(i%4)), Y: float32(-60 + 40*(i/4%4)), Z: Ground}
-		w.cars = append(w.cars, &car{id: uint16(i), driver: -1, passenger: -1, home: home, lastHealth: VehicleHealth,
+		model := uint16(carModel)
+		switch i {
+		case 0:
+			model = refserver.ModelPredator // fixed-damage guns
+		case 1:
+			model = gunshipModel // bullet guns
+		}
+		w.cars = append(w.cars, &car{id: uint16(i), model: model, driver: -1, passenger: -1, home: home, lastHealth: VehicleHealth,
 			pose: client.VehiclePose{Position: home, Rotation: wire.Quat{W: 1}}})
 	}
 	return w
@@ -108,8 +117,32 @@ func (w *world) Trace(self uint16, shot client.Shot, pose client.Pose) (int, uin
 	return pellets, uint8(3 + w.rng.IntN(7))
 }
 
-// VehicleGun: the arena's cars are unarmed.
-func (w *world) VehicleGun(uint16) client.VehicleGun { return client.VehicleGun{} }
+// VehicleGun tells the guns of a car: the first is a Predator (fixed damage), the second
+// a gunship with bullet guns, the rest are unarmed.
+func (w *world) VehicleGun(id uint16) client.VehicleGun {
+	c := w.car(id)
+	if c == nil {
+		return client.VehicleGun{}
+	}
+	switch c.model {
+	case refserver.ModelPredator:
+		return client.VehicleGun{Kind: client.GunPredator, Weapon: gunWeapon, Interval: gunInterval, Range: gunRange}
+	case gunshipModel:
+		return client.VehicleGun{Kind: client.GunBullets, Weapon: gunWeapon, Interval: gunInterval, Range: gunRange}
+	}
+	return client.VehicleGun{}
+}
+
+// The armed cars' guns.
+const (
+	// gunshipModel is the model of the car with bullet guns (a Hunter).
+	gunshipModel = 425
+	// gunWeapon is the weapon id the guns' shots carry (its standard-tier damage is a hit's).
+	gunWeapon uint8 = 31
+	// gunInterval and gunRange are the guns' cadence and reach.
+	gunInterval = 150 * time.Millisecond
+	gunRange    = 80
+)
 
 func (w *world) car(id uint16) *car {
 	if int(id) < len(w.cars) {
