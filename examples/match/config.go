@@ -38,6 +38,10 @@ type Config struct {
 	Race bool
 	// RaceCommands is the number of set_health commands of a race (default 80).
 	RaceCommands int
+	// Manual turns the bots, the gamemode's script and the arena's own physics off, and
+	// makes every aimed ray hit: a scenario test drives the clients and the server's
+	// facade itself (players still join, spawn and send their frames).
+	Manual bool
 }
 
 // The limits and sentinels of a Config.

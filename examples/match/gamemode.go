@@ -367,7 +367,7 @@ func (g *gamemode) resolveRace(now time.Duration) {
 		rc.SetHealth++
 		if len(rc.Windows) == 0 {
 			for _, d := range RaceWindows {
-				rc.Windows = append(rc.Windows, WindowResult{WindowMs: ms(d)})
+				rc.Windows = append(rc.Windows, WindowResult{WindowMs: millis(d)})
 			}
 		}
 		if c.crossed {

@@ -95,9 +95,12 @@ func New(cfg Config) (*Match, error) {
 		return nil, err
 	}
 	m := &Match{cfg: cfg, sim: s, net: net, server: server, world: newWorld(s.Stream(1), cfg.Vehicles)}
+	if cfg.Manual {
+		m.world.wallChance, m.world.pelletChance = 0, 1
+	}
 	m.report = Report{
 		Seed: cfg.Seed, Players: cfg.Players, DurationSeconds: cfg.Duration.Seconds(),
-		RTTMinMs: ms(cfg.RTTMin), RTTMaxMs: ms(cfg.RTTMax), JitterMs: ms(cfg.Jitter), Loss: cfg.Loss,
+		RTTMinMs: millis(cfg.RTTMin), RTTMaxMs: millis(cfg.RTTMax), JitterMs: millis(cfg.Jitter), Loss: cfg.Loss,
 		Sources: map[string]int{}, Deathways: map[string]int{}, Events: map[string]int{},
 	}
 	for i := range cfg.Players {
@@ -157,15 +160,17 @@ func (m *Match) Start() error {
 		offset := time.Duration(p.idx%10) * time.Millisecond
 		m.sim.Every(offset, ClientTick, func() bool { m.clientTick(p); return true })
 		m.sim.Every(offset+time.Duration(p.idx)*3*time.Millisecond, ThinkInterval, func() bool {
-			if !m.quiet {
+			if !m.quiet && !m.cfg.Manual {
 				p.bot.think(m, m.sim.Now())
 			}
 			return true
 		})
 	}
 	m.sim.Every(5*time.Millisecond, ThinkInterval, func() bool {
-		if !m.quiet {
-			m.physics(m.sim.Now())
+		if !m.quiet && !m.cfg.Manual {
+			if !m.cfg.Race { // the race measures shots against commands, nothing else
+				m.physics(m.sim.Now())
+			}
 			m.gm.tick(m.sim.Now())
 		}
 		return true
@@ -434,7 +439,7 @@ func (m *Match) collect() {
 		r.Shots += k.Shots
 		r.Respawns += k.Respawns
 		if rtt, ok := m.server.RTT(p.id); ok {
-			rtts = append(rtts, ms(rtt))
+			rtts = append(rtts, millis(rtt))
 		}
 		if st, err := m.server.LaneStats(p.id); err == nil {
 			r.Network.Retransmissions += int(st.Retransmits)

@@ -130,7 +130,7 @@ type WindowResult struct {
 // MaxIncidents caps the incidents a report lists.
 const MaxIncidents = 20
 
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // String formats the report for a reader.
 func (r Report) String() string {

@@ -72,14 +72,17 @@ type fire struct {
 // world is the arena's ground truth beyond what each client holds of its own player. It
 // answers the clients' traces (client.World).
 type world struct {
-	rng   *rand.Rand
-	cars  []*car
-	fires []fire
-	rams  map[[2]int]time.Duration
+	rng *rand.Rand
+	// wallChance and pelletChance are WallChance and PelletChance, or 0 and 1 in a
+	// manual match, where every aimed ray hits with every pellet.
+	wallChance, pelletChance float64
+	cars                     []*car
+	fires                    []fire
+	rams                     map[[2]int]time.Duration
 }
 
 func newWorld(rng *rand.Rand, vehicles int) *world {
-	w := &world{rng: rng, rams: map[[2]int]time.Duration{}}
+	w := &world{rng: rng, rams: map[[2]int]time.Duration{}, wallChance: WallChance, pelletChance: PelletChance}
 	for i := range vehicles {
 		home := wire.Vec3{X: float32(-60 + 40*(i%4)), Y: float32(-60 + 40*(i/4%4)), Z: Ground}
 		model := uint16(carModel)
@@ -105,12 +108,12 @@ func (w *world) Trace(self uint16, shot client.Shot, pose client.Pose) (int, uin
 	if segmentDistance(shot.Origin, shot.HitPos, pose.Position) > BodyRadius {
 		return 0, 0
 	}
-	if w.rng.Float64() < WallChance {
+	if w.rng.Float64() < w.wallChance {
 		return 0, 0
 	}
 	pellets := 1
 	for range max(shot.Pellets-1, 0) {
-		if w.rng.Float64() < PelletChance {
+		if w.rng.Float64() < w.pelletChance {
 			pellets++
 		}
 	}

@@ -15,27 +15,40 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
 	"github.com/arbitergo/arbiter/examples/match"
 )
 
-func main() {
-	def := match.Default()
-	seed := flag.Uint64("seed", 1, "seed of every random draw of the match")
-	players := flag.Int("players", def.Players, "number of honest players")
-	duration := flag.Duration("duration", def.Duration, "simulated time of play")
-	rtt := flag.Duration("rtt", def.RTTMax, "largest round-trip time; players spread from -rtt-min to it")
-	rttMin := flag.Duration("rtt-min", def.RTTMin, "smallest round-trip time")
-	jitter := flag.Duration("jitter", def.Jitter, "uniform extra one-way delay of each datagram (0 for none)")
-	loss := flag.Float64("loss", def.Loss, "probability that a datagram is lost, each way (0 for none)")
-	teamsN := flag.Int("teams", def.Teams, "number of teams, friendly fire off")
-	vehicles := flag.Int("vehicles", def.Vehicles, "number of cars")
-	scenario := flag.String("scenario", "match", "match, or race: set_health commands racing damage at 200 ms")
-	asJSON := flag.Bool("json", false, "print the report as one JSON object")
-	flag.Parse()
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
+// run is the command: it parses args, plays the match and prints its report to stdout; it
+// returns the exit code (2 for bad flags or a match that could not run).
+func run(args []string, stdout, stderr io.Writer) int {
+	def := match.Default()
+	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	seed := fs.Uint64("seed", 1, "seed of every random draw of the match")
+	players := fs.Int("players", def.Players, "number of honest players")
+	duration := fs.Duration("duration", def.Duration, "simulated time of play")
+	rtt := fs.Duration("rtt", def.RTTMax, "largest round-trip time; players spread from -rtt-min to it")
+	rttMin := fs.Duration("rtt-min", def.RTTMin, "smallest round-trip time")
+	jitter := fs.Duration("jitter", def.Jitter, "uniform extra one-way delay of each datagram (0 for none)")
+	loss := fs.Float64("loss", def.Loss, "probability that a datagram is lost, each way (0 for none)")
+	teamsN := fs.Int("teams", def.Teams, "number of teams, friendly fire off")
+	vehicles := fs.Int("vehicles", def.Vehicles, "number of cars")
+	scenario := fs.String("scenario", "match", "match, or race: set_health commands racing damage at 200 ms")
+	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	set := func(name string) bool {
+		found := false
+		fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+		return found
+	}
 	cfg := match.Config{
 		Seed: *seed, Players: *players, Duration: *duration, RTTMin: *rttMin, RTTMax: *rtt,
 		Jitter: *jitter, Loss: *loss, Teams: *teamsN, Vehicles: *vehicles,
@@ -49,33 +62,27 @@ func main() {
 	switch *scenario {
 	case "match":
 	case "race":
-		cfg = match.RaceConfig(cfg, flagSet("rtt"), flagSet("rtt-min"), flagSet("duration"))
+		cfg = match.RaceConfig(cfg, set("rtt"), set("rtt-min"), set("duration"))
 	default:
-		fmt.Fprintf(os.Stderr, "sim: unknown scenario %q (match or race)\n", *scenario)
-		os.Exit(2)
+		fmt.Fprintf(stderr, "sim: unknown scenario %q (match or race)\n", *scenario)
+		return 2
 	}
 	start := time.Now()
 	r, err := match.Run(cfg)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "sim:", err)
-		os.Exit(2)
+		fmt.Fprintln(stderr, "sim:", err)
+		return 2
 	}
 	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
+		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(r); err != nil {
-			fmt.Fprintln(os.Stderr, "sim:", err)
-			os.Exit(2)
+			fmt.Fprintln(stderr, "sim:", err)
+			return 2
 		}
-		return
+		return 0
 	}
-	fmt.Print(r)
-	fmt.Printf("\n  (simulated %v in %v)\n", cfg.Duration, time.Since(start).Round(time.Millisecond))
-}
-
-// flagSet reports whether the named flag was given on the command line.
-func flagSet(name string) bool {
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
+	fmt.Fprint(stdout, r)
+	fmt.Fprintf(stdout, "\n  (simulated %v in %v)\n", cfg.Duration, time.Since(start).Round(time.Millisecond))
+	return 0
 }

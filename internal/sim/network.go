@@ -79,13 +79,32 @@ type link struct {
 	delivered uint64 // highest send sequence delivered so far
 }
 
+// Fate is what a Filter decides for one datagram.
+type Fate struct {
+	// Drop loses the datagram.
+	Drop bool
+	// Delay holds the datagram back by this much on top of the link's delay.
+	Delay time.Duration
+	// Duplicate delivers the datagram twice.
+	Duplicate bool
+}
+
+// Filter sees every datagram handed to the network, before the link's own randomness, and
+// decides its fate: scenario tests use it to lose, delay or duplicate one chosen message.
+// It must not keep the slice.
+type Filter func(from, to NodeID, datagram []byte) Fate
+
 // Network moves datagrams between nodes over configured links.
 type Network struct {
 	sim      *Sim
 	handlers map[NodeID]Handler
 	links    map[[2]NodeID]*link
 	fallback LinkConfig
+	filter   Filter
 }
+
+// SetFilter installs f (nil removes it).
+func (n *Network) SetFilter(f Filter) { n.filter = f }
 
 // NewNetwork returns an empty network on s. Links that were not configured use def.
 func NewNetwork(s *Sim, def LinkConfig) (*Network, error) {
@@ -162,18 +181,22 @@ func (n *Network) Send(from, to NodeID, datagram []byte) {
 	l.stats.Bytes += len(datagram)
 	l.sentSeq++
 	seq := l.sentSeq
-	if l.cfg.Loss > 0 && l.rng.Float64() < l.cfg.Loss {
+	var fate Fate
+	if n.filter != nil {
+		fate = n.filter(from, to, datagram)
+	}
+	if fate.Drop || (l.cfg.Loss > 0 && l.rng.Float64() < l.cfg.Loss) {
 		l.stats.Lost++
 		return
 	}
 	copies := 1
-	if l.cfg.Duplicate > 0 && l.rng.Float64() < l.cfg.Duplicate {
+	if fate.Duplicate || (l.cfg.Duplicate > 0 && l.rng.Float64() < l.cfg.Duplicate) {
 		copies = 2
 		l.stats.Duplicated++
 	}
 	for range copies {
 		b := append([]byte(nil), datagram...)
-		n.sim.After(l.delay(), func() {
+		n.sim.After(l.delay()+max(fate.Delay, 0), func() {
 			l.stats.Delivered++
 			if seq < l.delivered {
 				l.stats.Overtaken++

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -137,4 +138,30 @@ func TestDetachedNodeDropsArrivals(t *testing.T) {
 	s.RunFor(time.Second)
 	require.Zero(t, got)
 	require.Equal(t, 1, n.Stats(1, 2).Delivered)
+}
+
+func TestFilterDecidesTheFateOfChosenDatagrams(t *testing.T) {
+	s := New(1)
+	n, _ := NewNetwork(s, LinkConfig{Delay: 10 * time.Millisecond})
+	n.SetFilter(func(from, to NodeID, d []byte) Fate {
+		switch d[0] {
+		case 1:
+			return Fate{Drop: true}
+		case 2:
+			return Fate{Delay: 100 * time.Millisecond}
+		case 3:
+			return Fate{Duplicate: true}
+		}
+		return Fate{}
+	})
+	var got []string
+	n.Attach(2, func(_ NodeID, b []byte) { got = append(got, fmt.Sprintf("%d@%v", b[0], s.Now())) })
+	for _, b := range []byte{1, 2, 3, 4} {
+		n.Send(1, 2, []byte{b})
+	}
+	s.RunFor(time.Second)
+	require.Equal(t, []string{"3@10ms", "3@10ms", "4@10ms", "2@110ms"}, got)
+	st := n.Stats(1, 2)
+	require.Equal(t, 1, st.Lost)
+	require.Equal(t, 1, st.Duplicated)
 }

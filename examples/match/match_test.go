@@ -1,0 +1,138 @@
+package match
+
+import (
+	"flag"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+var soak = flag.Bool("match.soak", false, "run the full grid: every seed of the grid, 10 simulated minutes of the default match")
+
+// TestDefaultMatchWrongsNoHonestPlayer plays the reference match (shortened unless
+// -match.soak) and checks the project's promise: no honest player is wronged, and every
+// source of damage of adr-0045's table occurred.
+func TestDefaultMatchWrongsNoHonestPlayer(t *testing.T) {
+	cfg := Default()
+	if !*soak {
+		cfg.Duration = 3 * time.Minute
+		if raceEnabled {
+			cfg.Duration = time.Minute
+		}
+	}
+	r, err := Run(cfg)
+	require.NoError(t, err)
+	require.Zero(t, r.HonestWronged, "%v", r)
+	require.Positive(t, r.Frames)
+	require.Positive(t, r.Shots)
+	require.Positive(t, r.Deaths)
+	require.Equal(t, r.Deaths, r.Respawns, "every death was followed by a respawn before the match settled")
+	require.Positive(t, r.Commands)
+	if !raceEnabled {
+		for _, src := range []string{"bullet", "vehicle_gun", "melee", "projectile", "gamemode_explosion",
+			"gamemode_fire", "ram", "spray", "fall", "drowning", "vehicle_explosion"} {
+			require.Positive(t, r.Sources[src], "no %s damage in the match: %v", src, r.Sources)
+		}
+		require.Positive(t, r.Events["stealth_kill"], "no stealth kill in the match")
+		require.Positive(t, r.Events["vehicle_exploded"], "no vehicle exploded in the match")
+	}
+}
+
+// TestMatchIsDeterministic plays the same short match twice and requires the same report.
+func TestMatchIsDeterministic(t *testing.T) {
+	cfg := Config{Seed: 5, Players: 6, Duration: 20 * time.Second}
+	a, err := Run(cfg)
+	require.NoError(t, err)
+	b, err := Run(cfg)
+	require.NoError(t, err)
+	require.Equal(t, a, b)
+	cfg.Seed = 6
+	c, err := Run(cfg)
+	require.NoError(t, err)
+	require.NotEqual(t, a.Network, c.Network, "another seed plays another match")
+}
+
+// TestGridWrongsNoHonestPlayer plays matches over a grid of round-trip times, jitter and
+// loss with several seeds: honest_wronged is 0 everywhere, and after each match settles
+// the server's ledger, inventory and life state agree with every client's own (the
+// comparison is part of honest_wronged: Disagreements).
+func TestGridWrongsNoHonestPlayer(t *testing.T) {
+	rtts := []time.Duration{0, 50 * time.Millisecond, 150 * time.Millisecond, 300 * time.Millisecond, 400 * time.Millisecond}
+	jitters := []time.Duration{NoJitter, 30 * time.Millisecond}
+	losses := []float64{NoLoss, 0.01, 0.05}
+	seeds := []uint64{1, 2}
+	duration := 40 * time.Second
+	switch {
+	case *soak:
+		seeds = []uint64{1, 2, 3, 4, 5}
+		duration = 2 * time.Minute
+	case raceEnabled:
+		// The race detector slows the simulation tenfold: one seed, a shorter match.
+		seeds, duration = []uint64{1}, 15*time.Second
+	}
+	for _, rtt := range rtts {
+		for _, jitter := range jitters {
+			for _, loss := range losses {
+				for _, seed := range seeds {
+					name := fmt.Sprintf("rtt=%v/jitter=%v/loss=%v/seed=%d", rtt, max(jitter, 0), max(loss, 0), seed)
+					cfg := Config{Seed: seed, Players: 8, Duration: duration, RTTMin: rtt, RTTMax: rtt, Jitter: jitter, Loss: loss}
+					r, err := Run(cfg)
+					require.NoError(t, err, name)
+					require.Zero(t, r.HonestWronged, "%s: %v", name, r)
+					require.Positive(t, r.Credited, "%s: nothing was credited", name)
+				}
+			}
+		}
+	}
+}
+
+// TestRaceMeasurements reproduces the record's two measurements: at 200 ms of round trip
+// some set_health commands cross a damage report created before the client applied them,
+// a fixed window around the command corrupts the ledger on some of them while the
+// revision rule never does; and with 0-30 ms of jitter a good share of the frames arrive
+// before the report they follow.
+func TestRaceMeasurements(t *testing.T) {
+	cfg := RaceConfig(Config{Seed: 1}, false, false, false)
+	if !*soak {
+		cfg.RaceCommands = 40
+		if raceEnabled {
+			cfg.RaceCommands = 15
+		}
+	}
+	r, err := Run(cfg)
+	require.NoError(t, err)
+	rc := r.Race
+	require.Equal(t, cfg.RaceCommands, rc.SetHealth)
+	require.Positive(t, rc.Crossed, "no command crossed a report: %v", r)
+	require.Zero(t, rc.RevisionCorrupted, "the revision rule corrupted the ledger: %v", r)
+	worst := 0
+	for _, w := range rc.Windows {
+		worst = max(worst, w.Corrupted)
+	}
+	require.Positive(t, worst, "no fixed window corrupted anything: %v", rc.Windows)
+	require.Zero(t, r.HonestWronged, "%v", r)
+	require.Greater(t, rc.FramesFirstPercent, 5.0, "frames arriving before their report: %v", rc)
+}
+
+// TestConfigDefaultsAndLimits checks the defaults of the reference match and that a
+// Config out of range is refused.
+func TestConfigDefaultsAndLimits(t *testing.T) {
+	d := Default()
+	require.Equal(t, 16, d.Players)
+	require.Equal(t, 10*time.Minute, d.Duration)
+	require.Equal(t, time.Duration(0), d.RTTMin)
+	require.Equal(t, 400*time.Millisecond, d.RTTMax)
+	require.Equal(t, 30*time.Millisecond, d.Jitter)
+	require.Equal(t, 0.05, d.Loss)
+	require.Equal(t, time.Duration(0), d.rtt(0))
+	require.Equal(t, 400*time.Millisecond, d.rtt(15))
+	for _, bad := range []Config{
+		{Players: 1}, {Players: MaxPlayers + 1}, {Duration: time.Millisecond}, {RTTMin: 2 * time.Second, RTTMax: time.Second},
+		{RTTMax: 3 * time.Second}, {Loss: 0.9}, {Jitter: 2 * time.Second}, {Teams: 9}, {Vehicles: 100},
+	} {
+		_, err := New(bad)
+		require.ErrorIs(t, err, ErrConfig, "%+v", bad)
+	}
+}
