@@ -2,10 +2,12 @@ module github.com/arbitergo/arbiter
 
 go 1.26.0
 
-require github.com/stretchr/testify v1.12.1
-
 require (
-	github.com/google/go-cmp v0.7.0 // indirect
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/exp v0.0.0-20261113113407-e3970619a1a4 // indirect
+	github.com/google/go-cmp v0.7.0
+	github.com/pion/logging v0.2.4
+	github.com/pion/transport/v3 v3.1.1
+	github.com/stretchr/testify v1.12.1
+	golang.org/x/exp v0.0.0-20261113113407-e3970619a1a4
 )
+
+require go.yaml.in/yaml/v3 v3.0.5 // indirect
