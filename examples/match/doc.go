@@ -1,0 +1,60 @@
+// Package match is arbiter's simulated match: the reference server (examples/refserver),
+// one honest client (examples/client) per player with a bot that plays it, a small game
+// world, and a gamemode script, all on the deterministic network simulator
+// (internal/sim). It measures the project's promises instead of assuming them.
+//
+// # What a match plays
+//
+// Players join with Hello, spawn, and fight in a flat square arena: they walk between
+// waypoints, pick the nearest enemy their client shows and fire the weapon that suits the
+// distance (M4, Desert Eagle, shotgun), throw grenades, charge with a knife (blows and
+// stealth kills), hold a spraycan, drive cars (some armed: a Predator's fixed-damage guns,
+// a gunship's bullet guns), ram pedestrians, and shoot cars until they explode with
+// their occupants. The arena adds falls, near drownings, and the gamemode's fires and
+// explosions with a creator. Walls are a chance: the victim's game decides every hit
+// (World.Trace), as the records say only the victim can.
+//
+// The gamemode puts the players in teams with friendly fire off, sends health, armor and
+// weapon commands to random living players while they fight (a set_health(0) now and
+// then), moves one player to another team every TeamSwapEvery, turns a team's friendly
+// fire on for 20 s, changes the damage multipliers and a weapon's damage mid-match, and
+// chooses each dead player's next spawn point.
+//
+// Every player is honest: every action goes through its client, which refuses what the
+// game would. The network gives each player its own round-trip time (spread evenly from
+// Config.RTTMin to Config.RTTMax), uniform jitter and loss on every datagram both ways.
+//
+// # What a match measures
+//
+// Report.HonestWronged sums the ways the server wronged an honest player (Wronged):
+//
+//   - early deaths: a death the server committed while the victim's client was alive;
+//   - cut frames: a frame of an honest client cut as god mode;
+//   - refused shots: a shot, projectile or stealth kill the server refused, except when
+//     the target died or became a teammate while the action was in flight;
+//   - refused commands: a gamemode command refused for a player the server held alive
+//     and counted;
+//   - disagreements: a hit an honest victim reported that the server neither credited
+//     nor discarded by a record's rule (a shot accepted before a team change), and,
+//     after the match settled (Config.Settle of quiet play), any player whose life,
+//     generation, health, armor or weapons the server and the client disagree on.
+//
+// The Report also counts frames, shots, reports by source, deaths by how they were
+// committed, respawns, commands, the server's events and the network's work, and
+// reproduces two measurements of adr-0045: with Config.Race, set_health commands sent to
+// players under fire at 200 ms of round trip, how many cross a damage report created
+// before the client applied them, and on how many a fixed time window (RaceWindows) would
+// have corrupted the ledger while the revision rule does not; and, in every match, how
+// many frames reach the server before the hit report they follow.
+//
+// # Determinism
+//
+// A match is a pure function of its Config: the simulator's clock is virtual, every random
+// draw comes from generators seeded from Config.Seed, and no goroutine runs. The same
+// Config gives the same Report, byte for byte. Run plays a whole match; a test may drive
+// one step by step (New, Start, RunUntil, Finish) and watch the server's events (OnEvent).
+//
+// Config.Manual turns the bots, the script and the arena's physics off and makes every
+// aimed ray hit, for scenario tests that move the players and pull the triggers
+// themselves.
+package match
