@@ -43,7 +43,9 @@ func (g Generation) Newer(other Generation) bool { return revision.Newer(uint16(
 // a Handle, so an input meant for a departed player can never touch the new player on the
 // same id (ErrStaleToken).
 type Handle struct {
-	ID    PlayerID
+	// ID is the player id (the slot).
+	ID PlayerID
+	// Token is the player token of the connection that holds the slot.
 	Token Token
 }
 
@@ -63,7 +65,9 @@ type Vec3 struct{ X, Y, Z float32 }
 // SpawnPoint is where a respawned player appears: a position and a facing (the heading
 // around the vertical axis in degrees, as in SA-MP's SetSpawnInfo).
 type SpawnPoint struct {
-	Pos    Vec3
+	// Pos is the position.
+	Pos Vec3
+	// Facing is the heading in degrees.
 	Facing float32
 }
 

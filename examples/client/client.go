@@ -516,12 +516,19 @@ func (c *Client) Counters() Counters { return c.counters }
 // Event is something that happened to the player that the world around it must follow
 // (see EventKind). Read them with PopEvent.
 type Event struct {
-	Kind     EventKind
-	At       time.Duration
-	Epoch    uint16
+	// Kind is what happened.
+	Kind EventKind
+	// At is the client's time of the event; Epoch the life it happened in.
+	At    time.Duration
+	Epoch uint16
+	// Position and Facing are where the player was (for a spawn or a teleport: where it
+	// is now).
 	Position wire.Vec3
 	Facing   float32
-	Vehicle  uint16
+	// Vehicle is the vehicle involved, wire.NoVehicle if none.
+	Vehicle uint16
+	// Attacker is the player behind it (the killer, the explosion's author), wire.NoPlayer
+	// if none; Weapon the weapon or cause.
 	Attacker uint16
 	Weapon   uint8
 }

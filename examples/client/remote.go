@@ -20,16 +20,23 @@ type Remote struct {
 	// Point.Facing holds the wire's heading in radians.
 	Copy lifecycle.Copy
 	// The rest is what the last accepted relayed frame (or the show, or the spawn edge)
-	// said: the damage group, held weapon, the server's ledger health and armor, the body.
-	Group    uint16
-	Weapon   uint8
-	Health   float32
-	Armor    float32
+	// said.
+	//
+	// Group is the player's damage group (adr-0039).
+	Group uint16
+	// Weapon is the held weapon.
+	Weapon uint8
+	// Health and Armor are the server's ledger of the player, not its client's word.
+	Health float32
+	Armor  float32
+	// Position, Velocity and Facing are its body (the heading in radians).
 	Position wire.Vec3
 	Velocity wire.Vec3
 	Facing   float32
-	Vehicle  uint16
-	Seat     uint8
+	// Vehicle and Seat are the vehicle it sits in (wire.NoVehicle on foot).
+	Vehicle uint16
+	Seat    uint8
+	// FireHeld reports that it holds the fire of a continuous weapon.
 	FireHeld bool
 	// Relayed is the server's alive in the last accepted frame (it replays no input on a
 	// corpse; it decides nothing).

@@ -78,8 +78,11 @@ func (v ActVerdict) String() string {
 // packet's number (ShotSeq of a WeaponShot or VehicleShot, the projectile number of a
 // ProjectileLaunch); 0 otherwise.
 type Action struct {
+	// Verdict is Acted, or why the honest client refused the action itself.
 	Verdict ActVerdict
-	Seq     uint16
+	// Seq is the number of what was sent (a shot's ShotSeq, a projectile's number); 0 when
+	// nothing numbered was sent.
+	Seq uint16
 }
 
 // String returns "acted #7" or the refusal.

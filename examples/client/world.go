@@ -76,8 +76,11 @@ type Pose struct {
 
 // VehiclePose is a vehicle's position, rotation and velocity.
 type VehiclePose struct {
+	// Position is where the vehicle stands.
 	Position wire.Vec3
+	// Rotation is its orientation, a unit quaternion.
 	Rotation wire.Quat
+	// Velocity is how fast it moves, in metres per second.
 	Velocity wire.Vec3
 }
 

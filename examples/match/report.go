@@ -10,15 +10,19 @@ import (
 // Report is what a match measured. Every count is over honest players (every player of a
 // match is honest). It is deterministic: the same Config gives the same Report.
 type Report struct {
-	// Seed, Players, DurationSeconds, RTTMinMs, RTTMaxMs, JitterMs and Loss repeat the
-	// match's configuration.
-	Seed            uint64  `json:"seed"`
-	Players         int     `json:"players"`
+	// Seed is the match's seed.
+	Seed uint64 `json:"seed"`
+	// Players is the number of (honest) players.
+	Players int `json:"players"`
+	// DurationSeconds is the simulated time of play.
 	DurationSeconds float64 `json:"duration_s"`
-	RTTMinMs        float64 `json:"rtt_min_ms"`
-	RTTMaxMs        float64 `json:"rtt_max_ms"`
-	JitterMs        float64 `json:"jitter_ms"`
-	Loss            float64 `json:"loss"`
+	// RTTMinMs and RTTMaxMs are the range of the players' round-trip times.
+	RTTMinMs float64 `json:"rtt_min_ms"`
+	RTTMaxMs float64 `json:"rtt_max_ms"`
+	// JitterMs is the width of the uniform jitter of each datagram.
+	JitterMs float64 `json:"jitter_ms"`
+	// Loss is the probability that a datagram is lost, each way.
+	Loss float64 `json:"loss"`
 
 	// Frames is the number of PlayerSync frames the clients sent.
 	Frames int `json:"frames"`
@@ -85,11 +89,16 @@ func (w Wronged) Sum() int {
 
 // NetworkReport is what the simulated network did to the datagrams.
 type NetworkReport struct {
-	Datagrams  int `json:"datagrams"`
-	Lost       int `json:"lost"`
+	// Datagrams is the number of datagrams sent, both ways.
+	Datagrams int `json:"datagrams"`
+	// Lost is how many of them the network lost.
+	Lost int `json:"lost"`
+	// Duplicated is how many it delivered twice.
 	Duplicated int `json:"duplicated"`
-	Overtaken  int `json:"overtaken"`
-	Bytes      int `json:"bytes"`
+	// Overtaken is how many arrived after a datagram sent later on the same link.
+	Overtaken int `json:"overtaken"`
+	// Bytes is the number of bytes sent.
+	Bytes int `json:"bytes"`
 	// Retransmissions counts the reliable lanes' retransmissions, both ways.
 	Retransmissions int `json:"retransmissions"`
 	// RTTMedianMs is the median of the round-trip times the server measured at the end.
