@@ -77,10 +77,14 @@
 //     the command. Spending those shots from the new count would put the server below
 //     the client (the client's count after the command does not include them), and
 //     refusing them would refuse honest shots of a weapon the client still held. So
-//     the overwritten weapon is remembered: its shots and blows are accepted without
-//     spending (NotCharged) until DisplacedGrace after the client echoed the command,
-//     or SettleTimeout after the command if it never does. Only the gamemode's
-//     commands open this window, and a client gains at most that window's shots.
+//     the overwritten weapon is remembered: its shots are accepted without spending
+//     from the new count (NotCharged) until DisplacedShotGrace after the client echoed
+//     the command (its blows, which reach the server through the victim's link, until
+//     DisplacedGrace), or SettleTimeout after the command if it never does. Those old
+//     shots spend instead from the rounds the weapon had when it was overwritten; once
+//     those are gone, shots spend from the new count. So a client firing forged shots
+//     in the window (or never echoing to keep it open) fires at most what it had plus
+//     what it was given: the window moves no round it was not given.
 //
 // # Shot validation
 //

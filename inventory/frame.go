@@ -148,6 +148,7 @@ func (inv *Inventory) settleDisplaced(now time.Duration, echo uint16) {
 		if revision.NewerOrEqual(echo, inv.displacedRev[w]) {
 			inv.displacedEcho |= 1 << w
 			inv.displacedUntil[w] = min(inv.displacedUntil[w], now+DisplacedGrace)
+			inv.displacedShotUntil[w] = min(inv.displacedShotUntil[w], now+DisplacedShotGrace)
 		}
 	}
 }

@@ -28,6 +28,12 @@ const (
 	// the client applied the command. It also covers a melee blow, which reaches the
 	// server through its victim's link.
 	DisplacedGrace = 3 * time.Second
+	// DisplacedShotGrace is the same for shots and projectiles: a shot fired before the
+	// client applied the command was sent before the frame that echoes it, on the same
+	// link, so it arrives at most the link's delay variation after that frame. Shots of
+	// an overwritten weapon are also bounded by the rounds it had when overwritten
+	// (see Inventory.displace), so the grace can never fire more than the player had.
+	DisplacedShotGrace = 500 * time.Millisecond
 	// SettleTimeout is how long after an overwriting command the same holds when the
 	// client never echoes the command (the reliable lane gives up on a connection after
 	// 15 s, so an honest client has applied it by then).
@@ -116,6 +122,11 @@ type Inventory struct {
 	displacedLoaded uint64 // bits of weapons that had rounds when overwritten
 	displacedRev    [NumWeapons]uint16
 	displacedUntil  [NumWeapons]time.Duration
+	// displacedShotUntil ends the grace of old shots (DisplacedShotGrace after the echo);
+	// displacedRounds is what the overwritten weapon still had: the most old shots the
+	// server accepts without spending from the new store.
+	displacedShotUntil [NumWeapons]time.Duration
+	displacedRounds    [NumWeapons]uint16
 
 	shotTAT  [NumWeapons]time.Duration // theoretical arrival time of the next shot
 	meleeTAT [NumWeapons]time.Duration
@@ -230,6 +241,15 @@ func (inv *Inventory) displace(now time.Duration, s *slotState, rev uint16) {
 		return
 	}
 	bit := uint64(1) << s.weapon
+	// The old shots may spend what the weapon had now, plus what an earlier overwrite of
+	// it still left (a client that had not applied that one yet fires from its supply).
+	rounds := uint16(0)
+	if inv.cat.kind[s.weapon].needsAmmo() {
+		rounds = satAdd(s.total, s.creditAt(now))
+	}
+	if inv.isDisplacedLoaded(now, s.weapon) {
+		rounds = satAdd(rounds, inv.displacedRounds[s.weapon])
+	}
 	loaded := inv.usable(now, s) || inv.isDisplaced(now, s.weapon) && inv.displacedLoaded&bit != 0
 	inv.displaced |= bit
 	inv.displacedEcho &^= bit
@@ -239,6 +259,8 @@ func (inv *Inventory) displace(now time.Duration, s *slotState, rev uint16) {
 	}
 	inv.displacedRev[s.weapon] = rev
 	inv.displacedUntil[s.weapon] = now + SettleTimeout
+	inv.displacedShotUntil[s.weapon] = now + SettleTimeout
+	inv.displacedRounds[s.weapon] = rounds
 }
 
 // isDisplaced reports whether weapon's old blows may still arrive at now.
@@ -248,7 +270,8 @@ func (inv *Inventory) isDisplaced(now time.Duration, weapon uint8) bool {
 
 // isDisplacedLoaded reports whether weapon's old shots (it had rounds) may still arrive.
 func (inv *Inventory) isDisplacedLoaded(now time.Duration, weapon uint8) bool {
-	return inv.isDisplaced(now, weapon) && inv.displacedLoaded&(1<<weapon) != 0
+	return inv.isDisplaced(now, weapon) && inv.displacedLoaded&(1<<weapon) != 0 &&
+		now < inv.displacedShotUntil[weapon] && (inv.displacedRounds[weapon] > 0 || !inv.cat.kind[weapon].needsAmmo())
 }
 
 // pruneDisplaced forgets overwritten weapons whose time is up.

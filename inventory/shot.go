@@ -203,9 +203,16 @@ func rateOK(tat, now, interval, tolerance time.Duration) (time.Duration, bool) {
 	return max(tat, now) + interval, true
 }
 
-// pay takes the round of an accepted action.
-func (inv *Inventory) pay(now time.Duration, s *slotState, displaced bool) Payment {
-	if displaced || s == nil {
+// pay takes the round of an accepted action. An old shot of an overwritten weapon spends
+// from the rounds that weapon had when overwritten, not from the new store.
+func (inv *Inventory) pay(now time.Duration, s *slotState, displaced bool, weapon uint8) Payment {
+	if displaced {
+		if inv.displacedRounds[weapon] > 0 {
+			inv.displacedRounds[weapon]--
+		}
+		return NotCharged
+	}
+	if s == nil {
 		return NotCharged
 	}
 	fromCredit, fromTotal := s.spend(now, 1)
@@ -268,7 +275,7 @@ func (inv *Inventory) Shot(now time.Duration, alive bool, shot Shot) ShotResult 
 	}
 
 	inv.shotTAT[w] = tat
-	res := ShotResult{Verdict: Accepted, Paid: inv.pay(now, s, displaced), Pellets: pellets(props)}
+	res := ShotResult{Verdict: Accepted, Paid: inv.pay(now, s, displaced, w), Pellets: pellets(props)}
 	if s != nil {
 		inv.active = inv.cat.slot[w]
 	}
@@ -305,7 +312,7 @@ func (inv *Inventory) Projectile(now time.Duration, alive bool, weapon uint8) Re
 		return Result{Verdict: TooFast}
 	}
 	inv.shotTAT[weapon] = tat
-	return Result{Verdict: Accepted, Paid: inv.pay(now, s, displaced)}
+	return Result{Verdict: Accepted, Paid: inv.pay(now, s, displaced, weapon)}
 }
 
 // Melee judges the attacker's side of a melee blow reported by its victim: alive is

@@ -244,12 +244,12 @@ func TestShotOfAWeaponTakenInFlightIsAcceptedUncharged(t *testing.T) {
 	}
 	inv.Frame(600*ms, Frame{WeaponRev: old, Weapon: wColt, Total: 14, Clip: 14})
 	// The client applied the take and echoes it at 700 ms; its last old shot may still
-	// arrive within DisplacedGrace.
+	// arrive within DisplacedShotGrace.
 	inv.Frame(700*ms, Frame{WeaponRev: tk.Rev, Weapon: Fists})
-	if r := inv.Shot(700*ms+DisplacedGrace-ms, true, shotOf(wColt, 0, 20)); r.Verdict != Accepted {
+	if r := inv.Shot(700*ms+DisplacedShotGrace-ms, true, shotOf(wColt, 0, 20)); r.Verdict != Accepted {
 		t.Fatalf("old shot just within the grace: %v", r)
 	}
-	if r := inv.Shot(700*ms+DisplacedGrace, true, shotOf(wColt, 0, 20)); r.Verdict != NotOwned {
+	if r := inv.Shot(700*ms+DisplacedShotGrace, true, shotOf(wColt, 0, 20)); r.Verdict != NotOwned {
 		t.Fatalf("shot after the grace: %v", r)
 	}
 }
@@ -275,7 +275,7 @@ func TestSetAmmoInFlightDoesNotChargeShotsFiredBeforeIt(t *testing.T) {
 		t.Fatalf("store %d, want the 50 the client will have", got)
 	}
 	// The client applies the set (50) and fires 50 shots; every one is accepted. The
-	// ones within DisplacedGrace of the echo are not charged (the server cannot tell
+	// ones within DisplacedShotGrace of the echo are not charged (the server cannot tell
 	// them from old shots), the later ones are.
 	now += 100 * ms
 	echoAt := now
@@ -287,7 +287,7 @@ func TestSetAmmoInFlightDoesNotChargeShotsFiredBeforeIt(t *testing.T) {
 		if r.Verdict != Accepted {
 			t.Fatalf("shot %d of the 50 after the set: %v", i+1, r)
 		}
-		if free := now < echoAt+DisplacedGrace; free != (r.Paid == NotCharged) {
+		if free := now < echoAt+DisplacedShotGrace; free != (r.Paid == NotCharged) {
 			t.Fatalf("shot %d at %v (echo at %v): %v", i+1, now, echoAt, r)
 		}
 		if r.Paid == PaidFromStore {
@@ -373,5 +373,36 @@ func TestVerdictAndPaymentNames(t *testing.T) {
 	}
 	if s := (SetWeaponAmmo{Rev: 1, Weapon: 31, Total: 5, Clip: 2}).String(); s != "SetWeaponAmmo rev=1 weapon=31 total=5 clip=2" {
 		t.Errorf("%q", s)
+	}
+}
+
+// TestOldShotsOfAnOverwrittenWeaponSpendOnlyWhatItHad: the uncharged old shots of a weapon
+// a command overwrote are bounded by the rounds it had when it was overwritten; beyond
+// them, shots spend from the new store. A client firing forged shots in the grace gains
+// no round it was not given.
+func TestOldShotsOfAnOverwrittenWeaponSpendOnlyWhatItHad(t *testing.T) {
+	inv := newInv(t)
+	give(t, inv, 0, wM4, 5, true)
+	inv.Frame(0, echo(inv, wM4, 5, 5))
+	if _, err := inv.SetAmmo(10*ms, wM4, 20, ClipNotSet); err != nil {
+		t.Fatal(err)
+	}
+	now := 10 * ms
+	free, charged := 0, 0
+	for range 30 { // the command is never echoed: the grace lasts, the rounds do not
+		now += 100 * ms
+		switch r := inv.Shot(now, true, shotOf(wM4, 0, 20)); {
+		case r.Verdict != Accepted:
+			if r.Verdict != NoAmmo {
+				t.Fatalf("%v", r)
+			}
+		case r.Paid == NotCharged:
+			free++
+		default:
+			charged++
+		}
+	}
+	if free != 5 || charged != 20 {
+		t.Fatalf("%d free and %d charged shots: want the 5 it had and the 20 it was set to", free, charged)
 	}
 }

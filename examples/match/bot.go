@@ -97,7 +97,7 @@ func (b *bot) think(m *Match, now time.Duration) {
 		b.spraying = 0
 	}
 	t := b.pickTarget(m)
-	if !m.cfg.Race && b.p.rng.Float64() < float64(ThinkInterval)/float64(DriveEvery) {
+	if !m.cfg.Race && b.p.cheat == nil && b.p.rng.Float64() < float64(ThinkInterval)/float64(DriveEvery) {
 		b.enterCar(m, now)
 		if b.car != nil {
 			return
@@ -208,6 +208,11 @@ func (b *bot) fight(m *Match, now time.Duration, t *target) {
 			if a, err := c.Fire(now, weaponM4, wire.HitVehicle, cr.id, eye, cr.pose.Position); err == nil && a.Verdict == client.Acted {
 				m.vehicleShotLands(b.p, cr, weaponM4, now)
 			}
+			return
+		}
+		if b.p.cheat != nil && b.p.cheat.kind == CheatFrozenAmmo {
+			// The frozen-ammo cheater empties its M4 as fast as it can.
+			_, _ = c.Fire(now, weaponM4, wire.HitPlayer, t.id, eye, aim)
 			return
 		}
 		if rng.Float64() >= FireShare && !m.cfg.Race {

@@ -38,6 +38,12 @@ type Config struct {
 	Race bool
 	// RaceCommands is the number of set_health commands of a race (default 80).
 	RaceCommands int
+	// Cheaters is how many of the players cheat: the last Cheaters players, each with one
+	// of the cheats in turn (CheatSkipHits, CheatHealthFrames, CheatFrozenAmmo,
+	// CheatRevive, CheatSpam). Default 0: the reference match is all honest. The honest
+	// measurements count only the honest players; Report.Cheaters says what each cheat
+	// gained.
+	Cheaters int
 	// Manual turns the bots, the gamemode's script and the arena's own physics off, and
 	// makes every aimed ray hit: a scenario test drives the clients and the server's
 	// facade itself (players still join, spawn and send their frames).
@@ -125,6 +131,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Settle < 5*time.Second || c.Settle > time.Minute {
 		bad = append(bad, fmt.Sprintf("settle %v not in 5s..1m", c.Settle))
+	}
+	if c.Cheaters < 0 || c.Cheaters >= c.Players {
+		bad = append(bad, fmt.Sprintf("cheaters %d not in 0..players-1", c.Cheaters))
 	}
 	if c.RaceCommands < 1 || c.RaceCommands > 10000 {
 		bad = append(bad, fmt.Sprintf("race commands %d not in 1..10000", c.RaceCommands))

@@ -42,10 +42,13 @@ type Match struct {
 	gm      *gamemode
 	report  Report
 
-	events   []refserver.Event
-	decoder  wire.Decoder
-	incident int
-	quiet    bool // play is over: no damage, no commands
+	events  []refserver.Event
+	decoder wire.Decoder
+	// cheatDecoder decodes what the cheats rewrite and watch.
+	cheatDecoder wire.Decoder
+	cheaters     []*player
+	incident     int
+	quiet        bool // play is over: no damage, no commands
 	// OnEvent, when set, sees every server event as the match drains it (tests).
 	OnEvent func(refserver.Event)
 }
@@ -60,6 +63,8 @@ type player struct {
 	rng  *rand.Rand
 	rtt  time.Duration
 	bot  bot
+	// cheat is nil for an honest player.
+	cheat *cheater
 	// measurements on the server's side of the link
 	reportsIn    map[uint16]time.Duration // hit reports received: number -> arrival
 	frameCovered uint16                   // highest damage_seq a received frame carried
@@ -95,6 +100,7 @@ func New(cfg Config) (*Match, error) {
 		return nil, err
 	}
 	m := &Match{cfg: cfg, sim: s, net: net, server: server, world: newWorld(s.Stream(1), cfg.Vehicles)}
+	m.world.skip = make([]bool, cfg.Players)
 	if cfg.Manual {
 		m.world.wallChance, m.world.pelletChance = 0, 1
 	}
@@ -112,6 +118,12 @@ func New(cfg Config) (*Match, error) {
 		}
 		p.c = c
 		p.bot = newBot(p, cfg)
+		if first := cfg.Players - cfg.Cheaters; i >= first {
+			p.bot.brawler = false // a cheater fights with its guns, on foot
+			p.cheat = newCheater(Cheat(1+(i-first)%int(cheatCount-1)), i)
+			m.cheaters = append(m.cheaters, p)
+			m.world.skip[i] = p.cheat.kind == CheatSkipHits
+		}
 		link := sim.LinkConfig{Delay: p.rtt / 2, Jitter: cfg.Jitter, Loss: cfg.Loss}
 		if err := net.SetPath(serverNode, p.node, link); err != nil {
 			return nil, err
@@ -171,6 +183,7 @@ func (m *Match) Start() error {
 			if !m.cfg.Race { // the race measures shots against commands, nothing else
 				m.physics(m.sim.Now())
 			}
+			m.cheatTick(m.sim.Now())
 			m.gm.tick(m.sim.Now())
 		}
 		return true
@@ -191,6 +204,7 @@ func (m *Match) Finish() (Report, error) {
 	}
 	m.sim.RunFor(m.cfg.Settle)
 	m.compareFinal()
+	m.finishCheats()
 	m.collect()
 	return m.report, nil
 }
@@ -207,7 +221,10 @@ func (m *Match) serverReceive(from sim.NodeID, d []byte) {
 func (m *Match) serverTick() {
 	now := m.sim.Now()
 	_ = m.server.Tick(now)
-	_ = m.server.Flush(now, func(conn uint16, d []byte) { m.net.Send(serverNode, sim.NodeID(conn)+1, d) })
+	_ = m.server.Flush(now, func(conn uint16, d []byte) {
+		m.watch(int(conn), now, d)
+		m.net.Send(serverNode, sim.NodeID(conn)+1, d)
+	})
 	m.events = m.server.Events(m.events[:0])
 	for _, e := range m.events {
 		m.onEvent(e)
@@ -217,7 +234,9 @@ func (m *Match) serverTick() {
 func (m *Match) clientTick(p *player) {
 	now := m.sim.Now()
 	_ = p.c.Tick(now)
-	_ = p.c.Flush(now, func(d []byte) { m.net.Send(p.node, serverNode, d) })
+	send := func(d []byte) { m.net.Send(p.node, serverNode, d) }
+	_ = p.c.Flush(now, func(d []byte) { m.outgoing(p, now, d, send) })
+	m.forge(p, now, send)
 	for e, ok := p.c.PopEvent(); ok; e, ok = p.c.PopEvent() {
 		m.onClientEvent(p, e)
 	}
@@ -268,6 +287,16 @@ func (m *Match) onEvent(e refserver.Event) {
 	}
 	m.report.Events[e.Kind.String()]++
 	p := m.player(e.Player)
+	if p != nil && p.cheat != nil {
+		m.onCheaterEvent(p, e)
+		return
+	}
+	if e.Kind == refserver.EventStealthKillRefused || e.Kind == refserver.EventReportNotCredited {
+		// Refusals caused by a cheater (its claim, its attack) wrong nobody honest.
+		if o := m.player(e.Other); o != nil && o.cheat != nil {
+			return
+		}
+	}
 	switch e.Kind {
 	case refserver.EventPlayerJoin:
 		if p != nil {
@@ -337,6 +366,36 @@ func sanctionedDiscard(v refserver.Verdict) bool {
 	return false
 }
 
+// onCheaterEvent counts the server's events about a cheater: they are the cheat meeting
+// the rules, not an honest player wronged.
+func (m *Match) onCheaterEvent(p *player, e refserver.Event) {
+	ch := p.cheat
+	switch e.Kind {
+	case refserver.EventGodMode, refserver.EventGodModeSuspect:
+		ch.report.Flagged++
+		if e.Kind == refserver.EventGodModeSuspect {
+			m.report.Events["god_mode_suspect_cheater"]++
+		}
+	case refserver.EventShotRefused, refserver.EventProjectileRefused, refserver.EventStealthKillRefused:
+		ch.report.Refused++
+	case refserver.EventRespawnGranted:
+		if !ch.spawned || e.Gen != ch.gen { // a regrant of the same life changes nothing
+			ch.spawned, ch.gen = true, e.Gen
+			m.onCheaterSpawn(p, m.sim.Now())
+		}
+		ch.diedAt = -1
+	case refserver.EventPlayerDamage:
+		m.report.Credited++
+	case refserver.EventPlayerDeath:
+		m.report.Deaths++
+		m.report.Deathways[e.Commit.String()]++
+		m.gm.onDeath(p)
+		ch.diedAt = e.At
+	case refserver.EventPlayerJoin:
+		m.gm.onJoin(p)
+	}
+}
+
 func (m *Match) onClientEvent(p *player, e client.Event) {
 	_ = p
 	_ = e
@@ -360,6 +419,9 @@ func (m *Match) incidentf(format string, a ...any) {
 // its client's: life, generation, health, armor and weapons.
 func (m *Match) compareFinal() {
 	for _, p := range m.players {
+		if p.cheat != nil {
+			continue
+		}
 		c := p.c
 		alive := m.server.Alive(p.id)
 		gen, err := m.server.Generation(p.id)

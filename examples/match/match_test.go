@@ -136,3 +136,43 @@ func TestConfigDefaultsAndLimits(t *testing.T) {
 		require.ErrorIs(t, err, ErrConfig, "%+v", bad)
 	}
 }
+
+// TestCheatsGainNothing plays a match with one cheater of each kind among honest players:
+// no cheat gains what the records say it must not, each meets the rule that stops it
+// (refused shots, cut frames, the god-mode suspicion), and no honest player is wronged.
+func TestCheatsGainNothing(t *testing.T) {
+	cfg := Config{Seed: 2, Players: 20, Cheaters: int(cheatCount - 1), Duration: 3 * time.Minute}
+	if raceEnabled {
+		cfg.Duration = time.Minute
+	}
+	r, err := Run(cfg)
+	require.NoError(t, err)
+	require.Zero(t, r.HonestWronged, "%v", r)
+	require.Zero(t, r.CheatsGained, "%v", r)
+	require.Len(t, r.Cheaters, int(cheatCount-1))
+	by := map[string]CheaterReport{}
+	for _, c := range r.Cheaters {
+		by[c.Cheat] = c
+	}
+	require.Positive(t, by[CheatHealthFrames.String()].Flagged, "lying frames are cut and flagged")
+	require.Positive(t, by[CheatFrozenAmmo.String()].Refused, "shots past the real ammo are refused")
+	require.Positive(t, by[CheatRevive.String()].Refused, "a dead player's shots are refused")
+	require.Positive(t, by[CheatSpam.String()].Refused, "shots past the cadence are refused")
+	if !raceEnabled {
+		require.Positive(t, by[CheatSkipHits.String()].Flagged, "skipped hits raise the god-mode suspicion")
+	}
+	for _, c := range r.Cheaters {
+		if c.Cheat != CheatSkipHits.String() {
+			require.Positive(t, c.Forged, "%s forged nothing", c.Cheat)
+		}
+	}
+}
+
+func TestCheatNames(t *testing.T) {
+	seen := map[string]bool{}
+	for c := Honest; c < cheatCount; c++ {
+		require.False(t, seen[c.String()], "%d", c)
+		seen[c.String()] = true
+	}
+	require.Equal(t, "cheat(?)", cheatCount.String())
+}

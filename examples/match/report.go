@@ -60,6 +60,11 @@ type Report struct {
 	// nothing (the detector never touches health), so it is not a wrong, but a detector
 	// that flags honest players is worth knowing about.
 	Suspicions int `json:"suspicions"`
+	// Cheaters says what each cheating player obtained (Config.Cheaters).
+	Cheaters []CheaterReport `json:"cheaters,omitempty"`
+	// CheatsGained sums what the cheats gained that the records say they must not. The
+	// promise is 0.
+	CheatsGained int `json:"cheats_gained"`
 	// Incidents describes the first wrongs, for a reader (at most MaxIncidents).
 	Incidents []string `json:"incidents,omitempty"`
 }
@@ -157,6 +162,12 @@ func (r Report) String() string {
 	p("    disagreements %d   (god-mode suspicions raised, which change nothing: %d)\n", w.Disagreements, r.Suspicions)
 	for _, s := range r.Incidents {
 		p("    - %s\n", s)
+	}
+	if len(r.Cheaters) > 0 {
+		p("\n  cheaters (what each gained that the records forbid; the promise is 0):\n")
+		for _, c := range r.Cheaters {
+			p("    player %2d %-13s gained %d   forged %d datagrams (%d shots), refused %d, flagged %d\n", c.Player, c.Cheat, c.Gained, c.Forged, c.ForgedShots, c.Refused, c.Flagged)
+		}
 	}
 	n := r.Network
 	p("\n  network: %d datagrams, %d lost, %d duplicated, %d overtaken, %d lane retransmissions, median rtt %.0f ms\n",

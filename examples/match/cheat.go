@@ -1,0 +1,349 @@
+package match
+
+import (
+	"time"
+
+	"github.com/arbitergo/arbiter/examples/client"
+
+	"github.com/arbitergo/arbiter/inventory"
+	"github.com/arbitergo/arbiter/lifecycle"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// Cheat is what a cheating player does. A cheater plays through the same honest client
+// and bot as everyone; the cheat sits between its client and the network (rewriting and
+// forging datagrams, as a trainer or a modified client would) or in its game (skipping
+// hits). The match measures, per cheat, that it gains nothing the records say it must not
+// (CheaterReport.Gained) and whether the server flagged it.
+type Cheat uint8
+
+// The cheats.
+const (
+	// Honest plays fair.
+	Honest Cheat = iota
+	// CheatSkipHits: its game never takes a bullet, as if a wall always stood in the way.
+	// The records leave a skipped hit open (it looks exactly like a wall): the god-mode
+	// suspicion detector must flag it. It gains: nothing is measured as a gain.
+	CheatSkipHits
+	// CheatHealthFrames: its frames always show full health and armor (an
+	// infinite-health trainer). It gains every time the server's ledger of it rises
+	// without a server command (a spawn, a health or armor command).
+	CheatHealthFrames
+	// CheatFrozenAmmo: its frames show a frozen ammo counter, and it keeps firing forged
+	// shots when its game has no rounds left. It gains every shot the server relays beyond
+	// the rounds it was given.
+	CheatFrozenAmmo
+	// CheatRevive: once dead, it keeps sending frames that claim it alive, and forged shots.
+	// It gains every frame relayed alive and every shot relayed while the server holds it
+	// dead.
+	CheatRevive
+	// CheatSpam: it fires a forged copy of every shot, ten times faster than its weapon
+	// allows. It gains every shot the server relays beyond the weapon's cadence.
+	CheatSpam
+
+	cheatCount
+)
+
+// String names the cheat.
+func (c Cheat) String() string {
+	switch c {
+	case Honest:
+		return "honest"
+	case CheatSkipHits:
+		return "skip_hits"
+	case CheatHealthFrames:
+		return "health_frames"
+	case CheatFrozenAmmo:
+		return "frozen_ammo"
+	case CheatRevive:
+		return "revive"
+	case CheatSpam:
+		return "spam"
+	}
+	return "cheat(?)"
+}
+
+// CheaterReport is what one cheater obtained.
+type CheaterReport struct {
+	// Player is the cheater's id; Cheat its cheat.
+	Player int    `json:"player"`
+	Cheat  string `json:"cheat"`
+	// Forged counts the datagrams the cheat forged or rewrote; ForgedShots the shots among
+	// them.
+	Forged      int `json:"forged"`
+	ForgedShots int `json:"forged_shots"`
+	// Flagged counts the server's god_mode cuts and god-mode suspicions on the cheater.
+	Flagged int `json:"flagged"`
+	// Refused counts the server's refusals of the cheater's shots.
+	Refused int `json:"refused"`
+	// Gained counts what the cheat obtained that the records say it must not (see the
+	// Cheat's doc). The promise is 0.
+	Gained int `json:"gained"`
+}
+
+// SpamCopies is how many forged copies a spammer sends of each shot it fires.
+const SpamCopies = 9
+
+// FrozenAmmoGrant is the M4 ammo the gamemode leaves a frozen-ammo cheater at each spawn,
+// so that it soon runs dry and its forged shots meet an empty store.
+const FrozenAmmoGrant = 60
+
+// cheater is the state of a cheating player's cheat.
+type cheater struct {
+	kind     Cheat
+	report   CheaterReport
+	frozen   uint16 // the ammo counter its frames show (frozen ammo)
+	lastShot wire.WeaponShot
+	haveShot bool
+	shotSeq  uint16 // the forged shots' numbers continue the client's
+	// measurements
+	granted  int                      // M4 rounds given (frozen ammo)
+	relayed  map[uint16]bool          // distinct shots of the cheater relayed (frozen ammo, spam)
+	relayAt  []time.Duration          // when each distinct shot was first relayed (spam)
+	deadSeen map[uint16]time.Duration // shots relayed while the server held it dead (revive)
+	ledger   float32                  // health plus armor the ledger held at the last check
+	spawned  bool                     // a life was granted; gen is the last one
+	gen      uint16
+	diedAt   time.Duration // when the server committed its death; -1 while alive
+	excused  time.Duration // the last spawn or health command (health frames)
+	enc      []byte
+}
+
+func newCheater(kind Cheat, idx int) *cheater {
+	return &cheater{kind: kind, report: CheaterReport{Player: idx, Cheat: kind.String()}, diedAt: -1,
+		relayed: map[uint16]bool{}, deadSeen: map[uint16]time.Duration{}}
+}
+
+// outgoing rewrites a datagram of the cheater's client on its way out, and may add forged
+// datagrams after it (send).
+func (m *Match) outgoing(p *player, now time.Duration, d []byte, send func([]byte)) {
+	ch := p.cheat
+	id, err := wire.Peek(d)
+	if ch == nil || err != nil || id.Transport() {
+		send(d)
+		return
+	}
+	msg, err := m.cheatDecoder.Decode(d)
+	if err != nil {
+		send(d)
+		return
+	}
+	switch msg := msg.(type) {
+	case *wire.PlayerSync:
+		switch {
+		case ch.kind == CheatHealthFrames && msg.Alive:
+			msg.Health, msg.Armor = 100, max(msg.Armor, 100)
+			ch.rewrite(msg, send)
+			return
+		case ch.kind == CheatFrozenAmmo && msg.Weapon == weaponM4 && msg.Alive:
+			if msg.Total > ch.frozen || ch.frozen == 0 {
+				ch.frozen = msg.Total
+			}
+			msg.Total, msg.Clip = ch.frozen, min(ch.frozen, 50)
+			ch.rewrite(msg, send)
+			return
+		case ch.kind == CheatRevive && !msg.Alive && msg.Health == 0 && p.c.Spawned():
+			msg.Alive, msg.Health = true, 100
+			ch.rewrite(msg, send)
+			return
+		}
+	case *wire.WeaponShot:
+		ch.lastShot, ch.haveShot = *msg, true
+		ch.shotSeq = msg.ShotSeq
+		send(d)
+		if ch.kind == CheatSpam {
+			for range SpamCopies {
+				ch.forgeShot(send) // more trigger pulls in the same instant
+			}
+		}
+		return
+	}
+	send(d)
+}
+
+func (ch *cheater) rewrite(msg wire.Message, send func([]byte)) {
+	b, err := msg.Append(ch.enc[:0])
+	if err != nil {
+		return
+	}
+	ch.enc = b[:0]
+	ch.report.Forged++
+	send(b)
+}
+
+// forgeShot sends a copy of the cheater's last shot under the next shot number.
+func (ch *cheater) forgeShot(send func([]byte)) {
+	if !ch.haveShot {
+		return
+	}
+	ch.shotSeq++
+	s := ch.lastShot
+	s.ShotSeq = ch.shotSeq
+	ch.report.ForgedShots++
+	ch.rewrite(&s, send)
+}
+
+// forge runs every client tick of a cheater: the shots its game would not fire.
+func (m *Match) forge(p *player, now time.Duration, send func([]byte)) {
+	ch := p.cheat
+	if ch == nil || !ch.haveShot {
+		return
+	}
+	switch ch.kind {
+	case CheatFrozenAmmo:
+		// Its game is out of rounds (or reloading): the modified client fires anyway.
+		if w := p.c.Weapons(); p.c.Alive() && m.bulletsLeft(w) == 0 && p.rng.IntN(5) == 0 {
+			ch.lastShot.DeathEpoch = p.c.DeathEpoch()
+			ch.forgeShot(send)
+		}
+	case CheatRevive:
+		if !p.c.Alive() && p.c.Spawned() && p.rng.IntN(10) == 0 {
+			ch.forgeShot(send)
+		}
+	}
+}
+
+// bulletsLeft is the M4 rounds the client's game holds.
+func (m *Match) bulletsLeft(w client.Weapons) uint16 {
+	for _, s := range w.Slots {
+		if s.Weapon == weaponM4 {
+			return s.Total
+		}
+	}
+	return 0
+}
+
+// watch sees every datagram the server sends, for the cheats' measurements.
+func (m *Match) watch(to int, now time.Duration, d []byte) {
+	if len(m.cheaters) == 0 {
+		return
+	}
+	id, err := wire.Peek(d)
+	if err != nil || (id != wire.IDRemoteWeaponShot && id != wire.IDRemotePlayerSync) {
+		return
+	}
+	msg, err := m.cheatDecoder.Decode(d)
+	if err != nil {
+		return
+	}
+	switch msg := msg.(type) {
+	case *wire.RemoteWeaponShot:
+		p := m.player(msg.Shooter)
+		if p == nil || p.cheat == nil {
+			return
+		}
+		ch := p.cheat
+		if ch.kind == CheatFrozenAmmo && msg.Weapon != weaponM4 {
+			return
+		}
+		if !ch.relayed[msg.ShotSeq] {
+			ch.relayed[msg.ShotSeq] = true
+			ch.relayAt = append(ch.relayAt, now)
+		}
+		if ch.kind == CheatRevive && m.heldDead(p, now) {
+			if _, seen := ch.deadSeen[msg.ShotSeq]; !seen {
+				ch.deadSeen[msg.ShotSeq] = now
+				ch.report.Gained++
+			}
+		}
+	case *wire.RemotePlayerSync:
+		p := m.player(msg.Player)
+		if p != nil && p.cheat != nil && p.cheat.kind == CheatRevive && msg.Alive && m.heldDead(p, now) {
+			p.cheat.report.Gained++
+		}
+	}
+}
+
+// heldDead reports whether the server has held the cheater dead since before this
+// flush: a relay made in the tick of the commit was made while it was alive.
+func (m *Match) heldDead(p *player, now time.Duration) bool {
+	ch := p.cheat
+	return !m.serverAlive(p) && ch.diedAt >= 0 && now-ch.diedAt > ServerTick
+}
+
+// serverAlive reports whether the server holds the player alive (what it stamps).
+func (m *Match) serverAlive(p *player) bool {
+	ph, err := m.server.Phase(p.id)
+	return err == nil && ph != lifecycle.PhaseDead && ph != lifecycle.PhaseUnspawned
+}
+
+// cheatTick runs the continuous checks of the cheats (every ThinkInterval): the ledger of
+// a health-frames cheater must never rise but by a server command.
+func (m *Match) cheatTick(now time.Duration) {
+	for _, p := range m.cheaters {
+		ch := p.cheat
+		if ch.kind != CheatHealthFrames {
+			continue
+		}
+		v, err := m.server.Vitals(p.id)
+		if err != nil {
+			continue
+		}
+		sum := v.Health + v.Armor
+		if sum > ch.ledger+0.01 && now-ch.excused > RaiseExcuse {
+			ch.report.Gained++
+		}
+		ch.ledger = sum
+	}
+}
+
+// RaiseExcuse is how long after a spawn or a health command a rise of a cheater's ledger
+// is the server's own doing.
+const RaiseExcuse = 2 * time.Second
+
+// onCheaterSpawn sets a frozen-ammo cheater's M4 ammo low at each spawn.
+func (m *Match) onCheaterSpawn(p *player, now time.Duration) {
+	if p.cheat == nil {
+		return
+	}
+	p.cheat.excused = now
+	if p.cheat.kind != CheatFrozenAmmo {
+		return
+	}
+	if err := m.server.SetWeaponAmmo(now, p.id, weaponM4, FrozenAmmoGrant, wire.NoClip); err == nil {
+		p.cheat.granted += FrozenAmmoGrant
+		p.cheat.frozen = 0
+	}
+}
+
+// finishCheats computes the gains that are known only at the end.
+func (m *Match) finishCheats() {
+	for _, p := range m.cheaters {
+		ch := p.cheat
+		switch ch.kind {
+		case CheatFrozenAmmo:
+			// Every relayed M4 shot spent a round the server gave: the loadout of each life
+			// (overwritten by the grant at the spawn) is not counted, only the grants.
+			ch.report.Gained += max(0, len(ch.relayed)-ch.granted-m.gm.given[p.idx])
+		case CheatSpam:
+			ch.report.Gained += cadenceExcess(ch.relayAt, m.catalogInterval(weaponM4))
+		}
+		m.report.Cheaters = append(m.report.Cheaters, ch.report)
+		m.report.CheatsGained += ch.report.Gained
+	}
+}
+
+// catalogInterval is a weapon's minimum interval in the server's catalogue.
+func (m *Match) catalogInterval(w uint8) time.Duration {
+	t := inventory.DefaultTable()
+	return t[w].MinInterval
+}
+
+// cadenceExcess counts the shots beyond what the weapon's cadence allows in any one
+// second, with the rate check's burst allowance (inventory.DefaultShotRateTolerance).
+func cadenceExcess(at []time.Duration, interval time.Duration) int {
+	if interval <= 0 {
+		return 0
+	}
+	limit := int((time.Second+inventory.DefaultShotRateTolerance)/interval) + 1
+	excess, j := 0, 0
+	for i := range at {
+		for at[i]-at[j] >= time.Second {
+			j++
+		}
+		if i-j+1 > limit {
+			excess++
+		}
+	}
+	return excess
+}
