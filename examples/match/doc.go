@@ -47,6 +47,19 @@
 // have corrupted the ledger while the revision rule does not; and, in every match, how
 // many frames reach the server before the hit report they follow.
 //
+// # Cheaters
+//
+// Config.Cheaters makes some players cheat (Cheat): a game that skips every hit, frames
+// that always show full health, a frozen ammo counter with forged shots past the real
+// ammo, frames that claim a dead player alive with forged shots, and shots forged ten
+// times faster than the weapon allows. The cheats sit between a client and the network,
+// as a trainer or a modified client would. Report.Cheaters says, for each, what it
+// gained that the records say it must not (the promise is 0: the server's ledger never
+// rose without a command, no shot was relayed beyond the rounds given or the weapon's
+// cadence or while the server held the shooter dead, no frame was relayed alive for a
+// dead player) and how the server met it (refusals, god_mode cuts, suspicion flags).
+// The honest measurements count only the honest players.
+//
 // # Determinism
 //
 // A match is a pure function of its Config: the simulator's clock is virtual, every random
