@@ -151,6 +151,9 @@ func (b *bot) walk(m *Match, now time.Duration, t *target) {
 	goal := b.waypoint
 	if (b.brawler || m.cfg.Race) && t != nil {
 		goal = t.r.Position
+		if b.brawler && t.dist <= 1.2 {
+			goal = pos // close enough: stand and swing
+		}
 	}
 	if m.cfg.Race && t != nil && t.dist < 25 {
 		goal = pos // a race shooter stands and fires
@@ -177,10 +180,10 @@ func (b *bot) fight(m *Match, now time.Duration, t *target) {
 		if t.dist < 60 {
 			_, _ = c.Fire(now, weaponM4, wire.HitPlayer, t.id, eye, aim)
 		}
-	case t.dist <= client.StealthReach && b.brawler && rng.Float64() < 0.15:
+	case t.dist <= client.StealthReach && b.brawler && t.r.Vehicle == wire.NoVehicle && rng.Float64() < 0.15:
 		_, _ = c.Arm(now, weaponKnife)
 		_, _ = c.StealthKill(now, t.id)
-	case t.dist <= 1.6 && b.brawler:
+	case t.dist <= 1.6 && b.brawler && t.r.Vehicle == wire.NoVehicle:
 		_, _ = c.Arm(now, weaponKnife)
 		if a, err := c.Strike(now, t.id); err == nil && a.Verdict == client.Acted {
 			m.meleeLands(b.p, t.idx, weaponKnife, now)

@@ -60,6 +60,9 @@ const (
 	NoJitter time.Duration = -1
 	// NoLoss asks for a network without loss (the zero Loss means the default).
 	NoLoss = -1.0
+	// NoDelay, as RTTMax, asks for a network without delay: every round trip 0 (the zero
+	// RTTMin and RTTMax mean the default spread).
+	NoDelay time.Duration = -1
 )
 
 // ErrConfig is returned for a Config out of range.
@@ -80,7 +83,10 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Duration == 0 {
 		c.Duration = 10 * time.Minute
 	}
-	if c.RTTMin == 0 && c.RTTMax == 0 {
+	switch {
+	case c.RTTMax == NoDelay:
+		c.RTTMin, c.RTTMax = 0, 0
+	case c.RTTMin == 0 && c.RTTMax == 0:
 		c.RTTMax = 400 * time.Millisecond
 	}
 	switch {

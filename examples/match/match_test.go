@@ -78,8 +78,12 @@ func TestGridWrongsNoHonestPlayer(t *testing.T) {
 				for _, seed := range seeds {
 					name := fmt.Sprintf("rtt=%v/jitter=%v/loss=%v/seed=%d", rtt, max(jitter, 0), max(loss, 0), seed)
 					cfg := Config{Seed: seed, Players: 8, Duration: duration, RTTMin: rtt, RTTMax: rtt, Jitter: jitter, Loss: loss}
+					if rtt == 0 {
+						cfg.RTTMax = NoDelay
+					}
 					r, err := Run(cfg)
 					require.NoError(t, err, name)
+					require.Equal(t, float64(rtt.Milliseconds()), r.RTTMaxMs, name)
 					require.Zero(t, r.HonestWronged, "%s: %v", name, r)
 					require.Positive(t, r.Credited, "%s: nothing was credited", name)
 				}

@@ -87,9 +87,12 @@ func (m *Match) relayDelay(a, b *player) time.Duration { return a.rtt/2 + b.rtt/
 func (m *Match) meleeLands(attacker *player, victim int, weapon uint8, now time.Duration) {
 	v := m.players[victim]
 	m.sim.After(m.relayDelay(attacker, v), func() {
-		if !m.quiet {
-			_, _ = v.c.MeleeHit(m.sim.Now(), attacker.id, weapon)
+		// The victim's game lands the blow if the attacker, as the victim sees it, swings
+		// within reach of it, and not at a player sitting in a vehicle.
+		if m.quiet || !m.withinReach(v, attacker, MeleeReach) {
+			return
 		}
+		_, _ = v.c.MeleeHit(m.sim.Now(), attacker.id, weapon)
 	})
 }
 
@@ -97,10 +100,23 @@ func (m *Match) meleeLands(attacker *player, victim int, weapon uint8, now time.
 func (m *Match) sprayLands(attacker *player, victim int, now time.Duration) {
 	v := m.players[victim]
 	m.sim.After(m.relayDelay(attacker, v), func() {
-		if !m.quiet && dist(attacker.c.Position(), v.c.Position()) <= SprayRange+2 {
+		if !m.quiet && m.withinReach(v, attacker, SprayRange+1) {
 			_, _ = v.c.Sprayed(m.sim.Now(), attacker.id, client.CauseSpraycan, SprayTick)
 		}
 	})
+}
+
+// MeleeReach is how close the victim's copy of an attacker must be for its blow to land.
+const MeleeReach = 3
+
+// withinReach reports whether victim v, on foot, sees attacker a (its copy of a) within
+// reach metres: what the victim's game decides a blow or a spray by.
+func (m *Match) withinReach(v, a *player, reach float32) bool {
+	if veh, _ := v.c.Vehicle(); veh != wire.NoVehicle {
+		return false
+	}
+	r, ok := v.c.Remote(a.id)
+	return ok && r.Copy.Alive && r.Vehicle == wire.NoVehicle && dist(r.Position, v.c.Position()) <= reach
 }
 
 // vehicleShotLands makes the car's driver's game take the damage of a shot at the car.

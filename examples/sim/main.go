@@ -54,6 +54,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Seed: *seed, Players: *players, Duration: *duration, RTTMin: *rttMin, RTTMax: *rtt,
 		Jitter: *jitter, Loss: *loss, Teams: *teamsN, Vehicles: *vehicles, Cheaters: *cheaters,
 	}
+	if cfg.RTTMax == 0 {
+		cfg.RTTMax = match.NoDelay
+	}
 	if cfg.Jitter == 0 {
 		cfg.Jitter = match.NoJitter
 	}
