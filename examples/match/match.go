@@ -457,21 +457,22 @@ func (m *Match) compareFinal() {
 	}
 }
 
-// sameStore compares the server's weapon store with the client's: the same weapon and the
-// same total in every slot and the same held weapon. Clips are compared only for the held
-// weapon: frames carry only its clip, so the server's readback of another weapon's clip is
-// what the last give or frame said, exact "up to one frame interval" of holding it
-// (adr-weapon-inventory).
+// sameStore compares the server's weapon store with the client's: the same weapon in every
+// slot, the same held weapon with the same total and clip. A weapon that is not held is
+// seen only through the frames that held it, so its readback is exact "up to one frame
+// interval" of holding it (adr-weapon-inventory): the rounds spent in the last frame
+// interval before a switch are never shown. For those the invariant is compared instead:
+// the server's count is never below the client's.
 func sameStore(slots [inventory.NumSlots]inventory.Slot, held uint8, w client.Weapons) bool {
 	if held != w.Held {
 		return false
 	}
 	for i := range slots {
 		s, c := slots[i], w.Slots[i]
-		if s.Weapon != c.Weapon || s.Total != c.Total {
+		if s.Weapon != c.Weapon || s.Total < c.Total {
 			return false
 		}
-		if s.Weapon == held && s.Total > 0 && s.Clip != c.Clip {
+		if s.Weapon == held && s.Weapon != 0 && (s.Total != c.Total || s.Total > 0 && s.Clip != c.Clip) {
 			return false
 		}
 	}
