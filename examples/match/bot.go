@@ -36,7 +36,7 @@ const (
 	// GrenadeEvery is the mean time between a bot's grenades.
 	GrenadeEvery = 25 * time.Second
 	// DriveEvery is the mean time between a bot's drives.
-	DriveEvery = 40 * time.Second
+	DriveEvery = 30 * time.Second
 	// VehicleFireShare is the share of shots a bot fires at a driven car in sight.
 	VehicleFireShare = 0.25
 	// FireShare is the chance that a bot with a target in sight pulls the trigger at a
@@ -57,6 +57,7 @@ type bot struct {
 	waypoint wire.Vec3
 	target   int
 	car      *car
+	carGoal  *car // the car the bot walks to
 	driving  bool
 	leaveAt  time.Duration
 	spraying time.Duration // until when the spraycan is held
@@ -85,7 +86,7 @@ func (b *bot) think(m *Match, now time.Duration) {
 				cr.passenger = -1
 			}
 		}
-		b.car, b.driving, b.spraying = nil, false, 0
+		b.car, b.carGoal, b.driving, b.spraying = nil, nil, false, 0
 		return
 	}
 	if b.car != nil {
@@ -97,10 +98,20 @@ func (b *bot) think(m *Match, now time.Duration) {
 		b.spraying = 0
 	}
 	t := b.pickTarget(m)
-	if !m.cfg.Race && b.p.cheat == nil && b.p.rng.Float64() < float64(ThinkInterval)/float64(DriveEvery) {
-		b.enterCar(m, now)
-		if b.car != nil {
-			return
+	if b.carGoal == nil && !m.cfg.Race && b.p.cheat == nil && b.p.rng.Float64() < float64(ThinkInterval)/float64(DriveEvery) {
+		b.carGoal = b.freeCar(m)
+	}
+	if cr := b.carGoal; cr != nil {
+		if b.seat(cr) < 0 {
+			b.carGoal = nil // taken, or wrecked, meanwhile
+		} else if dist(c.Position(), cr.pose.Position) <= CarReach {
+			b.enterCar(m, now, cr)
+			if b.car != nil {
+				return
+			}
+		} else {
+			b.waypoint = cr.pose.Position
+			t = nil // on its way to the car the bot does not fight
 		}
 	}
 	b.walk(m, now, t)
@@ -249,37 +260,53 @@ func (b *bot) carInSight(m *Match, pos wire.Vec3) *car {
 	return nil
 }
 
-// enterCar walks the bot into the nearest free car within reach, as its driver, or as the
-// passenger of a car a teammate drives.
-func (b *bot) enterCar(m *Match, now time.Duration) {
-	c := b.p.c
+// CarReach is how close a bot must stand to a car to get in.
+const CarReach = 3
+
+// freeCar picks a car within 40 m with a free seat: the driver's, or a passenger's beside
+// a driver.
+func (b *bot) freeCar(m *Match) *car {
 	for _, cr := range m.world.cars {
-		if cr.wrecked || dist(c.Position(), cr.pose.Position) > 40 {
-			continue
+		if b.seat(cr) >= 0 && dist(b.p.c.Position(), cr.pose.Position) <= 40 {
+			return cr
 		}
-		seat := uint8(0)
-		switch {
-		case cr.driver < 0:
-		case cr.passenger < 0:
-			seat = 1
-		default:
-			continue
-		}
-		// Walk there at once: the arena is small and the bot's trip is not what is measured.
-		if err := c.EnterVehicle(now, cr.id, seat, cr.pose, cr.health()); err != nil {
-			continue
-		}
-		b.car = cr
-		b.driving = seat == 0
-		if b.driving {
-			cr.driver = b.p.idx
-			cr.waypoint = randomPoint(b.p.rng)
-		} else {
-			cr.passenger = b.p.idx
-		}
-		b.leaveAt = now + time.Duration(15+b.p.rng.IntN(30))*time.Second
+	}
+	return nil
+}
+
+// seat is the seat the bot may take in cr (0 drives), or -1.
+func (b *bot) seat(cr *car) int {
+	switch {
+	case cr.wrecked:
+		return -1
+	case cr.driver < 0:
+		return 0
+	case cr.passenger < 0:
+		return 1
+	}
+	return -1
+}
+
+// enterCar seats the bot in cr, which it stands next to.
+func (b *bot) enterCar(m *Match, now time.Duration, cr *car) {
+	c := b.p.c
+	b.carGoal = nil
+	seat := b.seat(cr)
+	if seat < 0 {
 		return
 	}
+	if err := c.EnterVehicle(now, cr.id, uint8(seat), cr.pose, cr.health()); err != nil {
+		return
+	}
+	b.car = cr
+	b.driving = seat == 0
+	if b.driving {
+		cr.driver = b.p.idx
+		cr.waypoint = randomPoint(b.p.rng)
+	} else {
+		cr.passenger = b.p.idx
+	}
+	b.leaveAt = now + time.Duration(15+b.p.rng.IntN(30))*time.Second
 }
 
 // ride drives the car (the driver) or sits in it (the passenger), and leaves it after a
@@ -305,8 +332,8 @@ func (b *bot) ride(m *Match, now time.Duration) {
 	next, reached := stepTowards(cr.pose.Position, cr.waypoint, DriveSpeed*float32(ThinkInterval.Seconds()))
 	if reached {
 		cr.waypoint = randomPoint(b.p.rng)
-		// Half the time the driver heads for the nearest enemy on foot: a ram.
-		if t := b.pickTarget(m); t != nil && t.r.Vehicle == wire.NoVehicle && b.p.rng.IntN(2) == 0 {
+		// Mostly the driver heads for the nearest enemy on foot: a ram.
+		if t := b.pickTarget(m); t != nil && t.r.Vehicle == wire.NoVehicle && b.p.rng.IntN(4) > 0 {
 			cr.waypoint = t.r.Position
 		}
 	}

@@ -30,7 +30,7 @@ const (
 	// VehicleHealth is a car's health when it is created.
 	VehicleHealth = 1000
 	// RamDistance is how close a moving car must pass a pedestrian to hit it.
-	RamDistance = 2.5
+	RamDistance = 3
 	// RamCooldown is the least time between two rams of one pedestrian by one driver.
 	RamCooldown = 2 * time.Second
 	// FireRadius and ExplosionRadius are the gamemode's effects' radii.
