@@ -21,18 +21,18 @@ const (
 	// two datagrams of one link is bounded by the link's delay variation, far below
 	// this hold.
 	CreditHold = 2 * time.Second
-	// DisplacedGrace is how long after the client echoed an overwriting command
-	// (take, clear, set ammo, a give that replaces a weapon or reaches the cap) shots
-	// and blows of the
-	// weapon it overwrote are still accepted without spending: they were fired before
-	// the client applied the command. It also covers a melee blow, which reaches the
-	// server through its victim's link.
+	// DisplacedGrace is how long after the client echoed an overwriting command (take,
+	// clear, set ammo, a give that replaces a weapon or reaches the cap) blows and
+	// projectiles of the weapon it overwrote are still accepted without spending from
+	// the new count: they were dealt or thrown before the client applied the command. A
+	// blow reaches the server through its victim's link, and a projectile whose launch
+	// was lost is judged at its detonation, a fuse later.
 	DisplacedGrace = 3 * time.Second
-	// DisplacedShotGrace is the same for shots and projectiles: a shot fired before the
-	// client applied the command was sent before the frame that echoes it, on the same
-	// link, so it arrives at most the link's delay variation after that frame. Shots of
-	// an overwritten weapon are also bounded by the rounds it had when overwritten
-	// (see Inventory.displace), so the grace can never fire more than the player had.
+	// DisplacedShotGrace is the same for shots: a shot fired before the client applied
+	// the command was sent before the frame that echoes it, on the same link, so it
+	// arrives at most the link's delay variation after that frame. Old shots and
+	// projectiles of an overwritten weapon are also bounded by the rounds it had when it
+	// was overwritten (see Inventory.displace): no grace fires more than the player had.
 	DisplacedShotGrace = 500 * time.Millisecond
 	// SettleTimeout is how long after an overwriting command the same holds when the
 	// client never echoes the command (the reliable lane gives up on a connection after
@@ -247,7 +247,7 @@ func (inv *Inventory) displace(now time.Duration, s *slotState, rev uint16) {
 	if inv.cat.kind[s.weapon].needsAmmo() {
 		rounds = satAdd(s.total, s.creditAt(now))
 	}
-	if inv.isDisplacedLoaded(now, s.weapon) {
+	if inv.isDisplacedLoaded(now, s.weapon, false) {
 		rounds = satAdd(rounds, inv.displacedRounds[s.weapon])
 	}
 	loaded := inv.usable(now, s) || inv.isDisplaced(now, s.weapon) && inv.displacedLoaded&bit != 0
@@ -268,10 +268,18 @@ func (inv *Inventory) isDisplaced(now time.Duration, weapon uint8) bool {
 	return int(weapon) < NumWeapons && inv.displaced&(1<<weapon) != 0 && now < inv.displacedUntil[weapon]
 }
 
-// isDisplacedLoaded reports whether weapon's old shots (it had rounds) may still arrive.
-func (inv *Inventory) isDisplacedLoaded(now time.Duration, weapon uint8) bool {
-	return inv.isDisplaced(now, weapon) && inv.displacedLoaded&(1<<weapon) != 0 &&
-		now < inv.displacedShotUntil[weapon] && (inv.displacedRounds[weapon] > 0 || !inv.cat.kind[weapon].needsAmmo())
+// isDisplacedLoaded reports whether weapon's old shots (it had rounds) may still arrive:
+// rounds of it left from before the overwrite, within DisplacedShotGrace of the echo for
+// a shot, DisplacedGrace for a projectile (a host may judge a projectile whose launch was
+// lost at its detonation, a fuse later).
+func (inv *Inventory) isDisplacedLoaded(now time.Duration, weapon uint8, shot bool) bool {
+	if !inv.isDisplaced(now, weapon) || inv.displacedLoaded&(1<<weapon) == 0 {
+		return false
+	}
+	if shot && now >= inv.displacedShotUntil[weapon] {
+		return false
+	}
+	return inv.displacedRounds[weapon] > 0 || !inv.cat.kind[weapon].needsAmmo()
 }
 
 // pruneDisplaced forgets overwritten weapons whose time is up.

@@ -175,9 +175,9 @@ func finite(vs ...float32) bool {
 // ownership decides whether weapon may be used now: from the store, or as an
 // overwritten weapon whose old shots may still arrive. It returns the slot (nil for an
 // overwritten weapon no longer in the store) and the refusal, if any.
-func (inv *Inventory) ownership(now time.Duration, weapon uint8) (s *slotState, displaced bool, v Verdict) {
+func (inv *Inventory) ownership(now time.Duration, weapon uint8, shot bool) (s *slotState, displaced bool, v Verdict) {
 	s = inv.slotOf(weapon)
-	if inv.isDisplacedLoaded(now, weapon) {
+	if inv.isDisplacedLoaded(now, weapon, shot) {
 		return s, true, Accepted
 	}
 	if s == nil {
@@ -255,7 +255,7 @@ func (inv *Inventory) Shot(now time.Duration, alive bool, shot Shot) ShotResult 
 		}
 		return ShotResult{Verdict: PropertiesTooOld}
 	}
-	s, displaced, v := inv.ownership(now, w)
+	s, displaced, v := inv.ownership(now, w, true)
 	if v != Accepted {
 		return ShotResult{Verdict: v}
 	}
@@ -303,7 +303,7 @@ func (inv *Inventory) Projectile(now time.Duration, alive bool, weapon uint8) Re
 	if inv.cat.kind[weapon] != KindProjectile {
 		return Result{Verdict: WrongKind}
 	}
-	s, displaced, v := inv.ownership(now, weapon)
+	s, displaced, v := inv.ownership(now, weapon, false)
 	if v != Accepted {
 		return Result{Verdict: v}
 	}
