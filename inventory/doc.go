@@ -79,7 +79,8 @@
 //     refusing them would refuse honest shots of a weapon the client still held. So
 //     the overwritten weapon is remembered: its shots are accepted without spending
 //     from the new count (NotCharged) until DisplacedShotGrace after the client echoed
-//     the command (its blows, which reach the server through the victim's link, until
+//     the command (its blows, which reach the server through the victim's link, and its
+//     projectiles, whose lost launch a host judges at the detonation, until
 //     DisplacedGrace), or SettleTimeout after the command if it never does. Those old
 //     shots spend instead from the rounds the weapon had when it was overwritten; once
 //     those are gone, shots spend from the new count. So a client firing forged shots
