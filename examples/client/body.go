@@ -177,8 +177,10 @@ func (c *Client) VehicleHit(now time.Duration, attacker uint16, weapon uint8, am
 	}
 	c.veh.health = 0
 	c.veh.wrecked, c.veh.exploded = true, true
-	_, err := c.ep.Queue(now, &wire.VehicleExplode{Vehicle: c.veh.vehicle, Attacker: c.veh.lastAttacker, Weapon: c.veh.lastWeapon})
-	c.sendError(err)
+	// The report waits DeathReportDelay like a DeathReport: a gun shot the driver sent just
+	// before, unreliable, must not reach the server after it (the wreck refuses it).
+	c.explodeMsg = wire.VehicleExplode{Vehicle: c.veh.vehicle, Attacker: c.veh.lastAttacker, Weapon: c.veh.lastWeapon}
+	c.explodePending, c.explodeDue = true, now+DeathReportDelay
 	c.event(Event{Kind: EventVehicleExploded, Position: c.pos, Vehicle: c.veh.vehicle, Attacker: c.veh.lastAttacker})
 	return true, nil
 }

@@ -222,6 +222,10 @@ type Client struct {
 	armor       float32
 	settleUntil time.Duration
 	nextRespawn time.Duration
+	// the VehicleExplode waiting for DeathReportDelay
+	explodePending bool
+	explodeDue     time.Duration
+	explodeMsg     wire.VehicleExplode
 	// the DeathReport waiting for DeathReportDelay
 	deathPending bool
 	deathDue     time.Duration

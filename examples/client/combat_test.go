@@ -64,6 +64,8 @@ func TestVehicleExplodesAtZeroHealthNamingItsLastAttacker(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, boom)
 	got := h.flush()
+	require.Empty(t, of[*wire.VehicleExplode](got), "the report waits DeathReportDelay")
+	got = h.run(h.now+DeathReportDelay, 10*ms)
 	ex := of[*wire.VehicleExplode](got)
 	require.Len(t, ex, 1)
 	require.Equal(t, wire.VehicleExplode{Vehicle: 12, Attacker: 3, Weapon: 31}, *ex[0])

@@ -186,7 +186,11 @@
 // death itself). When the vehicle the player sits in explodes (RemoteVehicleExplode), the
 // player dies at once, a death and not an amount, so no multiplier spares it; the lethal
 // report answers the explosion. If the explosion's author is a teammate by the newest
-// stamp, the player takes nothing and steps out of the wreck (adr-0039).
+// stamp, the player takes nothing and steps out of the wreck (adr-0039). The driver whose
+// own game blew its vehicle up reports it (VehicleExplode, after DeathReportDelay so that
+// a gun shot it sent just before is not overtaken) and stays in the wreck until the
+// server's RemoteVehicleExplode decides: leaving the vehicle does not cancel the death
+// (adr-0045).
 //
 // # Copies of the others (adr-0017)
 //

@@ -123,6 +123,11 @@ func (c *Client) onRespawnPlayer(m *wire.RespawnPlayer) {
 		c.counters.RespawnsIgnored++
 		return
 	}
+	if c.explodePending {
+		c.explodePending = false
+		_, err := c.ep.Queue(c.now, &c.explodeMsg)
+		c.sendError(err)
+	}
 	if c.deathPending {
 		// A grant overtook the delay of the last DeathReport (the server committed the death
 		// itself): report the old life's death first, in the lane's order.
@@ -175,6 +180,11 @@ func (c *Client) Tick(now time.Duration) error {
 		c.tickSpray(now)
 		c.tickReload(now)
 		c.tickSums(now)
+	}
+	if c.explodePending && now >= c.explodeDue && !c.closed {
+		c.explodePending = false
+		_, err := c.ep.Queue(now, &c.explodeMsg)
+		c.sendError(err)
 	}
 	if c.deathPending && now >= c.deathDue && !c.closed {
 		c.reportDeath()
@@ -252,6 +262,9 @@ func (c *Client) NextDeadline() (time.Duration, bool) {
 	}
 	if c.welcomed && (!c.spawned || !c.alive) {
 		take(c.nextRespawn)
+	}
+	if c.explodePending {
+		take(c.explodeDue)
 	}
 	if c.spawned {
 		if c.framed {
