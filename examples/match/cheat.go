@@ -97,16 +97,17 @@ type cheater struct {
 	haveShot bool
 	shotSeq  uint16 // the forged shots' numbers continue the client's
 	// measurements
-	granted  int                      // M4 rounds given (frozen ammo)
-	relayed  map[uint16]bool          // distinct shots of the cheater relayed (frozen ammo, spam)
-	relayAt  []time.Duration          // when each distinct shot was first relayed (spam)
-	deadSeen map[uint16]time.Duration // shots relayed while the server held it dead (revive)
-	ledger   float32                  // health plus armor the ledger held at the last check
-	spawned  bool                     // a life was granted; gen is the last one
-	gen      uint16
-	diedAt   time.Duration // when the server committed its death; -1 while alive
-	excused  time.Duration // the last spawn or health command (health frames)
-	enc      []byte
+	granted   int                      // M4 rounds given (frozen ammo)
+	relayed   map[uint16]bool          // distinct shots of the cheater relayed (frozen ammo, spam)
+	relayAt   []time.Duration          // when each distinct shot was first relayed (spam)
+	deadSeen  map[uint16]time.Duration // shots relayed while the server held it dead (revive)
+	ledger    float32                  // health plus armor the ledger held at the last check
+	ledgerGen uint16                   // the life that check saw
+	spawned   bool                     // a life was granted; gen is the last one
+	gen       uint16
+	diedAt    time.Duration // when the server committed its death; -1 while alive
+	excused   time.Duration // the last spawn or health command (health frames)
+	enc       []byte
 }
 
 func newCheater(kind Cheat, idx int) *cheater {
@@ -276,14 +277,16 @@ func (m *Match) cheatTick(now time.Duration) {
 			continue
 		}
 		v, err := m.server.Vitals(p.id)
-		if err != nil {
+		gen, gerr := m.server.Generation(p.id)
+		if err != nil || gerr != nil {
 			continue
 		}
 		sum := v.Health + v.Armor
-		if sum > ch.ledger+0.01 && now-ch.excused > RaiseExcuse {
+		// A new life starts a new ledger: only a rise within one life is a gain.
+		if gen == ch.ledgerGen && sum > ch.ledger+0.01 && now-ch.excused > RaiseExcuse {
 			ch.report.Gained++
 		}
-		ch.ledger = sum
+		ch.ledger, ch.ledgerGen = sum, gen
 	}
 }
 
