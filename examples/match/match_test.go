@@ -95,7 +95,7 @@ func TestGridWrongsNoHonestPlayer(t *testing.T) {
 // revision rule never does; and with 0-30 ms of jitter a good share of the frames arrive
 // before the report they follow.
 func TestRaceMeasurements(t *testing.T) {
-	cfg := RaceConfig(Config{Seed: 1}, false, false, false)
+	cfg := RaceConfig(Config{Seed: 1, RaceCommands: 80}, false, false, false)
 	if !*soak {
 		cfg.RaceCommands = 40
 		if raceEnabled {
