@@ -123,14 +123,15 @@ func TestFastMoverIsFoundWhereItWasNotWhereItIs(t *testing.T) {
 	w := mustWorld(t, Config{Players: 8, Vehicles: 8})
 	must(t, w.AddPlayer(0, 0))
 	must(t, w.AddPlayer(0, 1))
-	must(t, w.AddVehicle(0, 1, Pose{Position: Vec3{-500, 50, 100}, Rotation: identity}))
+	must(t, w.AddVehicle(0, 1, Pose{Position: Vec3{-700, 50, 100}, Rotation: identity}))
 	var now time.Duration
 	setRTT(t, w, &now, 0, 400*ms)
-	// A jet at 150 m/s along +x at y = 50, z = 100: 60 m in the rewound 400 ms, more than
-	// the grid's widening. It crossed x = 0 400 ms before the shot.
+	// A jet at 250 m/s along +x at y = 50, z = 100: 100 m in the rewound 400 ms, a ball
+	// of 50 m about the middle of that path, more than the grid's widening. It crossed
+	// x = -100 400 ms before the shot.
 	start := now
 	for at := start; at <= start+2*time.Second; at += 20 * ms {
-		x := -300 + float32(at-start)/float32(time.Second)*150
+		x := -500 + float32(at-start)/float32(time.Second)*250
 		p := Pose{Position: Vec3{x, 50, 100}, Rotation: identity}
 		must2[RecordVerdict](t)(w.RecordVehicle(at, 1, p))
 		must2[RecordVerdict](t)(w.RecordPlayer(at, 1, p.Position, 1))
@@ -138,12 +139,12 @@ func TestFastMoverIsFoundWhereItWasNotWhereItIs(t *testing.T) {
 	if w.players[1].level != farLevel {
 		t.Fatalf("the jet (reach %.0f m) is not on the far list", w.players[1].reach)
 	}
-	fire := w.Now() // x = 0 at start + 2 s... the jet is at +0 m now; aim 400 ms back: x = -60
-	ray := Ray{Kind: WeaponRay, Origin: Vec3{-60, 0, 100}, Direction: Vec3{0, 1, 0}, Length: 100}
+	fire := w.Now() // x = 0 at start + 2 s... the jet is at +0 m now; aim 400 ms back: x = -100
+	ray := Ray{Kind: WeaponRay, Origin: Vec3{-100, 0, 100}, Direction: Vec3{0, 1, 0}, Length: 100}
 	res := shoot(t, w, fire, 0, ray)
 	r := only(t, res)
-	if r.Player != 1 || r.Verdict != RewoundInVehicle || !near(r.Position, Vec3{-60, 50, 100}, 1e-3) {
-		t.Errorf("recipient %+v, want the jet rewound to {-60 50 100}", r)
+	if r.Player != 1 || r.Verdict != RewoundInVehicle || !near(r.Position, Vec3{-100, 50, 100}, 1e-3) {
+		t.Errorf("recipient %+v, want the jet rewound to {-100 50 100}", r)
 	}
 }
 
@@ -165,8 +166,9 @@ func TestBroadphaseLooksAtFewPlayersPerShot(t *testing.T) {
 func TestBroadphaseWidensByTheVehicleNearDistance(t *testing.T) {
 	// A car leaves the ray at 77.5 m/s: a path of 31 m over the rewound 400 ms keeps it
 	// in the grid. 400 ms ago it was 9 m from the ray (within the vehicle distance, not
-	// the on-foot one); now it is 40 m away, in a grid row that only a widening by the
-	// vehicle distance reaches.
+	// the on-foot one); now it is 40 m away, and the middle of its path 24.5 m: within
+	// its need only with the vehicle distance (12 m + 15.5 m of reach), not with the
+	// on-foot one (5 m + 15.5 m).
 	w := mustWorld(t, Config{Players: 8, Vehicles: 8})
 	must(t, w.AddPlayer(0, 0))
 	must(t, w.AddPlayer(0, 1))
@@ -190,22 +192,23 @@ func TestBroadphaseWidensByTheVehicleNearDistance(t *testing.T) {
 }
 
 func TestBroadphaseFindsARecipientAtTheEdgeOfItsLevel(t *testing.T) {
-	// A runner leaving the ray at 12 m/s: its need (5 m near + 4.8 m path) nearly fills
-	// the finest level's limit (10 m), and it stands just past a cell border that only
-	// the full widening reaches. 400 ms ago it was 4.99 m from the ray.
+	// A runner leaving the ray at 12 m/s: the ball of its rewound positions (about the
+	// middle of its 4.8 m path, 2.4 m across) makes its need (5 m near + 2.4 m) nearly
+	// fill the finest level's limit (7.5 m), and the ball's centre lies just past a cell
+	// border that only the full widening reaches. 400 ms ago it was 4.99 m from the ray.
 	w := mustWorld(t, Config{Players: 8, Vehicles: 8})
 	must(t, w.AddPlayer(0, 0))
 	must(t, w.AddPlayer(0, 1))
 	var now time.Duration
 	setRTT(t, w, &now, 0, 400*ms)
-	const rayY = 6.3
+	const rayY = 8.7
 	start := now
 	for at := start; at <= start+time.Second; at += 20 * ms {
 		y := rayY + 4.99 + 12*float32(at-(start+600*ms))/float32(time.Second)
 		must2[RecordVerdict](t)(w.RecordPlayer(at, 1, Vec3{50, max(y, rayY+4.99), 0}, NoVehicle))
 	}
-	if p := &w.players[1]; p.level != 0 || p.pos.Y < 16 {
-		t.Fatalf("setup: the runner is at %v with reach %v, in level %d", p.pos, p.reach, p.level)
+	if p, c := &w.players[1], w.grid[1].centre; p.level != 0 || w.need(p) < w.levels[0].limit-0.2 || c.Y < 16 {
+		t.Fatalf("setup: the runner is at %v, centre %v, reach %v, in level %d", p.pos, c, p.reach, p.level)
 	}
 	r := only(t, shoot(t, w, w.Now(), 0, Ray{Kind: WeaponRay, Origin: Vec3{0, rayY, 0}, Direction: Vec3{1, 0, 0}, Length: 100}))
 	if r.Player != 1 || r.Distance > 5 {

@@ -94,15 +94,17 @@
 // come in ascending id order, into a slice the caller provides; Shot does not allocate
 // and changes nothing.
 //
-// A world of a thousand players is not scanned for every shot. Spatial hashes over the
-// players' present positions are searched only in the cells along the ray, widened by
-// how far from the present position a rewound one can lie. That bound is exact, not a
-// guess at the game's top speed: each history knows the length of its path over the
-// last RewindCap (and, when that path is long, the distance to its farthest sample), and
-// every rewound position lies on that path. Players are filed by the widening they need:
-// those standing and walking in fine cells with a narrow widening, drivers in coarse
-// cells with a wide one, and the few that need more (a jet) on a short list every shot
-// checks. The result is always that of checking every player, which the tests verify
+// A world of a thousand players is not scanned for every shot. Each player is filed in a
+// spatial hash by a ball that holds every position a shot can rewind it to: centred on
+// the middle of its path over the last RewindCap, with half that path's length as radius
+// (any point of a path lies within half its length of the midpoint of its ends). That
+// bound is exact, not a guess at the game's top speed; when the path is long and folded
+// (a cheat shaking its position), the ball about the present position out to the farthest
+// sample is taken instead. A shot searches only the cells along the ray, widened by how
+// far a filed ball may reach. Players are filed by the widening they need: those standing
+// and walking in fine cells with a narrow widening, drivers in coarser cells by their
+// speed, and the few that need more (a jet) on a short list every shot checks. The
+// result is always that of checking every player, which the tests verify
 // against a brute-force scan on random worlds.
 //
 // # Vehicles

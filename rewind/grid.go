@@ -2,30 +2,37 @@ package rewind
 
 import "math"
 
-// The broadphase: spatial hashes over the players' present positions in the horizontal
-// plane, one per level of how far a player must be looked for around a ray.
+// The broadphase: spatial hashes over the players' centres in the horizontal plane, one
+// per level of how far a player must be looked for around a ray.
 //
-// A player's need is its near distance (on foot or seated) plus its reach, the length of
-// its path over the last RewindCap (see track): any rewound position of it that lies
-// within its near distance of a ray has a present position within its need of the ray.
+// A player's centre and reach are a ball that holds every position a shot can rewind it
+// to (see track.bound: about the midpoint of its path over the last RewindCap, with half
+// that path's length as radius). Its need is its near distance (on foot or seated) plus
+// its reach: any rewound position of it that lies within its near distance of a ray has
+// a centre within its need of the ray.
+//
 // The player is filed in the first level whose limit covers its need (standing and
-// walking players in the finest, drivers in the coarsest), or, when no level does (a
-// jet, a cheat shaking its position), on the far list that every query scans. A query
-// visits, in each level, the cells within the level's limit (plus gridSlack) of the ray,
-// checks each player there against its own need, and the exact test decides the rest.
+// walking players in the finest, drivers in coarser ones by their speed), or, when no
+// level does (a jet, a cheat shaking its position), on the far list that every query
+// scans. A query visits, in each level that holds anyone, the cells within the level's
+// limit (plus gridSlack) of the ray, checks each player there against its own need, and
+// the exact test decides the rest.
 // So the candidates are a superset of the answer, and the levels, their limits and cell
 // sizes change speed only, never the answer.
 const (
-	gridLevels  = 3
-	gridBuckets = 4096 // buckets of each level's hash (a power of two)
-	gridShift   = 32 - 12
+	gridLevels  = 4
+	gridBuckets = 1 << (2 * gridTileBits) // buckets of each level's hash: one per cell of a tile
 	// walkReach is the reach the finest level allows beyond the on-foot near distance: a
-	// run at 7 m/s covers 2.8 m in RewindCap.
-	walkReach = 5.0
-	// slowReach is the reach the middle level allows beyond the larger near distance.
+	// run at 12 m/s covers 4.8 m in RewindCap, a reach of 2.4 m.
+	walkReach = 2.5
+	// slowReach and fastReach are the reaches the middle levels allow beyond the larger
+	// near distance: a car at 40 m/s and one at 70 m/s. A level's band around the ray is
+	// as wide as its limit, so a car is better off in a level not much wider than it
+	// needs.
 	slowReach = 8.0
+	fastReach = 14.0
 	// gridReach is the reach the coarsest level allows: 32 m covers anything the game
-	// drives or flies at 80 m/s for RewindCap.
+	// drives or flies at 160 m/s for RewindCap.
 	gridReach = 32.0
 	// gridSlack covers float rounding of positions (float32 near MaxCoordinate rounds to
 	// under 1 cm) and of the bounds, so a candidate on the boundary is never lost.
@@ -34,23 +41,33 @@ const (
 	farLevel = gridLevels
 )
 
-// The hash must have exactly 1<<(32-gridShift) buckets; this fails to compile otherwise.
-const _ = uint64(gridBuckets - 1<<(32-gridShift))
-const _ = uint64(1<<(32-gridShift) - gridBuckets)
-
 // gridLevel is one spatial hash.
 type gridLevel struct {
 	heads [gridBuckets]uint16 // first player of each bucket, or none
+	filed int                 // players filed here: a query skips a level of none
 	limit float64             // the largest need a player filed here may have
 	cell  float64             // cell side
 	inv   float64             // 1/cell
 }
 
+// gridEntry is what a query reads of a filed player (in a level or on the far list),
+// kept apart from the rest of its state: 20 bytes a player, so the entries of a thousand
+// players (20 KB) mostly stay in the L1 cache and walking a bucket's list is a chain of
+// L1 loads rather than of L2 ones.
+type gridEntry struct {
+	centre     Vec3    // the centre of the ball of the player's rewound positions (see place)
+	r          float32 // need + gridSlack, rounded: how close to a ray centre must lie to make a candidate
+	next, prev uint16  // the neighbours in the bucket's list, or none
+}
+
 // setLevels derives the levels' limits from the near distances.
 func (w *World) setLevels() {
 	maxNear := max(w.near, w.vnear)
-	limits := [gridLevels]float64{w.near + walkReach, maxNear + slowReach, maxNear + gridReach}
-	cells := [gridLevels]float64{16, 32, 32} // metres, powers of two: the finest level holds the crowds
+	limits := [gridLevels]float64{w.near + walkReach, maxNear + slowReach, maxNear + fastReach, maxNear + gridReach}
+	// Metres, powers of two. The finest level holds the crowds on foot, where a finer
+	// cell would save walking a few players at the price of visiting many more cells;
+	// the coarsest holds few players, spread over a wide band around the ray.
+	cells := [gridLevels]float64{16, 32, 32, 64}
 	for k := range w.levels {
 		w.levels[k].limit = limits[k]
 		w.levels[k].cell = cells[k]
@@ -67,10 +84,21 @@ func cellOf(p Vec3, inv float64) (int32, int32) {
 	return int32(math.Floor(float64(p.X) * inv)), int32(math.Floor(float64(p.Y) * inv))
 }
 
-// bucketOf hashes a cell to its bucket.
+// bucketOf hashes a cell to its bucket: the map is tiled by squares of 64 × 64 cells,
+// and a cell goes to the bucket of its place in its tile. Unlike a multiplicative hash,
+// this never puts two cells closer than 64 cells apart (a kilometre in the finest level)
+// into one bucket, so in a crowd a bucket's list holds the players of one cell only and
+// a query walks no one it does not need. A bucket can still hold several cells, far
+// apart; a query checks each player it meets against the ray anyway.
 func bucketOf(cx, cy int32) int {
-	return int((uint32(cx)*0x9E3779B1 ^ uint32(cy)*0x85EBCA77) >> gridShift)
+	return int(uint32(cx)&gridTileMask | (uint32(cy)&gridTileMask)<<gridTileBits)
 }
+
+// A tile of the hash is 1<<gridTileBits cells a side.
+const (
+	gridTileBits = 6
+	gridTileMask = 1<<gridTileBits - 1
+)
 
 // nearOf is player p's near distance: on foot or seated.
 func (w *World) nearOf(p *player) float64 {
@@ -80,19 +108,25 @@ func (w *World) nearOf(p *player) float64 {
 	return w.near
 }
 
-// need is how far from a ray player p's present position may lie while a rewound
-// position of it still lies within its near distance of the ray.
+// need is how far from a ray player p's centre may lie while a rewound position of it
+// still lies within its near distance of the ray.
 func (w *World) need(p *player) float64 { return w.nearOf(p) + p.reach }
 
-// place files player id by its newest sample (after any change of its position, its
-// history or its seat).
+// place files player id by the ball of its rewound positions (after any change of its
+// position, its history or its seat), and copies what a shot reads of its track into its
+// player.
 func (w *World) place(id int) {
 	p := &w.players[id]
 	tr := &w.ptracks[id]
-	p.pos = tr.newest().pos
-	p.reach = tr.reach(w.levels[gridLevels-1].limit - w.nearOf(p))
+	n := tr.newest()
+	e := &w.grid[id]
+	p.pos = n.pos
+	e.centre, p.reach = tr.bound(w.levels[gridLevels-1].limit - w.nearOf(p))
+	p.tNew, p.tWS = n.t, tr.s[tr.ws&ringMask].t
+	p.wsSlot, p.span = uint8(tr.ws&ringMask), uint8(tr.last-tr.ws)
 	p.placed = true
 	need := w.need(p)
+	e.r = float32(need + gridSlack) // the rounding is far below gridSlack
 	k := 0
 	for k < gridLevels && need > w.levels[k].limit {
 		k++
@@ -101,75 +135,111 @@ func (w *World) place(id int) {
 		if p.level != farLevel {
 			w.unfile(id)
 			p.level = farLevel
-			p.farAt = uint16(len(w.far))
-			w.far = append(w.far, uint16(id))
+			w.link(id, &w.farHead[0])
 		}
 		return
 	}
-	cx, cy := cellOf(p.pos, w.levels[k].inv)
+	cx, cy := cellOf(e.centre, w.levels[k].inv)
 	if p.level == int8(k) && cx == p.cx && cy == p.cy {
 		return
 	}
 	w.unfile(id)
-	b := bucketOf(cx, cy)
-	heads := &w.levels[k].heads
 	p.level, p.cx, p.cy = int8(k), cx, cy
-	p.prev, p.next = none, heads[b]
-	if p.next != none {
-		w.players[p.next].prev = uint16(id)
+	w.link(id, &w.levels[k].heads[bucketOf(cx, cy)])
+	w.levels[k].filed++
+}
+
+// link puts player id at the front of the list that starts at *head.
+func (w *World) link(id int, head *uint16) {
+	e := &w.grid[id]
+	e.prev, e.next = none, *head
+	if e.next != none {
+		w.grid[e.next].prev = uint16(id)
 	}
-	heads[b] = uint16(id)
+	*head = uint16(id)
 }
 
 // unfile takes player id out of the broadphase.
 func (w *World) unfile(id int) {
 	p := &w.players[id]
+	var head *uint16
 	switch {
 	case p.level == farLevel:
-		last := len(w.far) - 1
-		moved := w.far[last]
-		w.far[p.farAt] = moved
-		w.players[moved].farAt = p.farAt
-		w.far = w.far[:last]
-		p.farAt = none
+		head = &w.farHead[0]
 	case p.level >= 0:
-		if p.prev != none {
-			w.players[p.prev].next = p.next
-		} else {
-			w.levels[p.level].heads[bucketOf(p.cx, p.cy)] = p.next
-		}
-		if p.next != none {
-			w.players[p.next].prev = p.prev
-		}
-		p.prev, p.next = none, none
+		head = &w.levels[p.level].heads[bucketOf(p.cx, p.cy)]
+		w.levels[p.level].filed--
+	default:
+		return
 	}
+	e := &w.grid[id]
+	if e.prev != none {
+		w.grid[e.prev].next = e.next
+	} else {
+		*head = e.next
+	}
+	if e.next != none {
+		w.grid[e.next].prev = e.prev
+	}
+	e.prev, e.next = none, none
 	p.level = noLevel
 }
 
 // noLevel is the level of a player outside the broadphase.
 const noLevel = -1
 
-// consider marks player id as a candidate of query q when its present position lies
-// within its need of the ray.
-func (w *World) consider(q *query, id uint16) {
-	p := &w.players[id]
-	r := w.need(p) + gridSlack
-	if q.seg.dist2(p.pos) <= r*r {
-		w.cand[id>>6] |= 1 << (id & 63)
+// scan marks as candidates of the query whose ray is s the players in n buckets of
+// heads, from bucket b0 on, each a row of the tile (gridTile buckets) after the one
+// before: the cells of one column of a level, from one row on (see bucketOf), or the far
+// list (heads of one bucket). A candidate is a player whose centre lies within its need
+// (r) of the ray. One call takes a whole column, so the ray stays in registers from one
+// cell to the next.
+//
+// The test is looser than the distance to the segment, and cheaper: the centre lies
+// within r of the ray's line, and its foot on the line within r of the segment (a
+// cylinder with flat ends, which holds the capsule). It has no branch: in a crowd whether
+// a player near the ray's cells is a candidate is a coin toss, which a branch predictor
+// keeps losing. The squared distance from the line, |p|² − t², cancels, but not enough
+// to matter: p is at most 4·MaxCoordinate long (a centre and the origin each within
+// 2·MaxCoordinate of zero), so the error is below 1e-5 m², where gridSlack leaves r² at
+// least 5 m² to spare.
+func (w *World) scan(s *segment, heads []uint16, b0, n int) {
+	grid, cand := w.grid, w.cand
+	ox, oy, oz := s.ox, s.oy, s.oz
+	dx, dy, dz := s.dx, s.dy, s.dz
+	half := s.length / 2
+	mask := len(heads) - 1
+	for i := range n {
+		for id := heads[(b0+i<<gridTileBits)&mask]; id != none; {
+			e := grid[id]
+			px := float64(e.centre.X) - ox
+			py := float64(e.centre.Y) - oy
+			pz := float64(e.centre.Z) - oz
+			t := dot3(px, py, pz, dx, dy, dz)
+			// Inside when both are at least zero: r² − (|p|² − t²), (half + r) − |t − half|.
+			// A float's sign bit is set when it is below zero: neither sign bit is set.
+			r := float64(e.r)
+			a := float64(r*r) - (dot3(px, py, pz, px, py, pz) - float64(t*t))
+			b := (half + r) - math.Abs(t-half)
+			in := (math.Float64bits(a)|math.Float64bits(b))>>63 ^ 1
+			cand[id>>6] |= in << (id & 63)
+			id = e.next
+		}
 	}
 }
 
 // collect marks in w.cand every player whose rewound position may lie within its near
 // distance of q's ray.
 func (w *World) collect(q *query) {
-	for _, id := range w.far {
-		w.consider(q, id)
-	}
+	w.scan(&q.seg, w.farHead[:], 0, 1)
 	ax, ay := q.seg.ox, q.seg.oy
 	bx, by := madd(ax, q.seg.dx, q.seg.length), madd(ay, q.seg.dy, q.seg.length)
 	dx, dy := bx-ax, by-ay
 	for k := range w.levels {
 		lv := &w.levels[k]
+		if lv.filed == 0 {
+			continue
+		}
 		e, c, inv := lv.limit+gridSlack, lv.cell, lv.inv
 		cx0 := int32(math.Floor((min(ax, bx) - e) * inv))
 		cx1 := int32(math.Floor((max(ax, bx) + e) * inv))
@@ -197,15 +267,10 @@ func (w *World) collect(q *query) {
 			}
 			cy0 := int32(math.Floor((y0 - e) * inv))
 			cy1 := int32(math.Floor((y1 + e) * inv))
-			for cy := cy0; cy <= cy1; cy++ {
-				for id := lv.heads[bucketOf(cx, cy)]; id != none; {
-					p := &w.players[id]
-					if p.cx == cx && p.cy == cy && p.level == int8(k) {
-						w.consider(q, id)
-					}
-					id = p.next
-				}
-			}
+			// Every player in a bucket is checked against the ray, whichever cell it
+			// stands in: one of a cell far away that shares the bucket is checked for
+			// nothing, and meeting a player twice only sets its bit twice.
+			w.scan(&q.seg, lv.heads[:], bucketOf(cx, cy0), int(cy1-cy0)+1)
 		}
 	}
 }

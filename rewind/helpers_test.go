@@ -13,7 +13,7 @@ const ms = time.Millisecond
 
 // shotNaive is the reference the broadphase is measured against: the same validation and
 // the same exact test, applied to every player slot in id order, with no grid, no far
-// list and no pre-check.
+// list, no pre-check, and none of the copies a shot reads instead of the histories.
 func (w *World) shotNaive(now time.Duration, shooter PlayerID, ray Ray, dst []Recipient) (ShotResult, error) {
 	if err := w.checkClock(now); err != nil {
 		return ShotResult{}, err
@@ -37,12 +37,57 @@ func (w *World) shotNaive(now time.Duration, shooter PlayerID, ray Ray, dst []Re
 	q := query{seg: newSegment(ray.Origin, ray.Direction, ray.Length), at: res.At, shooter: int(shooter), shooterSeat: s.seat}
 	out := res.Recipients
 	for id := range w.players {
-		if r, ok := w.evaluate(&q, id); ok {
+		if r, ok := w.evaluateNaive(&q, id); ok {
 			out = append(out, r)
 		}
 	}
 	res.Recipients = out
 	return res, nil
+}
+
+// evaluateNaive decides whether player id is a recipient of the shot q and with which
+// pose, the obvious way: straight from the histories (track.at, vehicle.poseAt) and the
+// vehicle's own flags.
+func (w *World) evaluateNaive(q *query, id int) (Recipient, bool) {
+	p := &w.players[id]
+	if id == q.shooter || !p.placed {
+		return Recipient{}, false
+	}
+	rc := Recipient{Player: PlayerID(id), Verdict: RewoundOnFoot, Vehicle: p.seat}
+	var v *vehicle
+	if p.seat != NoVehicle {
+		v = &w.vehicles[p.seat]
+		switch {
+		case p.seat == q.shooterSeat:
+			rc.Verdict = InShooterVehicle
+		case v.frozen:
+			rc.Verdict = InFrozenVehicle
+		case v.wrecked:
+			rc.Verdict = InWreckedVehicle
+		default:
+			rc.Verdict = RewoundInVehicle
+		}
+	}
+	rewound := rc.Verdict.Rewound()
+	if rewound {
+		rc.Position = w.ptracks[id].at(q.at)
+	} else {
+		rc.Position = w.ptracks[id].newest().pos
+	}
+	near := w.nearOf(p)
+	d2 := q.seg.dist2(rc.Position)
+	if d2 > near*near {
+		return Recipient{}, false
+	}
+	rc.Distance = float32(math.Sqrt(d2))
+	if v != nil {
+		if rewound {
+			rc.VehiclePose = v.poseAt(q.at)
+		} else {
+			rc.VehiclePose = v.present()
+		}
+	}
+	return rc, true
 }
 
 // clone returns a deep copy of the World, to compare state before and after a call.
@@ -51,13 +96,14 @@ func (w *World) clone() *World { return w.cloneInto(&World{}) }
 // cloneInto makes c a deep copy of w, reusing c's slices, and returns c.
 func (w *World) cloneInto(c *World) *World {
 	players, ptracks, meters := c.players, c.ptracks, c.meters
-	vehicles, far, cand := c.vehicles, c.far, c.cand
+	vehicles, vhot, grid, cand := c.vehicles, c.vhot, c.grid, c.cand
 	*c = *w
 	c.players = append(players[:0], w.players...)
 	c.ptracks = append(ptracks[:0], w.ptracks...)
 	c.meters = append(meters[:0], w.meters...)
 	c.vehicles = append(vehicles[:0], w.vehicles...)
-	c.far = append(far[:0], w.far...)
+	c.vhot = append(vhot[:0], w.vhot...)
+	c.grid = append(grid[:0], w.grid...)
 	c.cand = append(cand[:0], w.cand...)
 	return c
 }
@@ -68,8 +114,8 @@ func sameState(a, b *World) bool {
 	return a.cfg == b.cfg && a.clock == b.clock && a.tele2 == b.tele2 && a.near == b.near &&
 		a.vnear == b.vnear && a.levels == b.levels &&
 		slices.Equal(a.players, b.players) && slices.Equal(a.ptracks, b.ptracks) &&
-		slices.Equal(a.meters, b.meters) && slices.Equal(a.vehicles, b.vehicles) &&
-		slices.Equal(a.far, b.far) && slices.Equal(a.cand, b.cand)
+		slices.Equal(a.meters, b.meters) && slices.Equal(a.vehicles, b.vehicles) && slices.Equal(a.vhot, b.vhot) &&
+		slices.Equal(a.grid, b.grid) && a.farHead == b.farHead && slices.Equal(a.cand, b.cand)
 }
 
 // checkInvariants verifies the World's internal bookkeeping; nil when it is sound.
@@ -81,6 +127,7 @@ func (w *World) checkInvariants() error {
 	}
 	inBucket := make([]int, len(w.players))
 	for k := range w.levels {
+		filed := 0
 		for b, id := range w.levels[k].heads {
 			prev := uint16(none)
 			for steps := 0; id != none; steps++ {
@@ -88,20 +135,29 @@ func (w *World) checkInvariants() error {
 					return fmt.Errorf("level %d bucket %d: cycle", k, b)
 				}
 				p := &w.players[id]
-				if p.level != int8(k) || bucketOf(p.cx, p.cy) != b || p.prev != prev {
-					return fmt.Errorf("level %d bucket %d: player %d misfiled (level %d, prev %d want %d)", k, b, id, p.level, p.prev, prev)
+				e := &w.grid[id]
+				if p.level != int8(k) || bucketOf(p.cx, p.cy) != b || e.prev != prev {
+					return fmt.Errorf("level %d bucket %d: player %d misfiled (level %d, prev %d want %d)", k, b, id, p.level, e.prev, prev)
 				}
 				inBucket[id]++
-				prev, id = id, p.next
+				filed++
+				prev, id = id, e.next
 			}
 		}
+		if filed != w.levels[k].filed {
+			return fmt.Errorf("level %d counts %d players, holds %d", k, w.levels[k].filed, filed)
+		}
 	}
-	for i, id := range w.far {
-		p := &w.players[id]
-		if p.level != farLevel || int(p.farAt) != i {
-			return fmt.Errorf("far[%d] = %d misfiled", i, id)
+	prev := uint16(none)
+	for id, steps := w.farHead[0], 0; id != none; steps++ {
+		if steps > len(w.players) {
+			return fmt.Errorf("far list: cycle")
+		}
+		if e := &w.grid[id]; w.players[id].level != farLevel || e.prev != prev {
+			return fmt.Errorf("far list: player %d misfiled (level %d, prev %d want %d)", id, w.players[id].level, e.prev, prev)
 		}
 		inBucket[id]++
+		prev, id = id, w.grid[id].next
 	}
 	for id := range w.players {
 		p := &w.players[id]
@@ -122,8 +178,14 @@ func (w *World) checkInvariants() error {
 			}
 			continue
 		}
-		if r := tr.reach(w.levels[gridLevels-1].limit - w.nearOf(p)); p.pos != tr.newest().pos || p.reach != r {
-			return fmt.Errorf("player %d: cached present %v/%v, track %v/%v", id, p.pos, p.reach, tr.newest().pos, r)
+		if c, r := tr.bound(w.levels[gridLevels-1].limit - w.nearOf(p)); p.pos != tr.newest().pos || w.grid[id].centre != c || p.reach != r {
+			return fmt.Errorf("player %d: cached present %v, centre %v, reach %v; track %v, %v, %v", id, p.pos, w.grid[id].centre, p.reach, tr.newest().pos, c, r)
+		}
+		if p.tNew != tr.newest().t || p.tWS != tr.s[tr.ws&ringMask].t || int(p.wsSlot) != tr.ws&ringMask || int(p.span) != tr.last-tr.ws {
+			return fmt.Errorf("player %d: cached track %v %v %d+%d, track %v %v %d..%d", id, p.tNew, p.tWS, p.wsSlot, p.span, tr.newest().t, tr.s[tr.ws&ringMask].t, tr.ws, tr.last)
+		}
+		if r := float32(w.need(p) + gridSlack); w.grid[id].r != r {
+			return fmt.Errorf("player %d: grid entry %+v, need %v", id, w.grid[id], w.need(p))
 		}
 		// Filed in the first level that covers its need.
 		want := int8(0)
@@ -134,8 +196,8 @@ func (w *World) checkInvariants() error {
 			return fmt.Errorf("player %d: need %v filed in level %d, want %d", id, w.need(p), p.level, want)
 		}
 		if p.level != farLevel {
-			if cx, cy := cellOf(p.pos, w.levels[p.level].inv); cx != p.cx || cy != p.cy {
-				return fmt.Errorf("player %d: cell %d,%d, position in %d,%d", id, p.cx, p.cy, cx, cy)
+			if cx, cy := cellOf(w.grid[id].centre, w.levels[p.level].inv); cx != p.cx || cy != p.cy {
+				return fmt.Errorf("player %d: cell %d,%d, centre in %d,%d", id, p.cx, p.cy, cx, cy)
 			}
 		}
 		if p.seat != NoVehicle && (int(p.seat) >= len(w.vehicles) || !w.vehicles[p.seat].added) {
@@ -149,6 +211,10 @@ func (w *World) checkInvariants() error {
 		v := &w.vehicles[id]
 		if v.added != v.has {
 			return fmt.Errorf("vehicle %d: added %v has %v", id, v.added, v.has)
+		}
+		var want vehicleHot
+		if v.hot(&want); w.vhot[id] != want {
+			return fmt.Errorf("vehicle %d: hot copy %+v, want %+v", id, w.vhot[id], want)
 		}
 		if !v.added {
 			continue

@@ -32,8 +32,8 @@ type sample struct {
 // The track also keeps what the broadphase needs: ws is the window start, the latest
 // sample at or before (newest's time − RewindCap), or the oldest retained sample when
 // there is none. Every position a rewind can return for a moment from newest's time −
-// RewindCap on lies on the path from ws to the newest sample, so no farther from the
-// newest position than the path's length, cum[last] − cum[ws] (the triangle inequality).
+// RewindCap on lies on the path from ws to the newest sample, whose length is
+// cum[last] − cum[ws] (see bound).
 type track struct {
 	s               [HistoryDepth]sample
 	first, last, ws int    // sequence numbers; meaningful when has
@@ -60,12 +60,7 @@ func (h *track) start(now time.Duration, p Vec3) int {
 }
 
 // oldest is the sequence number of the oldest retained sample of the epoch.
-func (h *track) oldest() int {
-	if o := h.last - HistoryDepth + 1; o > h.first {
-		return o
-	}
-	return h.first
-}
+func (h *track) oldest() int { return max(h.last-HistoryDepth+1, h.first) }
 
 // newest returns the newest sample.
 func (h *track) newest() *sample { return &h.s[h.last&ringMask] }
@@ -121,23 +116,38 @@ func (h *track) advanceWindow(now time.Duration) {
 	}
 }
 
-// reach bounds how far from the newest position a rewind to any moment from
-// newest − RewindCap on can return. The length of the path since ws (see track) costs
-// nothing and is tight for anything moving steadily; when it is longer than enough, the
-// distance to the farthest sample since ws is taken instead, which is tight for a cheat
-// shaking back and forth (an interpolated position lies on a segment between two samples,
-// so no farther than the farther of the two).
-func (h *track) reach(enough float64) float64 {
-	last := &h.s[h.last&ringMask]
-	r := last.cum - h.s[h.ws&ringMask].cum
+// bound returns a ball, its centre and its radius (the reach), that holds every
+// position a rewind to a moment from newest − RewindCap on can return. Each such
+// position x lies on the path from ws to the newest sample (see track), of length
+// R = cum[last] − cum[ws]. The parts of that path from its start a to x and from x to
+// its end b are no shorter than the straight lines, so |x−a| + |x−b| ≤ R, and then
+// |x−m| ≤ R/2 for m the midpoint of a and b: a ball about m needs only half the radius
+// of one about the newest position. It costs nothing and is tight for anything moving
+// steadily. When R/2 is more than enough, the ball about the newest position out to the
+// farthest sample since ws is taken if it is smaller: that one is tight for a cheat
+// shaking back and forth (an interpolated position lies on a segment between two
+// samples, so no farther from any point than the farther of the two).
+//
+// The centre is rounded to float32; the radius includes that rounding (as the sum of
+// the three coordinates' errors, at least their Euclidean length).
+func (h *track) bound(enough float64) (Vec3, float64) {
+	a, b := &h.s[h.ws&ringMask], &h.s[h.last&ringMask]
+	mx := (float64(a.pos.X) + float64(b.pos.X)) / 2
+	my := (float64(a.pos.Y) + float64(b.pos.Y)) / 2
+	mz := (float64(a.pos.Z) + float64(b.pos.Z)) / 2
+	m := Vec3{float32(mx), float32(my), float32(mz)}
+	r := (b.cum-a.cum)/2 + (math.Abs(float64(m.X)-mx) + math.Abs(float64(m.Y)-my) + math.Abs(float64(m.Z)-mz))
 	if r <= enough {
-		return r
+		return m, r
 	}
 	m2 := 0.0
 	for n := h.ws; n < h.last; n++ {
-		m2 = max(m2, dist2(h.s[n&ringMask].pos, last.pos))
+		m2 = max(m2, dist2(h.s[n&ringMask].pos, b.pos))
 	}
-	return min(r, math.Sqrt(m2))
+	if f := math.Sqrt(m2); f < r {
+		return b.pos, f
+	}
+	return m, r
 }
 
 // find locates moment at in the history: the slots i and j of the samples around it and
@@ -145,13 +155,19 @@ func (h *track) reach(enough float64) float64 {
 // (i == j); at or before the oldest retained sample, that sample: never extrapolated,
 // never across an epoch. The track must hold a sample.
 func (h *track) find(at time.Duration) (i, j int, f float64) {
-	hi := h.last
-	thi := h.s[hi&ringMask].t
+	lo, hi := h.oldest(), h.last
+	return h.search(at, lo, hi, h.s[lo&ringMask].t, h.s[hi&ringMask].t)
+}
+
+// search is find between samples lo and hi (sequence numbers, lo <= hi, tlo and thi
+// their times): at or after thi it is sample hi, at or before tlo sample lo, and in
+// between the latest sample at or before at and the one after it. Between the oldest
+// retained sample and the newest that is find. Any other lo with tlo < at gives the same
+// answer as find too, bit for bit: the pair around at is unique.
+func (h *track) search(at time.Duration, lo, hi int, tlo, thi time.Duration) (i, j int, f float64) {
 	if at >= thi {
 		return hi & ringMask, hi & ringMask, 0
 	}
-	lo := h.oldest()
-	tlo := h.s[lo&ringMask].t
 	if at <= tlo {
 		return lo & ringMask, lo & ringMask, 0
 	}
@@ -190,7 +206,8 @@ func (h *track) find(at time.Duration) (i, j int, f float64) {
 
 // at returns the position at moment at (see find).
 func (h *track) at(at time.Duration) Vec3 {
-	i, j, f := h.find(at)
+	lo, hi := h.oldest(), h.last // find, written out: one call fewer per rewind
+	i, j, f := h.search(at, lo, hi, h.s[lo&ringMask].t, h.s[hi&ringMask].t)
 	if i == j {
 		return h.s[i].pos
 	}

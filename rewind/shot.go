@@ -119,7 +119,19 @@ func (w *World) Shot(now time.Duration, shooter PlayerID, ray Ray, dst []Recipie
 	}
 	q := query{seg: newSegment(ray.Origin, ray.Direction, ray.Length), at: res.At, shooter: int(shooter), shooterSeat: s.seat}
 	w.collect(&q)
-	out := res.Recipients
+	res.Recipients = w.recipients(&q, res.Recipients)
+	return res, nil
+}
+
+// recipients appends to out every candidate of the shot q (collect's) that is one of its
+// recipients, with its pose, in ascending id order, and clears the candidate set.
+//
+// A recipient is written straight into its slot of out, field by field: a Recipient
+// built aside and copied in would be read back before its parts were written out, which
+// stalls the copy. Only when out is full does one go by a copy, which append then grows
+// as it would.
+func (w *World) recipients(q *query, out []Recipient) []Recipient {
+	var spare Recipient
 	for k, word := range w.cand {
 		if word == 0 {
 			continue
@@ -128,54 +140,82 @@ func (w *World) Shot(now time.Duration, shooter PlayerID, ray Ray, dst []Recipie
 		for word != 0 {
 			id := k<<6 | bits.TrailingZeros64(word)
 			word &= word - 1
-			if r, ok := w.evaluate(&q, id); ok {
-				out = append(out, r)
+			p := &w.players[id]
+			if id == q.shooter || !p.placed {
+				continue
+			}
+			verdict := RewoundOnFoot
+			if p.seat != NoVehicle {
+				verdict = w.seatVerdict(p.seat, q.shooterSeat)
+			}
+			pos := p.pos
+			if verdict.Rewound() && q.at < p.tNew {
+				pos = w.rewindPlayer(p, id, q.at)
+			}
+			d2 := q.seg.dist2(pos)
+			if near := w.nearOf(p); d2 > near*near {
+				continue
+			}
+			rc := &spare
+			if n := len(out); n < cap(out) {
+				rc = &out[:n+1][n]
+			}
+			rc.Player, rc.Verdict, rc.Position, rc.Vehicle = PlayerID(id), verdict, pos, p.seat
+			rc.Distance = float32(math.Sqrt(d2))
+			switch {
+			case p.seat == NoVehicle:
+				rc.VehiclePose = Pose{}
+			case verdict.Rewound():
+				rc.VehiclePose = w.rewindVehicle(p.seat, q.at)
+			default:
+				rc.VehiclePose = w.vehicles[p.seat].present()
+			}
+			if rc == &spare {
+				out = append(out, spare)
+			} else {
+				out = out[:len(out)+1]
 			}
 		}
 	}
-	res.Recipients = out
-	return res, nil
+	return out
 }
 
-// evaluate decides whether player id is a recipient of the shot q and with which pose.
-func (w *World) evaluate(q *query, id int) (Recipient, bool) {
-	p := &w.players[id]
-	if id == q.shooter || !p.placed {
-		return Recipient{}, false
+// seatVerdict is the verdict of a recipient sitting in vehicle seat, for a shooter
+// sitting in shooterSeat.
+func (w *World) seatVerdict(seat, shooterSeat VehicleID) RecipientVerdict {
+	switch vh := &w.vhot[seat]; {
+	case seat == shooterSeat:
+		return InShooterVehicle
+	case vh.frozen:
+		return InFrozenVehicle
+	case vh.wrecked:
+		return InWreckedVehicle
 	}
-	rc := Recipient{Player: PlayerID(id), Verdict: RewoundOnFoot, Vehicle: p.seat}
-	var v *vehicle
-	if p.seat != NoVehicle {
-		v = &w.vehicles[p.seat]
-		switch {
-		case p.seat == q.shooterSeat:
-			rc.Verdict = InShooterVehicle
-		case v.frozen:
-			rc.Verdict = InFrozenVehicle
-		case v.wrecked:
-			rc.Verdict = InWreckedVehicle
-		default:
-			rc.Verdict = RewoundInVehicle
-		}
+	return RewoundInVehicle
+}
+
+// rewindPlayer returns player id's position at moment at, from the newest sample's time
+// minus RewindCap on (a shot's moment) and before the newest sample's (at or after it
+// the position is p.pos): what its track's at returns, found from the copy of the
+// track's bookkeeping in p (see player). Such a moment lies at or after the window
+// start, so the samples around it lie between the window start and the newest sample,
+// and the first line of the track read is the one that holds them.
+func (w *World) rewindPlayer(p *player, id int, at time.Duration) Vec3 {
+	if at <= p.tWS {
+		// The epoch began after at, or at is the window start's moment exactly: the
+		// general search, which knows the oldest sample.
+		return w.ptracks[id].at(at)
 	}
-	rewound := rc.Verdict.Rewound()
-	if rewound {
-		rc.Position = w.ptracks[id].at(q.at)
-	} else {
-		rc.Position = p.pos
-	}
-	near := w.nearOf(p)
-	d2 := q.seg.dist2(rc.Position)
-	if d2 > near*near {
-		return Recipient{}, false
-	}
-	rc.Distance = float32(math.Sqrt(d2))
-	if v != nil {
-		if rewound {
-			rc.VehiclePose = v.poseAt(q.at)
-		} else {
-			rc.VehiclePose = v.present()
-		}
-	}
-	return rc, true
+	tr := &w.ptracks[id]
+	lo := int(p.wsSlot)
+	i, j, f := tr.search(at, lo, lo+int(p.span), p.tWS, p.tNew)
+	return lerp(tr.s[i].pos, tr.s[j].pos, f) // i != j: tWS < at < tNew
+}
+
+// rewindVehicle returns vehicle id's pose at moment at: what its poseAt returns, found
+// from its hot copy the way rewindPlayer finds a player's position.
+func (w *World) rewindVehicle(id VehicleID, at time.Duration) Pose {
+	vh := &w.vhot[id]
+	lo := int(vh.oldSlot)
+	return w.vehicles[id].poseIn(at, lo, lo+int(vh.span), vh.tOld, vh.tNew)
 }

@@ -23,26 +23,33 @@ type World struct {
 	ptracks  []track
 	meters   []rttMeter
 	vehicles []vehicle
+	vhot     []vehicleHot // what a shot reads of each vehicle, copied from vehicles
 
 	levels [gridLevels]gridLevel // the broadphase's spatial hashes
-	far    []uint16              // players whose need is too large for any level
-	cand   []uint64              // a query's candidate set, one bit per player; all zero between calls
+	grid   []gridEntry           // what a query reads of each filed player
+	// farHead starts the far list: the players whose need is too large for any level,
+	// linked through grid like a bucket (a hash of one bucket), which every query scans.
+	farHead [1]uint16
+	cand    []uint64 // a query's candidate set, one bit per player; all zero between calls
 }
 
 // player is the part of a player's state a shot reads for every candidate: kept small
 // and apart from the history, so a query touches little memory.
 type player struct {
-	pos    Vec3    // the newest accepted position (the present)
-	reach  float64 // bound on the distance of any rewound position from pos (see track)
-	cx, cy int32   // the grid cell of pos in its level
-	next   uint16  // the next player of the same bucket, or none
-	prev   uint16  // the previous one, or none
-	farAt  uint16  // index in World.far, on the far list
-	seat   VehicleID
-	level  int8 // the broadphase level it is filed in, farLevel, or noLevel
-	added  bool
-	placed bool // added and has a position: filed in a level or on the far list
-	frozen bool
+	pos   Vec3    // the newest accepted position (the present)
+	reach float64 // bound on the distance of any rewound position from its centre (see gridEntry)
+	// A copy of the track's bookkeeping (see place): the newest sample's time, the
+	// window start's time and slot, and the samples from the one to the other. A shot
+	// finds the samples around its moment from these, without first reading the track's
+	// own fields, which lie on a line of their own: one cache miss fewer per recipient.
+	tNew, tWS    time.Duration
+	wsSlot, span uint8
+	cx, cy       int32 // the grid cell of pos in its level
+	seat         VehicleID
+	level        int8 // the broadphase level it is filed in, farLevel, or noLevel
+	added        bool
+	placed       bool // added and has a position: filed in a level or on the far list
+	frozen       bool
 }
 
 // vehicle is one vehicle's state and pose history; rot[i] is the rotation of the sample
@@ -55,12 +62,40 @@ type vehicle struct {
 	wrecked bool
 }
 
+// vehicleHot is what a shot reads of a vehicle a recipient sits in, copied from the
+// vehicle (by note, after every change of it) and kept apart from its 3 KB of history
+// the way player is: whether it is rewound, and the track's bookkeeping (the newest
+// and the oldest retained sample's times, the oldest's slot and the samples from it to
+// the newest). From these a shot finds the samples around its moment without first
+// reading the track's own fields, which lie on lines of their own.
+type vehicleHot struct {
+	tNew, tOld      time.Duration
+	oldSlot, span   uint8
+	frozen, wrecked bool
+}
+
+// noteVehicle refreshes vehicle id's hot copy after a change of the vehicle.
+func (w *World) noteVehicle(id VehicleID) { w.vehicles[id].hot(&w.vhot[id]) }
+
+// hot writes into *c what vehicleHot copies of the vehicle. (Field by field: a copy of
+// a whole struct just written field by field would wait for the writes to retire.)
+func (v *vehicle) hot(c *vehicleHot) {
+	c.frozen, c.wrecked = v.frozen, v.wrecked
+	if !v.has {
+		c.tNew, c.tOld, c.oldSlot, c.span = 0, 0, 0, 0
+		return
+	}
+	o := v.oldest()
+	c.tNew, c.tOld = v.s[v.last&ringMask].t, v.s[o&ringMask].t
+	c.oldSlot, c.span = uint8(o&ringMask), uint8(v.last-o)
+}
+
 // none marks the end of a grid bucket's list and an unused link.
 const none = 0xFFFF
 
 // emptyPlayer is the state of a player slot that holds no player.
 func emptyPlayer() player {
-	return player{next: none, prev: none, farAt: none, seat: NoVehicle, level: noLevel}
+	return player{seat: NoVehicle, level: noLevel}
 }
 
 // New returns an empty World. Every slot's history is allocated here, so recording and
@@ -79,12 +114,15 @@ func New(cfg Config) (*World, error) {
 		ptracks:  make([]track, cfg.Players),
 		meters:   make([]rttMeter, cfg.Players),
 		vehicles: make([]vehicle, cfg.Vehicles),
-		far:      make([]uint16, 0, cfg.Players),
+		vhot:     make([]vehicleHot, cfg.Vehicles),
+		grid:     make([]gridEntry, cfg.Players),
+		farHead:  [1]uint16{none},
 		cand:     make([]uint64, (cfg.Players+63)/64),
 	}
 	w.setLevels()
 	for i := range w.players {
 		w.players[i] = emptyPlayer()
+		w.grid[i] = gridEntry{next: none, prev: none}
 	}
 	return w, nil
 }
@@ -366,6 +404,7 @@ func (w *World) AddVehicle(now time.Duration, id VehicleID, pose Pose) error {
 	w.clock = now
 	v.added, v.frozen, v.wrecked = true, false, false
 	v.rot[v.start(now, pose.Position)] = q
+	w.noteVehicle(id)
 	return nil
 }
 
@@ -382,6 +421,7 @@ func (w *World) RemoveVehicle(now time.Duration, id VehicleID) error {
 	w.clock = now
 	v.added, v.frozen, v.wrecked = false, false, false
 	v.clear()
+	w.noteVehicle(id)
 	for i := range w.players {
 		if w.players[i].seat == id {
 			w.players[i].seat = NoVehicle
@@ -410,6 +450,7 @@ func (w *World) RecordVehicle(now time.Duration, id VehicleID, pose Pose) (Recor
 	w.clock = now
 	verdict, i := v.push(now, pose.Position, w.tele2, false)
 	v.rot[i] = q
+	w.noteVehicle(id)
 	return verdict, nil
 }
 
@@ -443,6 +484,7 @@ func (w *World) restartVehicle(now time.Duration, id VehicleID, pose Pose, respa
 	if respawn {
 		v.wrecked = false
 	}
+	w.noteVehicle(id)
 	return nil
 }
 
@@ -463,6 +505,7 @@ func (w *World) FreezeVehicle(now time.Duration, id VehicleID, frozen bool) erro
 	v.frozen = frozen
 	cur := v.present()
 	v.rot[v.start(now, cur.Position)] = cur.Rotation
+	w.noteVehicle(id)
 	return nil
 }
 
@@ -478,6 +521,7 @@ func (w *World) WreckVehicle(now time.Duration, id VehicleID) error {
 	}
 	w.clock = now
 	v.wrecked = true
+	w.noteVehicle(id)
 	return nil
 }
 
@@ -500,7 +544,13 @@ func (v *vehicle) present() Pose {
 
 // poseAt is the vehicle's pose at moment at.
 func (v *vehicle) poseAt(at time.Duration) Pose {
-	i, j, f := v.find(at)
+	lo, hi := v.oldest(), v.last
+	return v.poseIn(at, lo, hi, v.s[lo&ringMask].t, v.s[hi&ringMask].t)
+}
+
+// poseIn is the pose at moment at, searched for between samples lo and hi (see search).
+func (v *vehicle) poseIn(at time.Duration, lo, hi int, tlo, thi time.Duration) Pose {
+	i, j, f := v.search(at, lo, hi, tlo, thi)
 	if i == j {
 		return Pose{Position: v.s[i].pos, Rotation: v.rot[i]}
 	}
