@@ -150,7 +150,7 @@
 // memory) of three sums: the claimed loss and number of claimed hits, the loss the ledger
 // actually felt (frames and reports, never commands), and the correlated hits the victim
 // confirmed with a credited report. Suspect raises Suspicion.Raised once when, over the
-// window, the victim confirmed at least SuspicionMinHits (10) fewer hits than were claimed,
+// window, the victim confirmed at least SuspicionMinHits (20) fewer hits than were claimed,
 // the claimed loss is at least SuspicionMinClaimed (100, a full bar of health), and the
 // felt loss stays below SuspicionRatio (10 %) of the claimed loss; it re-arms when that
 // stops holding. A claim is judged only once it is ClaimGrace (3 s) old, long enough for the
@@ -159,6 +159,17 @@
 // hitting a dying victim for a round trip and those hits have nothing left to take. Felt
 // loss counts everything the ledger lost, so one lost report (whose loss the frames still
 // show) never flags an honest player. The detector never changes health.
+//
+// # The vehicle_god_mode detector (adr-0041, our design of record 0040)
+//
+// A vehicle's health is the driver's client's, not the ledger's: a client that never lets
+// its car take damage looks like a driver every bullet missed. VehicleDetector, one per
+// player, weighs the hits shooters claimed on the vehicles the player drove (each accepted
+// against the vehicle's rewound pose, the one the shot's recipients were sent) against
+// the falls of vehicle health in the player's own vehicle frames, with the same window,
+// grace, ratio and least number of hits as the god-mode detector, and a least claimed loss
+// of 250 (a quarter of a car). A repair is not felt, a fall is; leaving the vehicle, its
+// wreck or the driver's death forget the claims not judged yet.
 //
 // # Using it
 //

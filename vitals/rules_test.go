@@ -1010,19 +1010,19 @@ func suspicionPlayer(t *testing.T) *Player { return livePlayer(t) }
 
 func TestSuspicionFlagsAVictimWhoseFeltLossStaysBelowTenPercentOfTheClaimed(t *testing.T) {
 	p := suspicionPlayer(t)
-	// twelve accepted hits claimed by shooters, 46.2 each; the victim confirms none and
-	// shows only 40 lost in its frames
-	for i := range 12 {
-		s, err := p.HitClaimed(time.Duration(i)*200*ms, 46.2)
+	// 24 accepted hits claimed by shooters, 46.2 each; the victim confirms none and shows
+	// only 40 lost in its frames
+	for i := range 24 {
+		s, err := p.HitClaimed(time.Duration(i)*100*ms, 46.2)
 		require.NoError(t, err)
 		require.False(t, s.Raised)
 	}
 	mustFrame(t, p, 3*time.Second, FrameInput{Seq: 2, Health: 60})
 	s := p.Suspect(ClaimGrace + 3*time.Second)
 	require.True(t, s.Raised, "%+v", s)
-	require.Equal(t, 12, s.Hits)
+	require.Equal(t, 24, s.Hits)
 	require.InDelta(t, 40, s.Felt, 1e-3)
-	require.InDelta(t, 12*46.2, s.Claimed, 1e-2)
+	require.InDelta(t, 24*46.2, s.Claimed, 1e-2)
 	wantLedger(t, p, 60, 0) // it never changes health
 	// raised once, not again while the condition holds
 	require.False(t, p.Suspect(ClaimGrace+4*time.Second).Raised)
@@ -1030,14 +1030,14 @@ func TestSuspicionFlagsAVictimWhoseFeltLossStaysBelowTenPercentOfTheClaimed(t *t
 
 func TestSuspicionNeedsAMinimumOfEvidence(t *testing.T) {
 	p := suspicionPlayer(t)
-	// nine hits, no loss at all: below the minimum number of hits
+	// one hit fewer than the minimum, no loss at all: below the minimum number of hits
 	for i := range DefaultSuspicionMinHits - 1 {
 		_, _ = p.HitClaimed(time.Duration(i)*100*ms, 46.2)
 	}
 	require.False(t, p.Suspect(10*time.Second).Raised)
-	// ten tiny hits: below the minimum claimed loss
+	// the minimum number of tiny hits: below the minimum claimed loss
 	q := suspicionPlayer(t)
-	for i := range 10 {
+	for i := range DefaultSuspicionMinHits {
 		_, _ = q.HitClaimed(time.Duration(i)*100*ms, 3)
 	}
 	require.False(t, q.Suspect(10*time.Second).Raised)
