@@ -98,7 +98,7 @@ func (b *bot) think(m *Match, now time.Duration) {
 		b.spraying = 0
 	}
 	t := b.pickTarget(m)
-	if b.carGoal == nil && !m.cfg.Race && b.p.cheat == nil && b.p.rng.Float64() < float64(ThinkInterval)/float64(DriveEvery) {
+	if b.carGoal == nil && !m.cfg.Race && b.wantsToDrive() {
 		b.carGoal = b.freeCar(m)
 	}
 	if cr := b.carGoal; cr != nil {
@@ -258,6 +258,18 @@ func (b *bot) carInSight(m *Match, pos wire.Vec3) *car {
 		}
 	}
 	return nil
+}
+
+// wantsToDrive decides, once per thought on foot, whether the bot looks for a car: an
+// honest bot about every DriveEvery, a vehicle-god cheater always, other cheaters never.
+func (b *bot) wantsToDrive() bool {
+	switch {
+	case b.p.cheat == nil:
+		return b.p.rng.Float64() < float64(ThinkInterval)/float64(DriveEvery)
+	case b.p.cheat.kind == CheatVehicleGod:
+		return true
+	}
+	return false
 }
 
 // CarReach is how close a bot must stand to a car to get in.

@@ -40,6 +40,10 @@ const (
 	// CheatSpam: it fires a forged copy of every shot, ten times faster than its weapon
 	// allows. It gains every shot the server relays beyond the weapon's cadence.
 	CheatSpam
+	// CheatVehicleGod: the car it drives never takes damage (a vehicle god-mode trainer),
+	// and it drives whenever it can. Vehicle health stays the client's in the records, so
+	// nothing is measured as a gain: the vehicle_god_mode detector (adr-0041) must flag it.
+	CheatVehicleGod
 
 	cheatCount
 )
@@ -59,6 +63,8 @@ func (c Cheat) String() string {
 		return "revive"
 	case CheatSpam:
 		return "spam"
+	case CheatVehicleGod:
+		return "vehicle_god"
 	}
 	return "cheat(?)"
 }
@@ -72,7 +78,8 @@ type CheaterReport struct {
 	// them.
 	Forged      int `json:"forged"`
 	ForgedShots int `json:"forged_shots"`
-	// Flagged counts the server's god_mode cuts and god-mode suspicions on the cheater.
+	// Flagged counts the server's god_mode cuts and god-mode and vehicle_god_mode
+	// suspicions on the cheater.
 	Flagged int `json:"flagged"`
 	// Refused counts the server's refusals of the cheater's shots.
 	Refused int `json:"refused"`

@@ -51,13 +51,14 @@
 //
 // Config.Cheaters makes some players cheat (Cheat): a game that skips every hit, frames
 // that always show full health, a frozen ammo counter with forged shots past the real
-// ammo, frames that claim a dead player alive with forged shots, and shots forged ten
-// times faster than the weapon allows. The cheats sit between a client and the network,
+// ammo, frames that claim a dead player alive with forged shots, shots forged ten times
+// faster than the weapon allows, and a car that never takes damage. The cheats sit between a client and the network,
 // as a trainer or a modified client would. Report.Cheaters says, for each, what it
 // gained that the records say it must not (the promise is 0: the server's ledger never
 // rose without a command, no shot was relayed beyond the rounds given or the weapon's
 // cadence or while the server held the shooter dead, no frame was relayed alive for a
-// dead player) and how the server met it (refusals, god_mode cuts, suspicion flags).
+// dead player) and how the server met it (refusals, god_mode cuts, the god_mode and
+// vehicle_god_mode suspicion flags).
 // The honest measurements count only the honest players.
 //
 // # Determinism

@@ -318,7 +318,7 @@ func (m *Match) onEvent(e refserver.Event) {
 	case refserver.EventGodMode:
 		m.report.Wronged.CutFrames++
 		m.incidentf("cut frame: player %d at %v, excess %.2f", e.Player, e.At, e.Amount)
-	case refserver.EventGodModeSuspect:
+	case refserver.EventGodModeSuspect, refserver.EventVehicleGodModeSuspect:
 		m.report.Suspicions++
 	case refserver.EventShotRefused, refserver.EventProjectileRefused:
 		if !sanctionedRefusal(e.Verdict) {
@@ -371,10 +371,10 @@ func sanctionedDiscard(v refserver.Verdict) bool {
 func (m *Match) onCheaterEvent(p *player, e refserver.Event) {
 	ch := p.cheat
 	switch e.Kind {
-	case refserver.EventGodMode, refserver.EventGodModeSuspect:
+	case refserver.EventGodMode, refserver.EventGodModeSuspect, refserver.EventVehicleGodModeSuspect:
 		ch.report.Flagged++
-		if e.Kind == refserver.EventGodModeSuspect {
-			m.report.Events["god_mode_suspect_cheater"]++
+		if e.Kind != refserver.EventGodMode {
+			m.report.Events[e.Kind.String()+"_cheater"]++
 		}
 	case refserver.EventShotRefused, refserver.EventProjectileRefused, refserver.EventStealthKillRefused:
 		ch.report.Refused++

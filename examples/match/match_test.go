@@ -161,9 +161,12 @@ func TestCheatsGainNothing(t *testing.T) {
 	require.Positive(t, by[CheatSpam.String()].Refused, "shots past the cadence are refused")
 	if !raceEnabled {
 		require.Positive(t, by[CheatSkipHits.String()].Flagged, "skipped hits raise the god-mode suspicion")
+		require.Positive(t, by[CheatVehicleGod.String()].Flagged, "a car that never takes damage raises the vehicle_god_mode suspicion")
 	}
+	require.Equal(t, r.Events["vehicle_god_mode_suspect_cheater"], r.Events["vehicle_god_mode_suspect"],
+		"no honest driver, whose car shows the hits it takes, is suspected of vehicle god mode")
 	for _, c := range r.Cheaters {
-		if c.Cheat != CheatSkipHits.String() {
+		if c.Cheat != CheatSkipHits.String() && c.Cheat != CheatVehicleGod.String() {
 			require.Positive(t, c.Forged, "%s forged nothing", c.Cheat)
 		}
 	}

@@ -129,6 +129,9 @@ func (m *Match) vehicleShotLands(shooter *player, cr *car, weapon uint8, now tim
 		if m.quiet || cr.driver != d.idx || cr.wrecked {
 			return
 		}
+		if d.cheat != nil && d.cheat.kind == CheatVehicleGod {
+			return // its trainer keeps the car whole
+		}
 		if boom, err := d.c.VehicleHit(m.sim.Now(), shooter.id, weapon, 30); err == nil && boom {
 			cr.wrecked, cr.lastHealth = true, 0
 			cr.respawnAt = m.sim.Now() + VehicleRespawn

@@ -56,7 +56,8 @@ type Report struct {
 	// Race is the measurement of commands racing damage (Config.Race and the counts of
 	// frames arriving before their report, which every match measures).
 	Race RaceReport `json:"race"`
-	// Suspicions counts god-mode suspicion flags raised on honest players. A flag changes
+	// Suspicions counts god-mode and vehicle_god_mode suspicion flags raised on honest
+	// players. A flag changes
 	// nothing (the detector never touches health), so it is not a wrong, but a detector
 	// that flags honest players is worth knowing about.
 	Suspicions int `json:"suspicions"`

@@ -148,7 +148,7 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 		damage = sr.Damage
 	}
 	w.remember(now, p, m.ShotSeq, m.Weapon, max(sr.Pellets, 1), vitals.SourceBullet, damage, sr.Tier, false)
-	w.claimHit(now, p, m.HitType, m.HitID, res.Recipients, vitals.PlayerDamageFactor*sr.Damage)
+	w.claimHit(now, p, m.HitType, m.HitID, r, res.Recipients, vitals.PlayerDamageFactor*sr.Damage, sr.Damage)
 	logged := w.fan.add(enc, p.id, NoPlayer, w.teams.Rev(), stampRemoteWeaponShot)
 	if !logged {
 		w.stats.FanOutDropped++
@@ -203,9 +203,11 @@ func (w *World) remember(now time.Duration, p *player, seq uint16, weapon uint8,
 }
 
 // claimHit feeds the god-mode detector of the player a shot claims to hit, if the ray
-// passed near it: judged against the rewound pose it was sent. A claimed hit on a vehicle
-// is remembered as the vehicle's last hit (its explosion's credit).
-func (w *World) claimHit(now time.Duration, p *player, ht wire.HitType, hid uint16, near []rewind.Recipient, expected float32) {
+// passed near it: judged against the rewound pose it was sent; expected is the loss the
+// hit would cause that player. A claimed hit on a vehicle is remembered as the vehicle's
+// last hit (its explosion's credit), and feeds the vehicle_god_mode detector of its
+// driver (vexpected is the loss it would cause the vehicle; see claimVehicleHit).
+func (w *World) claimHit(now time.Duration, p *player, ht wire.HitType, hid uint16, r rewind.Ray, near []rewind.Recipient, expected, vexpected float32) {
 	switch ht {
 	case wire.HitPlayer:
 		victim := w.conn(hid)
@@ -223,8 +225,52 @@ func (w *World) claimHit(now time.Duration, p *player, ht wire.HitType, hid uint
 	case wire.HitVehicle:
 		if v := w.vehicle(hid); v != nil && !v.wrecked {
 			v.hitBy, v.hitAt, v.hitLife = p.id, now, p.lifeSerial
+			w.claimVehicleHit(now, p, hid, r, near, vexpected)
 		}
 	}
+}
+
+// claimVehicleHit feeds the vehicle_god_mode detector (adr-0041) of the driver of vehicle
+// hid, which a shot of p claims to hit: judged against the vehicle's pose the driver was
+// sent as the shot's recipient (rewound with the vehicle, or its present pose when the
+// vehicle is frozen), and counted only when the ray passed within the vehicle near
+// distance of that pose. A vehicle whose driver was not near the ray, an empty one, and
+// the shooter's own are not judged: nobody's frames show their health for this shot.
+func (w *World) claimVehicleHit(now time.Duration, p *player, hid uint16, r rewind.Ray, near []rewind.Recipient, expected float32) {
+	for i := range near {
+		rc := &near[i]
+		if uint16(rc.Vehicle) != hid {
+			continue
+		}
+		if rc.Verdict != rewind.RewoundInVehicle && rc.Verdict != rewind.InFrozenVehicle {
+			return // the shooter's own vehicle, or a wreck
+		}
+		d := w.conn(uint16(rc.Player))
+		if d == nil || d == p || !d.frame.have || d.frame.vehicle != hid || d.frame.seat != 0 {
+			continue // a passenger: its frames do not carry the vehicle's health
+		}
+		if !nearRay(r, rc.VehiclePose.Position, w.vnear) {
+			return
+		}
+		if s, err := d.vgod.HitClaimed(now, min(max(expected, 0), vitals.MaxVehicleClaimedLoss)); err == nil && s.Raised {
+			w.raiseVehicleSuspicion(now, d, s)
+		}
+		return
+	}
+}
+
+// nearRay reports whether point q lies within dist of ray r's segment.
+func nearRay(r rewind.Ray, q rewind.Vec3, dist float32) bool {
+	dx, dy, dz := float64(r.Direction.X), float64(r.Direction.Y), float64(r.Direction.Z)
+	n := math.Sqrt(dx*dx + dy*dy + dz*dz)
+	if !(n > 0) {
+		return false
+	}
+	dx, dy, dz = dx/n, dy/n, dz/n
+	px, py, pz := float64(q.X)-float64(r.Origin.X), float64(q.Y)-float64(r.Origin.Y), float64(q.Z)-float64(r.Origin.Z)
+	t := min(max(px*dx+py*dy+pz*dz, 0), float64(r.Length))
+	ex, ey, ez := px-t*dx, py-t*dy, pz-t*dz
+	return ex*ex+ey*ey+ez*ez <= float64(dist)*float64(dist)
 }
 
 // onVehicleShot judges a VehicleShot: the shooter may act and sits in the vehicle, the
@@ -242,7 +288,7 @@ func (w *World) onVehicleShot(now time.Duration, p *player, m *wire.VehicleShot)
 	if veh.wrecked {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictWrecked, "")
 	}
-	if !p.frame.have || p.frame.vehicle != m.Vehicle {
+	if (!p.frame.have || p.frame.vehicle != m.Vehicle) && !w.leftDriversSeat(p, m.Vehicle) {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictNotInVehicle, "")
 	}
 	if v := p.shotFilter.check(m.ShotSeq); v != VerdictAccepted {
@@ -296,17 +342,17 @@ func (w *World) onVehicleShot(now time.Duration, p *player, m *wire.VehicleShot)
 	p.shotFilter.mark(m.ShotSeq)
 
 	src := vitals.SourceVehicleGun
-	expected := vitals.PlayerDamageFactor * damage
+	expected, vexpected := vitals.PlayerDamageFactor*damage, damage
 	if veh.model == ModelPredator {
 		src, damage = vitals.SourcePredatorGun, 0
-		expected = vitals.PlayerDamageFactor * vitals.PredatorDamage
+		expected, vexpected = vitals.PlayerDamageFactor*vitals.PredatorDamage, vitals.PredatorDamage
 	}
 	if cannon {
 		src, damage, expected = vitals.SourceExplosion, 0, 0
 	}
 	w.remember(now, p, m.ShotSeq, m.Weapon, 1, src, damage, inventory.TierStd, cannon)
 	if !cannon {
-		w.claimHit(now, p, m.HitType, m.HitID, res.Recipients, expected)
+		w.claimHit(now, p, m.HitType, m.HitID, r, res.Recipients, expected, vexpected)
 	}
 
 	logged := w.fan.add(enc, p.id, NoPlayer, w.teams.Rev(), stampRemoteVehicleShot)

@@ -99,6 +99,11 @@ const (
 	// damage (or a ram) to be attributed to it: the victim sums such damage for
 	// FireSumInterval before it reports, and the report takes a one-way trip.
 	ContinuousWindow = 2 * time.Second
+	// VehicleShotGrace is how long after its last frame in a driver's seat a player's
+	// VehicleShot from that vehicle is still taken: a shot fired just before it got out
+	// may be overtaken by the frame that shows it on foot. Above any jitter; the guns keep
+	// their rate limit meanwhile.
+	VehicleShotGrace = 500 * time.Millisecond
 	// ActionGrace is how long after its death's commit a player's blow or ram reported by
 	// its victim is still attributed to it: both were dealt alive, before the commit
 	// reached the victim.
@@ -190,6 +195,9 @@ type Config struct {
 	Weapons inventory.Config
 	// Vitals configures every player's ledger and god-mode detector (zero: the record).
 	Vitals vitals.Config
+	// VehicleGodMode configures every player's vehicle_god_mode detector (zero: the
+	// package's defaults, see vitals.VehicleDetector).
+	VehicleGodMode vitals.VehicleConfig
 	// Rewind configures the rewind (its Players and Vehicles are taken from MaxPlayers and
 	// MaxVehicles; the zero rest is the package's defaults).
 	Rewind rewind.Config

@@ -60,6 +60,7 @@ func (w *World) committed(now time.Duration, p *player, c lifecycle.Commit) {
 	if err == nil {
 		w.takeEffects(now, p, &eff)
 	}
+	p.vgod.Left(now)
 	killer, cause := uint16(c.Death.Killer), c.Death.Cause
 	if c.Death.KillerLeft {
 		killer = NoPlayer
@@ -246,6 +247,13 @@ func (w *World) onStealthKill(now time.Duration, p *player, m *wire.StealthKill)
 	return VerdictAccepted
 }
 
+// leftDriversSeat reports whether one of p's frames of the last VehicleShotGrace, in its
+// current life, put it in the driver's seat of vehicle v: a VehicleShot fired just before
+// the driver got out may arrive after the frame that shows it on foot (datagrams reorder).
+func (w *World) leftDriversSeat(p *player, v uint16) bool {
+	return p.driving && p.driveVehicle == v && p.driveLife == p.lifeSerial && w.now-p.driveAt <= VehicleShotGrace
+}
+
 // droveRecently reports whether one of p's frames of the last ContinuousWindow, in its
 // current life, put it in the driver's seat of vehicle v: its VehicleExplode travels on the
 // lane and may overtake the unreliable frame that shows it in the seat, or follow the one
@@ -311,6 +319,13 @@ func (w *World) onVehicleExplode(now time.Duration, p *player, m *wire.VehicleEx
 	}
 	_ = w.rw.WreckVehicle(now, rewind.VehicleID(m.Vehicle))
 	veh.wrecked = true
+	for _, id := range w.conns {
+		// The wreck's last fall may never show in a frame (a wreck's frames are refused):
+		// the claims on it not judged yet are forgotten.
+		if q := w.players[id]; q.vgodVehicle == m.Vehicle {
+			q.vgod.Left(now)
+		}
+	}
 	join := uint64(0)
 	if a := w.conn(author); a != nil {
 		join = a.joinSerial

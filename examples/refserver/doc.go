@@ -83,8 +83,10 @@
 //   - Refused unless the shooter may act (lifecycle.MayAct) in the life the shot names
 //     (death_epoch), its number is new (ShotWindow), its ray has a length; then the
 //     inventory judges it (owned, ammo, range, rate, properties revision) and spends the
-//     round. Vehicle guns: the shooter sits in the vehicle, not wrecked, a gun of the
-//     catalogue in a kept revision, VehicleGunInterval with VehicleGunBurst.
+//     round. Vehicle guns: the shooter sits in the vehicle (or its frames put it in the
+//     driver's seat within VehicleShotGrace: a shot fired just before getting out may be
+//     overtaken by the frame on foot), not wrecked, a gun of the catalogue in a kept
+//     revision, VehicleGunInterval with VehicleGunBurst.
 //   - rewind.Shot lists the players near the ray, with the pose the shooter's round-trip
 //     time ago (at most 400 ms). Each of them gets a RemoteWeaponShot of its own with that
 //     pose (and its vehicle's); everyone else gets the shared copy without one. Every copy
@@ -96,7 +98,10 @@
 //   - A claimed hit on a player near the ray feeds that player's god-mode detector
 //     (vitals.HitClaimed) with the loss the hit would cause: judged against the same
 //     rewound pose that player was sent. A claimed hit on a vehicle makes the shooter the
-//     candidate author of its explosion (VehicleCreditWindow).
+//     candidate author of its explosion (VehicleCreditWindow), and feeds the
+//     vehicle_god_mode detector of its driver (vitals.VehicleDetector) with the
+//     weapon's damage when the ray passed within the vehicle near distance of the
+//     vehicle's pose that driver was sent.
 //
 // Damage reports (reports.go, onDamageReport), in this order:
 //
@@ -217,8 +222,11 @@
 // Events are typed values (Event, EventKind) with a deterministic String, drained with
 // Events, at most MaxPendingEvents waiting (more are dropped and counted). The gamemode
 // events of the records: player_damage, player_death (with how it was committed),
-// player_spawn, and the suspicion flags god_mode (a frame's raise cut) and god_mode_suspect
-// (the detector). The diagnostics tell a host, or the simulator, whether an honest player
+// player_spawn, and the suspicion flags god_mode (a frame's raise cut), god_mode_suspect
+// (the detector) and vehicle_god_mode_suspect (the vehicle detector: a claimed hit on a
+// vehicle, accepted against the rewound pose its driver was sent, feeds the driver's
+// vitals.VehicleDetector; the falls of health in its VehicleSync frames are what it
+// felt). The diagnostics tell a host, or the simulator, whether an honest player
 // was wronged: player_join, player_leave, respawn_granted, death_counted,
 // shot_refused and projectile_refused (with the verdict and the inventory's own),
 // report_not_credited (correlation, teams or vitals reason), report_unattributed,
@@ -292,7 +300,9 @@
 //   - Telling a new connection on a reused id from datagrams of the old one (the lane
 //     starts at 0 on both): the host's handshake. Streaming by distance (ADR 0035).
 //   - A client that never reloads fires within its total and cadence (inventory's open
-//     hole); the vehicle_god_mode detector of adr-0041 has no package behind it yet.
+//     hole). Vehicle health stays the driver's client's (no record makes the server own
+//     it): a client that repairs its car between two frames shows each fall and is not
+//     caught by vehicle_god_mode; only a car that never shows the damage is.
 //   - A PlayerHide refused by a full lane leaves the recipient a ghost copy until a show
 //     of the id replaces it.
 //   - The last grenade of a store whose launch was lost may be refused at its detonation

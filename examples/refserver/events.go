@@ -37,6 +37,12 @@ const (
 	// claimed against its rewound pose. Amount is the claimed loss, Deducted the felt loss,
 	// Seq the number of unconfirmed claims.
 	EventGodModeSuspect
+	// EventVehicleGodModeSuspect (suspicion flag of the vehicle_god_mode detector,
+	// adr-0041): over the detector's window the vehicles the player drove lost far less
+	// health in its frames than shooters claimed against their rewound poses. Vehicle is
+	// the vehicle it drove last, Amount the claimed loss, Deducted the felt loss, Seq the
+	// number of claimed hits.
+	EventVehicleGodModeSuspect
 
 	// EventPlayerJoin: a connection joined (Hello). Token is its player token.
 	EventPlayerJoin
@@ -88,6 +94,7 @@ var eventKindNames = [...]string{
 	EventPlayerSpawn:           "player_spawn",
 	EventGodMode:               "god_mode",
 	EventGodModeSuspect:        "god_mode_suspect",
+	EventVehicleGodModeSuspect: "vehicle_god_mode_suspect",
 	EventPlayerJoin:            "player_join",
 	EventPlayerLeave:           "player_leave",
 	EventRespawnGranted:        "respawn_granted",
@@ -200,6 +207,11 @@ func (e Event) String() string {
 		b = appendFloat(b, " claimed=", e.Amount)
 		b = appendFloat(b, " felt=", e.Deducted)
 		b = appendUint(b, " unconfirmed=", uint64(e.Seq))
+	case EventVehicleGodModeSuspect:
+		b = appendID(b, " vehicle=", e.Vehicle)
+		b = appendFloat(b, " claimed=", e.Amount)
+		b = appendFloat(b, " felt=", e.Deducted)
+		b = appendUint(b, " hits=", uint64(e.Seq))
 	case EventPlayerJoin:
 		b = appendUint(b, " token=", uint64(e.Token))
 	case EventPlayerLeave:

@@ -116,3 +116,23 @@ func TestVehicleExplosionIsTakenFromADriverWhoseSeatFrameIsLate(t *testing.T) {
 	require.NoError(t, h.w.CreateVehicle(h.now, 3, 411, wire.Vec3{}, wire.Quat{W: 1}))
 	require.Equal(t, VerdictNotInVehicle, h.w.Handle(h.now, 0, &wire.VehicleExplode{Vehicle: 3, Attacker: NoPlayer, Weapon: 51}))
 }
+
+func TestVehicleShotIsTakenFromADriverWhoseLeavingFrameOvertookIt(t *testing.T) {
+	h, a, _ := duel(t, deagle)
+	require.NoError(t, h.w.CreateVehicle(h.now, 2, 425, wire.Vec3{}, wire.Quat{W: 1}))
+	require.NoError(t, h.w.CreateVehicle(h.now, 3, 425, wire.Vec3{}, wire.Quat{W: 1}))
+	shot := func(seq, vehicle uint16) Verdict {
+		return h.w.Handle(h.now, 0, &wire.VehicleShot{ShotSeq: seq, DeathEpoch: a.gen, PropertiesRev: h.w.catalog.Revision(),
+			Vehicle: vehicle, Weapon: 38, HitType: wire.HitPlayer, HitID: 1, Origin: wire.Vec3{}, HitPos: wire.Vec3{X: 20}})
+	}
+	a.vehicle, a.seat = 2, 0
+	require.Equal(t, VerdictAccepted, h.frame(a))
+	h.now += 33 * time.Millisecond
+	a.vehicle = wire.NoVehicle
+	require.Equal(t, VerdictAccepted, h.frame(a)) // the frame on foot, ahead of the shot fired before it
+	h.now += 10 * time.Millisecond
+	require.Equal(t, VerdictAccepted, shot(1, 2), "a shot from the seat it left within the grace")
+	require.Equal(t, VerdictNotInVehicle, shot(2, 3), "never a vehicle it did not drive")
+	h.now += VehicleShotGrace
+	require.Equal(t, VerdictNotInVehicle, shot(3, 2), "after the grace")
+}

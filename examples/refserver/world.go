@@ -63,6 +63,7 @@ type World struct {
 	effectID uint16
 	mult     vitals.Multipliers
 	multSet  bool
+	vnear    float32 // the rewind's vehicle near distance: the vehicle_god_mode detector's reach
 	serial   uint64
 
 	events []Event
@@ -112,6 +113,9 @@ func New(cfg Config) (*World, error) {
 	if _, err := vitals.NewPlayer(c.Vitals); err != nil {
 		return nil, wrap(ErrConfig, err)
 	}
+	if _, err := vitals.NewVehicleDetector(c.VehicleGodMode); err != nil {
+		return nil, wrap(ErrConfig, err)
+	}
 	lw, err := lifecycle.New(lifecycle.Config{
 		MaxPlayers:       c.MaxPlayers,
 		RespawnDelay:     c.RespawnDelay,
@@ -131,6 +135,7 @@ func New(cfg Config) (*World, error) {
 		life:     lw,
 		teams:    teams.New(),
 		rw:       rw,
+		vnear:    c.Rewind.VehicleNearDistance,
 		players:  make([]*player, c.MaxPlayers),
 		conns:    make([]uint16, 0, c.MaxPlayers),
 		vehicles: make([]vehicle, c.MaxVehicles),
@@ -148,6 +153,9 @@ func New(cfg Config) (*World, error) {
 		w.base = *c.Weapons.Table
 	} else {
 		w.base = inventory.DefaultTable()
+	}
+	if w.vnear == 0 {
+		w.vnear = rewind.DefaultVehicleNearDistance
 	}
 	w.onMsg = w.dispatch
 	w.emitOne = w.emitCurrent
@@ -433,6 +441,9 @@ func (w *World) Tick(now time.Duration) error {
 			if s := p.vit.Suspect(now); s.Raised {
 				w.raiseSuspicion(now, p, s)
 			}
+			if s := p.vgod.Suspect(now); s.Raised {
+				w.raiseVehicleSuspicion(now, p, s)
+			}
 		}
 	}
 	w.reap(now)
@@ -442,6 +453,11 @@ func (w *World) Tick(now time.Duration) error {
 func (w *World) raiseSuspicion(now time.Duration, p *player, s vitals.Suspicion) {
 	w.raise(Event{Kind: EventGodModeSuspect, At: now, Player: p.id, Other: NoPlayer, Vehicle: NoVehicle,
 		Amount: s.Claimed, Deducted: s.Felt, Seq: uint16(min(max(s.Hits-s.Confirmed, 0), 0xFFFF))})
+}
+
+func (w *World) raiseVehicleSuspicion(now time.Duration, p *player, s vitals.Suspicion) {
+	w.raise(Event{Kind: EventVehicleGodModeSuspect, At: now, Player: p.id, Other: NoPlayer, Vehicle: p.vgodVehicle,
+		Amount: s.Claimed, Deducted: s.Felt, Seq: uint16(min(max(s.Hits, 0), 0xFFFF))})
 }
 
 // ---- output ----
