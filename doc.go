@@ -31,7 +31,8 @@
 //
 //   - vitals: the health and armor ledger of each life: commands and their revisions, the
 //     client's order of frames and reports, damage floors and multipliers, the god-mode cut
-//     and suspicion detector, and the moment a life is counted dead.
+//     and suspicion detector, the vehicle_god_mode detector, and the moment a life is
+//     counted dead.
 //   - inventory: the weapon store (13 slots and the held weapon), its revision gate, the
 //     downward merge of frames, the server's own spend, shot validation, and the weapon
 //     catalogue with revisioned properties (defaults for GTA San Andreas).
