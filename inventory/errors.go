@@ -46,4 +46,6 @@ var (
 	ErrTableStructure = errors.New("inventory: weapon table changes the store's structure")
 	// ErrBadConfig: a Config field outside its range.
 	ErrBadConfig = errors.New("inventory: bad config")
+	// ErrFutureRevision: an acknowledged revision newer than any command the store made.
+	ErrFutureRevision = errors.New("inventory: revision newer than any command")
 )

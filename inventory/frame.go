@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"fmt"
 	"math/bits"
 	"strconv"
 	"time"
@@ -138,6 +139,24 @@ func (inv *Inventory) Frame(now time.Duration, f Frame) FrameResult {
 	s.clip = min(f.Clip, s.total)
 	res.Verdict = FrameMerged
 	return res
+}
+
+// Acknowledged tells the store that the client's reliable lane acknowledged the command
+// of revision rev at now (the host learns it from its lane, as for vitals). An honest
+// client applies a command when it is delivered, so the acknowledgement settles the
+// weapons that command (and any before it) overwrote just as the echo of rev in a frame
+// does: their old shots are accepted for DisplacedShotGrace more, their old blows and
+// projectiles for DisplacedGrace. A client that acknowledges its commands but never
+// echoes them gets no longer than that, instead of SettleTimeout. A revision newer than
+// the last command is ErrFutureRevision and changes nothing; an older one is harmless.
+func (inv *Inventory) Acknowledged(now time.Duration, rev uint16) error {
+	if revision.Newer(rev, inv.rev) {
+		return fmt.Errorf("%w: acknowledged %d, last command %d", ErrFutureRevision, rev, inv.rev)
+	}
+	if inv.displaced != 0 {
+		inv.settleDisplaced(now, rev)
+	}
+	return nil
 }
 
 // settleDisplaced shortens the protection of every overwritten weapon whose command the

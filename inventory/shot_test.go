@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -404,5 +405,27 @@ func TestOldShotsOfAnOverwrittenWeaponSpendOnlyWhatItHad(t *testing.T) {
 	}
 	if free != 5 || charged != 20 {
 		t.Fatalf("%d free and %d charged shots: want the 5 it had and the 20 it was set to", free, charged)
+	}
+}
+
+func TestOverwrittenWeaponIsSettledByTheLanesAcknowledgement(t *testing.T) {
+	inv := newInv(t)
+	give(t, inv, 0, wMP5, 30, true)
+	g := give(t, inv, 0, wUzi, 20, true) // pooled swap: the MP5's old shots may still come
+	if err := inv.Acknowledged(time.Second, g.Rev+1); !errors.Is(err, ErrFutureRevision) {
+		t.Fatalf("acknowledging a revision never sent: %v", err)
+	}
+	if r := inv.Shot(5*time.Second, true, shotOf(wMP5, 0, 20)); r.Verdict != Accepted {
+		t.Fatalf("old MP5 shot before any acknowledgement: %v", r)
+	}
+	// The lane acknowledged the give at 6 s, and the client never echoes it in a frame.
+	if err := inv.Acknowledged(6*time.Second, g.Rev); err != nil {
+		t.Fatal(err)
+	}
+	if r := inv.Shot(6*time.Second+DisplacedShotGrace-ms, true, shotOf(wMP5, 0, 20)); r.Verdict != Accepted {
+		t.Fatalf("old MP5 shot within DisplacedShotGrace of the acknowledgement: %v", r)
+	}
+	if r := inv.Shot(6*time.Second+DisplacedShotGrace, true, shotOf(wMP5, 0, 20)); r.Verdict != NotOwned {
+		t.Fatalf("old MP5 shot after DisplacedShotGrace of the acknowledgement, long before SettleTimeout: %v", r)
 	}
 }

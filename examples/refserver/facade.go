@@ -229,7 +229,9 @@ func (w *World) weaponCommand(now time.Duration, id uint16, verb string, m wire.
 	if err := commit(p); err != nil {
 		return w.refuse(id, verb, wrap(ErrWeapon, err))
 	}
-	w.queue(now, p, m)
+	if seq, ok := w.queue(now, p, m); ok {
+		p.acks.push(ackInterest{seq: seq, kind: ackWeapon, rev: p.inv.Rev()})
+	}
 	w.stats.Commands++
 	w.reap(now)
 	return nil

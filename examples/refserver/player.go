@@ -153,6 +153,7 @@ const (
 	ackHealth ackKind = iota + 1 // a health or armor command: vitals.Acknowledged
 	ackMult                      // a multiplier table: vitals.MultipliersAcknowledged
 	ackZero                      // the deadline's SetHealth(0): also lifecycle.ZeroAcknowledged
+	ackWeapon                    // a weapon command: inventory.Acknowledged
 	ackProps                     // a weapon properties revision: the floors' lower bound
 )
 
@@ -186,7 +187,8 @@ func (r *ackRing) reset() { r.head, r.size = 0, 0 }
 
 // routeAcks drains p's lane acknowledgements and hands those the packages wait for to
 // them: health commands to vitals.Acknowledged, multiplier tables to
-// vitals.MultipliersAcknowledged, the deadline's zero to lifecycle.ZeroAcknowledged.
+// vitals.MultipliersAcknowledged, the deadline's zero to lifecycle.ZeroAcknowledged,
+// weapon commands to inventory.Acknowledged.
 func (w *World) routeAcks(p *player) {
 	for a, ok := p.ep.PopAcked(); ok; a, ok = p.ep.PopAcked() {
 		for p.acks.size > 0 {
@@ -209,6 +211,8 @@ func (w *World) routeAcks(p *player) {
 				_ = w.life.ZeroAcknowledged(p.handle, it.gen)
 			case ackProps:
 				p.propertiesAcknowledged(a.At, it.rev)
+			case ackWeapon:
+				_ = p.inv.Acknowledged(a.At, it.rev)
 			}
 			break
 		}
