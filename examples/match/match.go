@@ -356,14 +356,12 @@ func sanctionedRefusal(v refserver.Verdict) bool {
 
 // sanctionedDiscard reports whether a report the server did not credit was discarded by a
 // rule of the records that an honest victim can meet: a hit from an action accepted
-// before a team change (adr-0039), or damage between teammates the victim applied because
-// its newest stamp was older than the change.
+// before a team change, or damage between teammates the victim applied because its newest
+// stamp was older than the change (adr-0039); both come as VerdictTeammate. Every other
+// discard (a vitals verdict: stale, too far ahead, another life, a future revision, ...)
+// is a wrong: an honest victim's reports are never discarded for them.
 func sanctionedDiscard(v refserver.Verdict) bool {
-	switch v {
-	case refserver.VerdictTeammate, refserver.VerdictDiscarded:
-		return true
-	}
-	return false
+	return v == refserver.VerdictTeammate
 }
 
 // onCheaterEvent counts the server's events about a cheater: they are the cheat meeting

@@ -3,6 +3,7 @@ package match
 import (
 	"flag"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -179,4 +180,33 @@ func TestCheatNames(t *testing.T) {
 		seen[c.String()] = true
 	}
 	require.Equal(t, "cheat(?)", cheatCount.String())
+}
+
+// TestFinalComparisonCatchesADivergence shows that the comparison after the match, the
+// grid test's check that the server and every honest client agree, can fail: the server's
+// ledger and store are changed behind the clients' backs (commands queued but never
+// delivered), and each difference is counted and described.
+func TestFinalComparisonCatchesADivergence(t *testing.T) {
+	m, err := New(Config{Seed: 1, Players: 4, Duration: 20 * time.Second})
+	require.NoError(t, err)
+	require.NoError(t, m.Start())
+	m.RunUntil(20 * time.Second)
+	r, err := m.Finish()
+	require.NoError(t, err)
+	require.Zero(t, r.Wronged.Disagreements, "%v", r)
+	var alive *player
+	for _, p := range m.players {
+		if m.server.Alive(p.id) && p.c.Alive() {
+			alive = p
+			break
+		}
+	}
+	require.NotNil(t, alive, "somebody is alive after the match")
+	now := m.Now()
+	require.NoError(t, m.server.SetArmor(now, alive.id, 77))
+	require.NoError(t, m.server.GiveWeapon(now, alive.id, weaponKnife, 1, true))
+	m.compareFinal()
+	require.Equal(t, 2, m.report.Wronged.Disagreements, "%v", m.report.Incidents)
+	require.Contains(t, strings.Join(m.report.Incidents, "\n"), "vitals: server")
+	require.Contains(t, strings.Join(m.report.Incidents, "\n"), "weapons: server")
 }

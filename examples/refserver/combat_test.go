@@ -146,6 +146,27 @@ func TestShotFloorUsesTheRevisionTheShotNamed(t *testing.T) {
 	require.InDelta(t, 100-vitals.BulletFloor(70), hp, 0.001)
 }
 
+func TestShotArrivingAfterAPropertiesChangeIsFlooredByTheRevisionItNamed(t *testing.T) {
+	h, a, b := duel(t, deagle)
+	old := h.w.catalog.Revision()
+	// The gamemode quadruples the damage; both clients apply the new table and the victim
+	// acknowledged it longer than PropertiesGrace ago, so its own floor bound is the new
+	// damage.
+	require.NoError(t, h.w.SetWeaponProperties(h.now, deagle, [3]float32{280, 280, 280}, 35))
+	h.flush()
+	for range 3 {
+		h.step(time.Second)
+	}
+	// A shot fired under the old table (it names the old revision) arrives only now: its
+	// floor comes from the revision it names, not from the newest one.
+	a.shotSeq++
+	require.Equal(t, VerdictAccepted, h.w.Handle(h.now, 0, &wire.WeaponShot{ShotSeq: a.shotSeq, DeathEpoch: a.gen,
+		PropertiesRev: old, Weapon: deagle, HitType: wire.HitPlayer, HitID: 1, Origin: a.pos, HitPos: wire.Vec3{X: 10}}))
+	require.Equal(t, VerdictAccepted, h.hit(b, 0, deagle, wire.Ref{Kind: wire.RefWeaponShot, Seq: a.shotSeq}, 1))
+	hp, _ := h.w.Health(1)
+	require.InDelta(t, 100-vitals.BulletFloor(70), hp, 0.001, "floored at the old damage (70), not the new (280)")
+}
+
 func TestShotgunCreditsOneReportPerPellet(t *testing.T) {
 	h, a, b := duel(t, shotgun)
 	require.Equal(t, VerdictAccepted, h.shoot(a, wire.Vec3{X: 10}, wire.HitPlayer, 1))
