@@ -418,7 +418,7 @@ func TestATakenWeaponsOldShotsEndSoonAfterTheLaneAcknowledgedTheTake(t *testing.
 	h, a, _ := duel(t, m4)
 	echoed := a.weaponRev
 	require.NoError(t, h.w.TakeWeapon(h.now, 0, m4))
-	h.flush() // delivered, and acknowledged by a's lane
+	h.flush()                          // delivered, and acknowledged by a's lane
 	a.weaponRev, a.weapon = echoed, m4 // a cheat that never echoes the take and keeps firing
 	h.now += 100 * time.Millisecond
 	require.Equal(t, VerdictAccepted, h.shoot(a, wire.Vec3{X: 30}, wire.HitPlayer, 1), "a shot fired before the take arrived")
