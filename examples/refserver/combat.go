@@ -382,8 +382,10 @@ func (w *World) refuseProjectile(now time.Duration, p *player, seq uint16, weapo
 }
 
 // onProjectile judges a ProjectileLaunch: the owner may act, the number is new; thrown on
-// foot the inventory accepts it (a projectile weapon with rounds; it spends one), launched
-// from a vehicle the owner sits in it. It is relayed with the owner's stamp per recipient
+// foot the inventory accepts it (a projectile weapon with rounds; it spends one); launched
+// from a vehicle, the owner sits in it and it is one of the vehicle's own rockets (a
+// Hunter's or a Hydra's): anything else a player would throw from its store, and the
+// game throws nothing from a seat. It is relayed with the owner's stamp per recipient
 // and remembered for its detonation.
 func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLaunch) Verdict {
 	if v := w.mayAct(p, m.DeathEpoch); v != VerdictAccepted {
@@ -409,8 +411,8 @@ func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLau
 			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictWrecked, "")
 		case !p.frame.have || p.frame.vehicle != m.Vehicle:
 			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictNotInVehicle, "")
-		case w.catalog.Kind(m.Weapon) != inventory.KindProjectile:
-			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictWrongKind, "")
+		case !launchesRockets(veh.model, m.Weapon):
+			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictWrongKind, "not a rocket of this vehicle")
 		}
 	}
 	p.projFilter.mark(m.Projectile)

@@ -426,3 +426,24 @@ func TestATakenWeaponsOldShotsEndSoonAfterTheLaneAcknowledgedTheTake(t *testing.
 	require.Equal(t, VerdictNotOwned, h.shoot(a, wire.Vec3{X: 30}, wire.HitPlayer, 1),
 		"the acknowledgement settles the take: no more old shots, long before inventory.SettleTimeout")
 }
+
+func TestOnlyAVehiclesOwnRocketsAreLaunchedFromItsSeatWithoutTheStore(t *testing.T) {
+	h, a, _ := duel(t, deagle)
+	require.NoError(t, h.w.CreateVehicle(h.now, 2, 411, wire.Vec3{}, wire.Quat{W: 1}))         // a car
+	require.NoError(t, h.w.CreateVehicle(h.now, 3, ModelHunter, wire.Vec3{}, wire.Quat{W: 1})) // rockets
+	launch := func(seq uint16, weapon uint8, vehicle uint16) Verdict {
+		return h.w.Handle(h.now, 0, &wire.ProjectileLaunch{Projectile: seq, DeathEpoch: a.gen, Weapon: weapon, Vehicle: vehicle,
+			Target: wire.NoVehicle, Origin: a.pos, Velocity: wire.Vec3{X: 30}})
+	}
+	a.vehicle, a.seat = 2, 0
+	require.Equal(t, VerdictAccepted, h.frame(a))
+	require.Equal(t, VerdictWrongKind, launch(1, 16, 2), "a grenade it does not own, claimed from a car's seat")
+	require.Equal(t, VerdictWrongKind, launch(2, 35, 2), "a car has no rockets")
+	a.vehicle = 3
+	require.Equal(t, VerdictAccepted, h.frame(a))
+	require.Equal(t, VerdictWrongKind, launch(3, 16, 3), "the Hunter throws no grenades")
+	require.Equal(t, VerdictAccepted, launch(4, 35, 3), "the Hunter's own rocket")
+	require.Equal(t, VerdictAccepted, launch(5, 36, 3), "and its homing rocket")
+	n, _, _ := h.w.Ammo(0, 16)
+	require.Zero(t, n, "no grenade came from anywhere")
+}

@@ -150,7 +150,22 @@ const (
 	// ModelRhino is the Rhino, whose cannon's ray only sets the point of an explosion and
 	// rewinds nobody (adr-0041).
 	ModelRhino uint16 = 432
+	// ModelHunter and ModelHydra are the aircraft that launch rockets of their own (the
+	// only projectiles a vehicle launches; they come from no player's store).
+	ModelHunter uint16 = 425
+	ModelHydra  uint16 = 520
 )
+
+// Rockets a vehicle launches: the weapon ids its ProjectileLaunch names.
+const (
+	weaponRocket       uint8 = 35
+	weaponHomingRocket uint8 = 36
+)
+
+// launchesRockets reports whether a vehicle of model launches weapon's projectiles itself.
+func launchesRockets(model uint16, weapon uint8) bool {
+	return (model == ModelHunter || model == ModelHydra) && (weapon == weaponRocket || weapon == weaponHomingRocket)
+}
 
 // Skill levels the World sends for each tier (SetWeaponSkill; ours: the game's 0..999).
 const (

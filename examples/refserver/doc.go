@@ -163,7 +163,9 @@
 // living frame gets the same RespawnPlayer again and nothing else.
 //
 // Projectiles (onProjectile, onDetonation): a launch on foot is judged and spent by the
-// inventory, from a vehicle the owner must sit in it; the detonation of a projectile of
+// inventory; from a vehicle the owner must sit in it and it must be one of the vehicle's
+// own rockets (weapon 35 or 36 from a Hunter or a Hydra: they come from no store, and the
+// game throws nothing else from a seat); the detonation of a projectile of
 // the owner's current life is relayed (a dead owner's grenade still explodes). A
 // detonation whose launch was lost on the way heals it once, paying its round then (ours).
 //
