@@ -65,10 +65,12 @@
 // Pong. A pong for a ping that was never sent (PongUnknown), that was answered already
 // (PongDuplicate), or that comes later than RTTCap after its ping (PongExpired) gives no
 // sample and changes nothing. The estimate (RTT) is the median of the last RTTWindow
-// (5) samples, the lower middle one of an even count: a single high spike never moves
-// it, and once five samples are in, neither do two spikes of any kind. It is never above
-// RTTCap, because no later pong is taken. Until the first pong there is no estimate: the shooter's shots
-// rewind nobody (ShotNoRTT) and its recipients get their present poses.
+// (5) samples, the lower middle one of an even count. There is none before
+// MinRTTSamples (3) samples are in (about a second after the first ping): from then a
+// single spike, high or low, never moves it past an honest sample, and once five samples
+// are in, neither do two spikes of any kind. It is never above RTTCap, because no later
+// pong is taken. Without an estimate the shooter's shots rewind nobody (ShotNoRTT) and
+// its recipients get their present poses.
 //
 // The lifecycle's death wait uses the same estimate (it counts it up to 1 s itself).
 //

@@ -74,6 +74,12 @@ const (
 	// The median of five ignores any two spikes.
 	RTTWindow = 5
 
+	// MinRTTSamples is the number of samples before there is an estimate at all: the
+	// median of three is the first that a single spike, high or low, cannot move past
+	// an honest sample. With one ping per PingInterval it comes about a second after the
+	// connection's first ping.
+	MinRTTSamples = 3
+
 	// MaxPendingPings is the number of pings per connection the server remembers while
 	// waiting for their pongs. At one ping per PingInterval this holds every ping younger
 	// than RTTCap; an older one is expired anyway.

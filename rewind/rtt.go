@@ -69,7 +69,9 @@ func (m *rttMeter) pong(now time.Duration, seq uint16) time.Duration {
 		m.n++
 	}
 	// The estimate is the median of the samples held (the lower middle one of an even
-	// count): a single spike, high or low, never moves it past an honest sample.
+	// count). It is given out only from MinRTTSamples samples on: from then a single
+	// spike, high or low, never moves it past an honest sample (of one or two samples,
+	// a spike would be the estimate).
 	var sorted [RTTWindow]time.Duration
 	copy(sorted[:], m.samples[:m.n])
 	for i := 1; i < m.n; i++ {
@@ -81,5 +83,5 @@ func (m *rttMeter) pong(now time.Duration, seq uint16) time.Duration {
 	return rtt
 }
 
-// rtt returns the estimate and whether there is one.
-func (m *rttMeter) rtt() (time.Duration, bool) { return m.estimate, m.n > 0 }
+// rtt returns the estimate and whether there is one (MinRTTSamples samples taken).
+func (m *rttMeter) rtt() (time.Duration, bool) { return m.estimate, m.n >= MinRTTSamples }

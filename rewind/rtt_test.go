@@ -39,8 +39,8 @@ func TestRTTIsTheMedianOfTheLastSamples(t *testing.T) {
 	for i, c := range []struct {
 		rtt, want time.Duration
 	}{
-		{100 * ms, 100 * ms},
-		{120 * ms, 100 * ms}, // lower middle of two
+		{100 * ms, 0}, // no estimate before MinRTTSamples
+		{120 * ms, 0},
 		{80 * ms, 100 * ms},
 		{140 * ms, 100 * ms},
 		{130 * ms, 120 * ms}, // 80 100 120 130 140
@@ -49,7 +49,14 @@ func TestRTTIsTheMedianOfTheLastSamples(t *testing.T) {
 		if v := answer(t, w, &now, c.rtt); v != PongAccepted {
 			t.Fatalf("pong %d: %v", i, v)
 		}
-		if got, ok := w.RTT(0); !ok || got != c.want {
+		got, ok := w.RTT(0)
+		if c.want == 0 {
+			if ok {
+				t.Errorf("after sample %d (%v): RTT %v known before %d samples", i, c.rtt, got, MinRTTSamples)
+			}
+			continue
+		}
+		if !ok || got != c.want {
 			t.Errorf("after sample %d (%v): RTT = %v, want %v", i, c.rtt, got, c.want)
 		}
 	}
@@ -57,13 +64,26 @@ func TestRTTIsTheMedianOfTheLastSamples(t *testing.T) {
 
 func TestSingleRTTSpikeDoesNotMoveTheEstimate(t *testing.T) {
 	for _, spike := range []time.Duration{0, 5 * ms, 900 * ms, RTTCap} {
+		// A spike as the very first sample, or the second: the first estimate is still
+		// an honest sample.
+		for first := range 2 {
+			w := newRTTWorld(t)
+			var now time.Duration
+			for i := range MinRTTSamples {
+				if i == first {
+					answer(t, w, &now, spike)
+				} else {
+					answer(t, w, &now, 100*ms)
+				}
+			}
+			if got, ok := w.RTT(0); !ok || got != 100*ms {
+				t.Errorf("spike %v as sample %d: first estimate %v (%v), want 100ms", spike, first, got, ok)
+			}
+		}
 		w := newRTTWorld(t)
 		var now time.Duration
 		answer(t, w, &now, 100*ms)
-		answer(t, w, &now, spike) // a spike as early as the second sample
-		if got, _ := w.RTT(0); spike > 100*ms && got != 100*ms {
-			t.Errorf("spike %v as the second sample: RTT = %v, want 100ms", spike, got)
-		}
+		answer(t, w, &now, 100*ms)
 		for range 3 {
 			answer(t, w, &now, 100*ms)
 		}
