@@ -903,7 +903,7 @@
 //
 //	off  size  field  type  valid range    meaning
 //	2    2     Seq    u16   0..65535       the sender's ping number; the Pong echoes it
-//	4    4     Time   u32   0..4294967295  the sender's clock when it sent the ping (milliseconds, wraps); the Pong echoes it, so the sender needs no table of pings in flight
+//	4    4     Time   u32   0..4294967295  the sender's clock when it sent the ping (milliseconds, wraps); the Pong echoes it
 //
 // Pong (0xA1, 8 bytes, both ways, unreliable): answers a Ping at once, echoing it.
 //

@@ -271,15 +271,19 @@ func Peek(b []byte) (ID, error) {
 
 // Critical reports whether a message must never be refused by the reliable lane, even
 // above its soft cap: the lifecycle edges PlayerWasted and PlayerSpawned (adr-0017),
-// every SetHealth to 0 (adr-0045: the server's zero after a death it committed), and the
-// victim's own DeathReport (its pose is what every screen shows). A lane that cannot
-// take a critical message disconnects the peer instead.
+// every SetHealth to 0 (adr-0045: the server's zero after a death it committed), the
+// victim's own DeathReport (its pose is what every screen shows), and the lethal
+// DamageReport (HealthAfter 0), which travels on the lane ahead of that DeathReport and
+// must not be refused while the DeathReport behind it is taken. A lane that cannot take
+// a critical message disconnects the peer instead.
 func Critical(m Message) bool {
 	switch m := m.(type) {
 	case *PlayerWasted, *PlayerSpawned, *DeathReport:
 		return true
 	case *SetHealth:
 		return m.Health == 0
+	case *DamageReport:
+		return m.HealthAfter == 0
 	}
 	return false
 }

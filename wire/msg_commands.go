@@ -296,7 +296,8 @@ type Ping struct {
 	// Seq is the sender's ping number; the Pong echoes it.
 	Seq uint16
 	// Time is the sender's clock when it sent the ping (milliseconds, wraps); the Pong
-	// echoes it, so the sender needs no table of pings in flight.
+	// echoes it. The peer can write anything there: a server measures RTT from its own
+	// record of when it sent ping Seq (as rewind does), never from the echoed Time.
 	Time uint32
 }
 

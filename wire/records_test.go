@@ -41,8 +41,9 @@ func TestEveryMessageCarriesTheFieldsItsRecordNames(t *testing.T) {
 		IDRemoteWeaponShot: {"Shooter u16 id", "ShotSeq u16", "Stamp.Teammate bit", "Stamp.Rev u16",
 			"Rewind.Valid bit", "Rewind.Position 3×f32", "Rewind.InVehicle bit", "Rewind.Vehicle u16 id",
 			"Rewind.VehiclePosition 3×f32", "Rewind.VehicleRotation 4×f32"},
-		IDRemoteVehicleShot: {"Shooter u16 id", "Vehicle u16 id", "ShotSeq u16", "Stamp.Teammate bit",
-			"Rewind.Valid bit", "Rewind.Position 3×f32", "Rewind.VehiclePosition 3×f32", "Rewind.VehicleRotation 4×f32"},
+		IDRemoteVehicleShot: {"Shooter u16 id", "Vehicle u16 id", "ShotSeq u16", "Stamp.Teammate bit", "Stamp.Rev u16",
+			"Rewind.Valid bit", "Rewind.Position 3×f32", "Rewind.InVehicle bit", "Rewind.Vehicle u16 id",
+			"Rewind.VehiclePosition 3×f32", "Rewind.VehicleRotation 4×f32"},
 		IDProjectileLaunch: {"Projectile u16", "Weapon u8", "Origin 3×f32", "Velocity 3×f32"},
 		IDRemoteProjectile: {"Owner u16 id", "Projectile u16", "Stamp.Teammate u8 bool", "Stamp.Rev u16"},
 		IDDetonation:       {"Projectile u16", "Position 3×f32"},
@@ -291,12 +292,22 @@ func TestRemoteWeaponShotCarriesTheRecipientsRewoundPoseAndItsVehiclesPose(t *te
 func TestCriticalMessagesAreTheLifecycleEdgesAndTheZero(t *testing.T) {
 	critical := map[ID]bool{IDPlayerWasted: true, IDPlayerSpawned: true, IDDeathReport: true}
 	for _, m := range samples() {
-		if got := Critical(m); got != critical[m.ID()] {
+		want := critical[m.ID()]
+		if r, ok := m.(*DamageReport); ok {
+			want = r.HealthAfter == 0
+		}
+		if got := Critical(m); got != want {
 			t.Errorf("Critical(%v) = %v", m.ID(), got)
 		}
-		if Critical(m) && m.ID().Delivery() != Reliable {
+		if Critical(m) && m.ID().Delivery() != Reliable && m.ID() != IDDamageReport {
 			t.Errorf("%v is critical but not reliable", m.ID())
 		}
+	}
+	if !Critical(&DamageReport{HealthBefore: 30, HealthAfter: 0, Loss: 30}) {
+		t.Error("the lethal DamageReport is not critical")
+	}
+	if Critical(&DamageReport{HealthBefore: 30, HealthAfter: 10, Loss: 20}) {
+		t.Error("a DamageReport that leaves health is critical")
 	}
 	if !Critical(&SetHealth{Rev: 3, Health: 0}) {
 		t.Error("SetHealth(0) is not critical")

@@ -87,3 +87,31 @@ func TestOutboxIsCapped(t *testing.T) {
 	require.Equal(t, MaxPendingDatagrams, n)
 	require.NoError(t, cli.Send(&wire.Ping{}))
 }
+
+func TestTheLethalReportAndTheDeathReportPassTheSoftCapInOrder(t *testing.T) {
+	srv, cli := pair(t)
+	for i := range wire.LaneSoftCap {
+		_, err := cli.Queue(0, &wire.RespawnRequest{DeathEpoch: uint16(i)})
+		require.NoError(t, err)
+	}
+	_, err := cli.Queue(0, &wire.RespawnRequest{})
+	require.ErrorIs(t, err, wire.ErrLaneSoftCap, "an ordinary message above the soft cap")
+	lethal, err := cli.Queue(0, &wire.DamageReport{DamageSeq: 1, Attacker: 2, Weapon: 24, BodyPart: 3,
+		HealthBefore: 20, HealthAfter: 0, Loss: 20})
+	require.NoError(t, err, "the lethal report is critical")
+	death, err := cli.Queue(0, &wire.DeathReport{Weapon: 24, Killer: 2})
+	require.NoError(t, err)
+	require.Less(t, lethal, death, "the lethal report goes ahead of the DeathReport")
+	var got []string
+	now := time.Duration(0)
+	for range 1000 {
+		if len(got) == wire.LaneSoftCap+2 {
+			break
+		}
+		got = append(got, carry(t, now, cli, srv)...)
+		carry(t, now, srv, cli) // the acknowledgements open the window
+		now += 10 * time.Millisecond
+	}
+	require.Len(t, got, wire.LaneSoftCap+2, "everything queued is delivered")
+	require.Equal(t, []string{wire.IDDamageReport.String(), wire.IDDeathReport.String()}, got[len(got)-2:])
+}
