@@ -138,8 +138,8 @@
 // floor. "Before", "after" and the loss are trusted only within the floor and the ledger:
 // a claim above the ledger lifts nothing; a negative claim reads as 0; values outside
 // -200..201 (loss 0..400) are refused. Report numbers are monotonic within ReportWindow;
-// duplicates are rejected. A frame's health and armor only lower the ledger; its damage_seq
-// only affects the order.
+// duplicates are rejected. A frame's health and armor only lower the ledger (the same
+// -200..201 span, a negative value read as 0); its damage_seq only affects the order.
 //
 // # The god-mode suspicion detector (our design of record 0040)
 //

@@ -18,9 +18,20 @@ import (
 // and a value above the ledger (beyond RaiseTolerance) is cut and flagged, unless the frame
 // was taken before a report credited less than CreditGrace ago. The host passes only frames
 // of the current life (lifecycle's generation check).
+//
+// A frame echoing a health revision never sent (FrameFutureRevision) is ignored before
+// anything is written: it neither waits nor moves the frame sequence, so an honest frame
+// with the same number still counts. The first frame of a life is the exception: it starts
+// counting the life whatever it echoes (the echo itself is not taken and the ledger is not
+// touched), since ignoring it would let a client keep its life uncounted, its reports held
+// and its commands refused.
 func (p *Player) Frame(now time.Duration, in FrameInput) (FrameResult, error) {
 	if !finite(in.Health) || !finite(in.Armor) {
 		return FrameResult{Effects: p.quiet()}, fmt.Errorf("%w: frame health %v armor %v", ErrNotFinite, in.Health, in.Armor)
+	}
+	if !within(in.Health, -MaxVitalSet, MaxClaimedVital) || !within(in.Armor, -MaxVitalSet, MaxClaimedVital) {
+		return FrameResult{Effects: p.quiet()}, fmt.Errorf("%w: frame health %v armor %v not in %v..%v",
+			ErrOutOfRange, in.Health, in.Armor, -MaxVitalSet, MaxClaimedVital)
 	}
 	switch p.life {
 	case LifeNone, LifeDead:
@@ -29,6 +40,9 @@ func (p *Player) Frame(now time.Duration, in FrameInput) (FrameResult, error) {
 		p.begin()
 		p.firstFrame(now, in)
 		return FrameResult{Verdict: FrameFirst, Effects: p.finish()}, nil
+	}
+	if revision.Newer(in.VitalRev, p.rev) {
+		return FrameResult{Verdict: FrameFutureRevision, Effects: p.quiet()}, nil
 	}
 	if !revision.Newer(in.Seq, p.frameSeq) {
 		return FrameResult{Verdict: FrameStale, Effects: p.quiet()}, nil
@@ -404,6 +418,8 @@ func (p *Player) countFrame(now time.Duration, f *FrameInput, forced bool, passF
 }
 
 func (p *Player) judgeFrame(now time.Duration, f *FrameInput, forced bool, passFirst uint16) FrameVerdict {
+	// Frame ignores a future echo on arrival; a waiting frame gets here with one only if
+	// the revision wrapped half way round while it waited.
 	if revision.Newer(f.VitalRev, p.rev) {
 		return FrameFutureRevision
 	}

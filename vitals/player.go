@@ -187,6 +187,14 @@ func (p *Player) emit(o Outcome) {
 // discarded (their outcomes are returned). The health revision, the multiplier tables and
 // the report numbering are the connection's and carry on. Call it once per grant, not for
 // a repeated grant of the same life.
+//
+// NewLife takes any state and never refuses. A grant is the server's own decision, made by
+// lifecycle, which vitals does not import: it grants only the connect spawn or after a
+// committed death, and the host calls Died at every commit, so a host wired like
+// examples/refserver calls it with the life none or dead. Refusing the other states would
+// need an error result, changing the signature every host calls. A host that grants over a
+// counted life anyway gets a fresh life: a death counted but not committed is forgotten
+// here, and keeping its deadline is lifecycle's.
 func (p *Player) NewLife(now time.Duration) Effects {
 	_ = now
 	p.begin()

@@ -98,7 +98,9 @@ func (c *chaos) fail(format string, a ...any) {
 }
 
 // rejectedFrame and rejectedReport are verdicts that refuse an input: nothing may change.
-func rejectedFrame(v FrameVerdict) bool { return v == FrameStale || v == FrameNotAlive }
+func rejectedFrame(v FrameVerdict) bool {
+	return v == FrameStale || v == FrameNotAlive || v == FrameFutureRevision
+}
 func rejectedReport(v ReportVerdict) bool {
 	return !v.Credited() && v != ReportHeld
 }

@@ -28,6 +28,15 @@ func TestRefusedInputsChangeNothing(t *testing.T) {
 		}
 		return p
 	}
+	// afterHit: a Desert Eagle hit taken in order and a command in flight, nothing waiting
+	afterHit := func(t *testing.T) *Player {
+		p := livePlayer(t)
+		mustReport(t, p, 0, deagle(1, Vitals{100, 0}))
+		if _, err := p.SetArmor(0, 50); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
 	none := func(t *testing.T) *Player { p, _ := NewPlayer(Config{}); return p }
 	spawned := func(t *testing.T) *Player { p := none(t); p.NewLife(0); return p }
 	countedDead := func(t *testing.T) *Player {
@@ -78,6 +87,15 @@ func TestRefusedInputsChangeNothing(t *testing.T) {
 		{"frame not newer", alive, frame(FrameInput{Seq: 2, Health: 10}), nil, "stale"},
 		{"frame never spawned", none, frame(FrameInput{Seq: 9, Health: 10}), nil, "not_alive"},
 		{"frame dead", dead, frame(FrameInput{Seq: 9, Health: 10}), nil, "not_alive"},
+		// an echo newer than anything sent: a frame ignores it (it neither waits behind the
+		// waiting frame nor takes the frame sequence)
+		{"frame future revision", alive, frame(FrameInput{Seq: 9, DamageSeq: 3, VitalRev: 2, Health: 100}), nil, "future_revision"},
+		{"frame future revision, nothing waiting", afterHit, frame(FrameInput{Seq: 2, DamageSeq: 1, VitalRev: 2, Health: 100}), nil, "future_revision"},
+		{"frame health 1e30", alive, frame(FrameInput{Seq: 9, DamageSeq: 3, Health: 1e30}), ErrOutOfRange, ""},
+		{"frame health -1e30", alive, frame(FrameInput{Seq: 9, DamageSeq: 3, Health: -1e30}), ErrOutOfRange, ""},
+		{"frame health above 201", alive, frame(FrameInput{Seq: 9, DamageSeq: 3, Health: 201.5}), ErrOutOfRange, ""},
+		{"frame armor below -200", alive, frame(FrameInput{Seq: 9, DamageSeq: 3, Health: 90, Armor: -200.5}), ErrOutOfRange, ""},
+		{"frame health 1e30 dead", dead, frame(FrameInput{Seq: 9, Health: 1e30}), ErrOutOfRange, ""},
 		// reports: values
 		{"report loss NaN", alive, report(hit(func(r *ReportInput) { r.Loss = nan })), ErrNotFinite, ""},
 		{"report loss +Inf", alive, report(hit(func(r *ReportInput) { r.Loss = pinf })), ErrNotFinite, ""},

@@ -302,6 +302,79 @@ func TestEchoNewerThanAnythingSentIsNeverTaken(t *testing.T) {
 	require.ErrorIs(t, p.MultipliersAcknowledged(30*ms, 1), ErrFutureRevision)
 }
 
+// An echo newer than anything sent: a frame ignores it. Ignoring means nothing at all
+// changes: the frame does not take the frame sequence (an honest frame with the same
+// number still counts) and never waits, so it cannot later pass a report when its wait
+// runs out.
+func TestEchoNewerThanAnythingSentAFrameIgnoresIt(t *testing.T) {
+	p := livePlayer(t)
+	mustReport(t, p, 0, deagle(1, Vitals{100, 0}))
+	wantLedger(t, p, 53.8, 0)
+	r := mustFrame(t, p, 10*ms, FrameInput{Seq: 2, DamageSeq: 1, VitalRev: p.Revision() + 1, Health: 100})
+	require.Equal(t, FrameFutureRevision, r.Verdict)
+	require.False(t, r.GodMode)
+	require.Zero(t, r.FramesCounted)
+	wantLedger(t, p, 53.8, 0)
+	r = mustFrame(t, p, 20*ms, FrameInput{Seq: 2, DamageSeq: 1, Health: 53.8})
+	require.Equal(t, FrameCounted, r.Verdict, "the honest frame with the same number")
+
+	// ahead of a report that has not arrived: it does not wait, so when a wait would have
+	// run out it passes nothing, and the report still comes in order
+	r = mustFrame(t, p, 30*ms, FrameInput{Seq: 3, DamageSeq: 2, VitalRev: p.Revision() + 1, Health: 100})
+	require.Equal(t, FrameFutureRevision, r.Verdict)
+	frames, reports := p.Waiting()
+	require.Zero(t, frames+reports)
+	p.Advance(30*ms + 2*ReportWait)
+	rr := mustReport(t, p, 30*ms+2*ReportWait, colt(2, Vitals{53.8, 0}))
+	require.Equal(t, ReportApplied, rr.Verdict)
+	wantLedger(t, p, 45.55, 0)
+}
+
+// A command that reaches a dead client is dropped there, but its revision is still taken:
+// a set_health sent while the life is counted, then a lethal hit created before the client
+// took it (attribution only), the victim's death, and a new life whose frames echo the
+// set's revision. The revision does not hold the new life's frames off the ledger.
+func TestCommandReachingADeadClientIsDroppedButItsRevisionIsStillTaken(t *testing.T) {
+	p := livePlayer(t)
+	mustReport(t, p, 0, deagle(1, Vitals{100, 0}))
+	set, err := p.SetHealth(100*ms, 80)
+	require.NoError(t, err)
+	require.Equal(t, uint16(1), set.Command.Rev)
+	// the lethal hit was created before the client took the set: it echoes revision 0
+	lethal := deagle(2, Vitals{53.8, 0})
+	lethal.Attacker = 9
+	rr := mustReport(t, p, 150*ms, lethal)
+	require.Equal(t, ReportAttributionOnly, rr.Verdict)
+	require.False(t, rr.Died)
+	wantLedger(t, p, 80, 0)
+	require.Equal(t, uint16(9), p.Killer(nil))
+	// the victim's DeathReport: lifecycle commits the death; the set reaches a dead client,
+	// which drops it and takes revision 1
+	_, err = p.Died(200 * ms)
+	require.NoError(t, err)
+	require.Equal(t, LifeDead, p.Life())
+
+	p.NewLife(3 * time.Second)
+	r := mustFrame(t, p, 3100*ms, FrameInput{Seq: 5, DamageSeq: 2, VitalRev: set.Command.Rev, Health: 100})
+	require.Equal(t, FrameFirst, r.Verdict)
+	wantLedger(t, p, 100, 0)
+	// well inside SendTimeout and never acknowledged: still taken normally
+	r = mustFrame(t, p, 3200*ms, FrameInput{Seq: 6, DamageSeq: 2, VitalRev: set.Command.Rev, Health: 90})
+	require.Equal(t, FrameCounted, r.Verdict)
+	wantLedger(t, p, 90, 0)
+	rr = mustReport(t, p, 3300*ms, withRev(colt(3, Vitals{90, 0}), set.Command.Rev))
+	require.Equal(t, ReportApplied, rr.Verdict)
+	wantLedger(t, p, 81.75, 0)
+	r = mustFrame(t, p, 3400*ms, FrameInput{Seq: 7, DamageSeq: 3, VitalRev: set.Command.Rev, Health: 81.75})
+	require.Equal(t, FrameCounted, r.Verdict)
+	require.False(t, r.GodMode)
+}
+
+func withRev(in ReportInput, rev uint16) ReportInput {
+	in.VitalRev = rev
+	return in
+}
+
 // ---- 4. The client's order ----
 
 func TestFrameNewerThanTheLastCreditedReportWaitsForIt(t *testing.T) {

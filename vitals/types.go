@@ -279,6 +279,12 @@ func (s Source) String() string {
 }
 
 // FrameInput is what vitals reads from one of the owner's frames (PlayerSync).
+//
+// Health and Armor are expected in 0..MaxVitalSet: the client clamps them to that range
+// and the wire codec refuses anything else. Frame reads a negative value as 0 (the game
+// lets health dip below zero on a lethal hit) and accepts the same span as a report's
+// claims, -MaxVitalSet..MaxClaimedVital; a value outside it, or NaN or ±Inf, is refused
+// with ErrOutOfRange or ErrNotFinite and changes nothing (no cut, no flag, no death).
 type FrameInput struct {
 	// Seq is the frame's sequence number; a frame not newer than the last one is stale.
 	Seq uint16
@@ -303,7 +309,9 @@ type ReportInput struct {
 	Source Source
 	// Weapon is the cause: for player sources the weapon of the correlated action.
 	Weapon uint8
-	// BodyPart must be on the whitelist (3..9) for bullets, vehicle guns and melee.
+	// BodyPart must be on the whitelist (3..9) for every hit (Source.Hit): bullets, vehicle
+	// guns, the Predator's guns, melee, explosions and ramming. Sums (fire, spray, the
+	// extinguisher, the environment) are not checked. It never changes the floor.
 	BodyPart uint8
 	// Attacker is the correlated attacker or creator of the cause; NoPlayer for none.
 	Attacker uint16
@@ -343,7 +351,8 @@ const (
 	// FrameGated: the frame echoes a revision older than an unsettled command; it does not
 	// touch the ledger.
 	FrameGated
-	// FrameFutureRevision: the frame echoes a revision never sent; it is ignored.
+	// FrameFutureRevision: the frame echoes a revision never sent; it is ignored and
+	// nothing changed.
 	FrameFutureRevision
 	// FrameFirst: the first frame of a life; the life counts from now, the ledger is not
 	// touched.
