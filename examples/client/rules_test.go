@@ -326,6 +326,33 @@ func TestDamageTakesArmorFirst(t *testing.T) {
 	require.InDelta(t, 9.9, reps[1].Loss, 1e-4)
 }
 
+// TestMultipliedDamageTakesArmorFirst: the multiplier scales the blow first, then armor
+// takes what it can of the scaled amount and health the rest (adr-0045).
+func TestMultipliedDamageTakesArmorFirst(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.join()
+	h.send(&wire.DamageMultipliers{Rev: 1, Melee: 2, Fire: 1, Spray: 1, Extinguisher: 1, Explosion: 1, PredatorGun: 1})
+	h.send(&wire.SetArmor{Rev: 1, Armor: 2})
+	require.Equal(t, float32(2), h.c.Armor())
+
+	// Fists: 1.32 x 2 = 2.64; armor takes 2, health the other 0.64.
+	r, err := h.c.MeleeHit(h.now, 3, 0)
+	require.NoError(t, err)
+	require.Equal(t, DamageApplied, r.Verdict)
+	require.InDelta(t, 2*1.32, r.Loss, 1e-5, "the loss is the multiplied blow")
+	require.Equal(t, float32(0), h.c.Armor(), "armor is used up first")
+	require.InDelta(t, StartHealth-(2*1.32-2), h.c.Health(), 1e-4, "health takes the rest")
+
+	reps := of[*wire.DamageReport](h.flush())
+	require.Len(t, reps, 1)
+	rep := reps[0]
+	require.InDelta(t, 2, rep.ArmorBefore, 1e-5)
+	require.Equal(t, float32(0), rep.ArmorAfter)
+	require.Equal(t, StartHealth, rep.HealthBefore)
+	require.InDelta(t, StartHealth-0.64, rep.HealthAfter, 1e-4)
+	require.InDelta(t, 2.64, rep.Loss, 1e-4)
+}
+
 func TestLethalReportGoesOnTheLaneBeforeTheDeathReport(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.join()

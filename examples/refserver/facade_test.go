@@ -19,6 +19,7 @@ func TestFacadeVerbsRefuseBadInputWithNamedErrors(t *testing.T) {
 	h, _, _ := duel(t, deagle)
 	nan := float32(math.NaN())
 	require.NoError(t, h.w.CreateVehicle(h.now, 0, 411, wire.Vec3{}, wire.Quat{W: 1}))
+	require.NoError(t, h.w.CreateTeam(2, teams.Team{Name: "red"}))
 	now := func() time.Duration { return h.now }
 	cases := []struct {
 		name string
@@ -30,6 +31,7 @@ func TestFacadeVerbsRefuseBadInputWithNamedErrors(t *testing.T) {
 		{"set_health above 200", func() error { return h.w.SetHealth(now(), 1, 201) }, ErrOutOfRange},
 		{"set_health below 0", func() error { return h.w.SetHealth(now(), 1, -1) }, ErrOutOfRange},
 		{"set_armor above 200", func() error { return h.w.SetArmor(now(), 1, 250) }, ErrOutOfRange},
+		{"set_armor NaN", func() error { return h.w.SetArmor(now(), 1, nan) }, ErrNotFinite},
 		{"add_health of 0", func() error { return h.w.AddHealth(now(), 1, 0, 100) }, ErrOutOfRange},
 		{"add_health max above 200", func() error { return h.w.AddHealth(now(), 1, 10, 300) }, ErrOutOfRange},
 		{"add_armor Inf", func() error { return h.w.AddArmor(now(), 1, float32(math.Inf(1)), 100) }, ErrNotFinite},
@@ -57,6 +59,10 @@ func TestFacadeVerbsRefuseBadInputWithNamedErrors(t *testing.T) {
 		{"join a team as nobody", func() error { return h.w.JoinTeam(9, 44) }, ErrUnknownPlayer},
 		{"remove a team that does not exist", func() error { return h.w.RemoveTeam(44) }, ErrTeam},
 		{"friendly fire of no team", func() error { return h.w.SetFriendlyFire(44, true) }, ErrTeam},
+		{"change a team that does not exist", func() error { return h.w.ChangeTeam(44, teams.Team{Name: "x"}) }, ErrTeam},
+		{"change a team to no name", func() error { return h.w.ChangeTeam(2, teams.Team{}) }, ErrTeam},
+		{"leave a team as nobody", func() error { return h.w.LeaveTeam(9) }, ErrUnknownPlayer},
+		{"decide the respawn of nobody", func() error { return h.w.DecideRespawn(9, 0, lifecycle.Hold()) }, ErrUnknownPlayer},
 		{"decide the respawn of a living player", func() error { return h.w.DecideRespawn(1, 1, lifecycle.Hold()) }, ErrRespawn},
 		{"a spawn point beyond the map", func() error {
 			return h.w.SetSpawnPoint(1, lifecycle.SpawnPoint{Pos: lifecycle.Vec3{X: 1e9}})
@@ -77,6 +83,8 @@ func TestFacadeVerbsRefuseBadInputWithNamedErrors(t *testing.T) {
 		{"a vehicle twice", func() error { return h.w.CreateVehicle(now(), 0, 411, wire.Vec3{}, wire.Quat{W: 1}) }, ErrVehicleExists},
 		{"a zero rotation", func() error { return h.w.CreateVehicle(now(), 1, 411, wire.Vec3{}, wire.Quat{}) }, ErrOutOfRange},
 		{"move a vehicle that does not exist", func() error { return h.w.MoveVehicle(now(), 5, wire.Vec3{}, wire.Quat{W: 1}) }, ErrUnknownVehicle},
+		{"move a vehicle to NaN", func() error { return h.w.MoveVehicle(now(), 0, wire.Vec3{Z: nan}, wire.Quat{W: 1}) }, ErrNotFinite},
+		{"respawn a vehicle that does not exist", func() error { return h.w.RespawnVehicle(now(), 5, wire.Vec3{}, wire.Quat{W: 1}) }, ErrUnknownVehicle},
 		{"freeze a vehicle that does not exist", func() error { return h.w.FreezeVehicle(now(), 5, true) }, ErrUnknownVehicle},
 		{"teleport to Inf", func() error {
 			return h.w.SetPlayerPosition(now(), 1, wire.Vec3{Y: float32(math.Inf(-1))}, 0)
@@ -98,6 +106,10 @@ func TestFacadeVerbsRefuseBadInputWithNamedErrors(t *testing.T) {
 		require.Equal(t, slots, slots2, tc.name)
 	}
 	require.Len(t, h.events(EventCommandRefused), len(cases)-1, "every refusal but the kick is an event")
+	def, ok := h.w.Teams().Team(2)
+	require.True(t, ok)
+	require.Equal(t, teams.Team{Name: "red"}, def, "a refused change_team leaves the team as it was")
+	require.Equal(t, 1, h.w.Teams().TeamCount(), "no refused verb created or removed a team")
 }
 
 func TestFacadeErrorsWrapTheDecidingPackagesError(t *testing.T) {
