@@ -234,7 +234,9 @@
 // report_not_credited (correlation, teams or vitals reason), report_unattributed,
 // command_refused (the error), stealth_kill and stealth_kill_refused, vehicle_exploded and
 // vehicle_explode_refused, death_report_ignored (the lifecycle's verdict), and
-// input_refused (anything else a client sent that was refused).
+// input_refused (anything else a client sent that was refused, and a frame echoing a
+// health or weapon revision never sent: verdict future_revision, which no honest client
+// sends).
 //
 // # Hostile input
 //

@@ -83,8 +83,13 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 	fr, err := p.vit.Frame(now, vitals.FrameInput{Seq: m.Seq, DamageSeq: m.DamageSeq, VitalRev: m.VitalRev, Health: m.Health, Armor: m.Armor})
 	if err == nil {
 		w.takeEffects(now, p, &fr.Effects)
+		if fr.Verdict == vitals.FrameFutureRevision {
+			w.refuseInput(p.id, VerdictFutureRevision, "vital_rev")
+		}
 	}
-	p.inv.Frame(now, inventory.Frame{WeaponRev: m.WeaponRev, Weapon: m.Weapon, Clip: m.Clip, Total: m.Total, FireHeld: m.FireHeld})
+	if ir := p.inv.Frame(now, inventory.Frame{WeaponRev: m.WeaponRev, Weapon: m.Weapon, Clip: m.Clip, Total: m.Total, FireHeld: m.FireHeld}); ir.Verdict == inventory.FrameFutureRevision {
+		w.refuseInput(p.id, VerdictFutureRevision, "weapon_rev")
+	}
 
 	seat := rewind.NoVehicle
 	if m.Vehicle != NoVehicle && w.vehicle(m.Vehicle) != nil {

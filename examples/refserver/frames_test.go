@@ -229,3 +229,22 @@ func TestSilentConnectionIsDroppedAfterTheLinkTimeout(t *testing.T) {
 	require.Len(t, leaves, 1)
 	require.Equal(t, wire.ReasonTimeout, leaves[0].Reason)
 }
+
+func TestAFrameEchoingRevisionsNeverSentIsFlaggedAndLeavesTheLedger(t *testing.T) {
+	h, a, b := duel(t, deagle)
+	require.Equal(t, VerdictAccepted, h.shoot(a, wire.Vec3{X: 10}, wire.HitPlayer, 1))
+	require.Equal(t, VerdictAccepted, h.hit(b, 0, deagle, wire.Ref{Kind: wire.RefWeaponShot, Seq: a.shotSeq}, 46.2))
+	before, _ := h.w.Health(1)
+	b.vitalRev, b.weaponRev, b.health = b.vitalRev+5, b.weaponRev+5, 100
+	h.clearEvents()
+	require.Equal(t, VerdictAccepted, h.frame(b), "the frame is still relayed")
+	after, _ := h.w.Health(1)
+	require.Equal(t, before, after, "a frame with a future vital_rev is ignored by the ledger")
+	got := map[string]bool{}
+	for _, e := range h.events(EventInputRefused) {
+		require.Equal(t, VerdictFutureRevision, e.Verdict)
+		got[e.Detail] = true
+	}
+	require.Equal(t, map[string]bool{"vital_rev": true, "weapon_rev": true}, got)
+	require.Empty(t, h.events(EventGodMode), "no cut: the frame's health was never taken")
+}

@@ -121,6 +121,10 @@ const (
 	// VerdictInvalid: a field value the domain package refuses (a body part off the
 	// whitelist, a claim out of range; the error in Detail).
 	VerdictInvalid
+	// VerdictFutureRevision: a frame echoing a health or weapon revision the server never
+	// sent; the package ignores that part of it (the frame is still relayed). No honest
+	// client sends one: a host may treat it as a sign of a modified client.
+	VerdictFutureRevision
 
 	// VerdictNotGranted: a respawn request the lifecycle does not grant now (Detail).
 	VerdictNotGranted
@@ -173,6 +177,7 @@ var verdictNames = [...]string{
 	VerdictNotHolding:        "not_holding",
 	VerdictDiscarded:         "discarded",
 	VerdictInvalid:           "invalid",
+	VerdictFutureRevision:    "future_revision",
 	VerdictNotGranted:        "not_granted",
 }
 
