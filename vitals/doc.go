@@ -99,7 +99,12 @@
 // The first frame of a life does not touch the ledger. Reports numbered up to its
 // damage_seq (at most ReportWindow, 64, past the last accepted report) belong to the
 // previous life and are discarded, so a report in flight from the old life cannot hurt the
-// new one. The host passes only frames of the current life (lifecycle's generation check).
+// new one. Ours, sharper than the record: when a frame of the dead client arrived (it is
+// not taken, but kept), the boundary is that frame's damage_seq instead. A dead client
+// makes no reports, so that is exactly its last report of the old life, and a hit the new
+// life took before its first frame reached the server keeps its attribution (the
+// simulator met one at 5 % loss). The host passes only frames of the current life
+// (lifecycle's generation check).
 //
 // # Damage multipliers
 //

@@ -34,7 +34,13 @@ func (p *Player) Frame(now time.Duration, in FrameInput) (FrameResult, error) {
 			ErrOutOfRange, in.Health, in.Armor, -MaxVitalSet, MaxClaimedVital)
 	}
 	switch p.life {
-	case LifeNone, LifeDead:
+	case LifeNone:
+		return FrameResult{Verdict: FrameNotAlive, Effects: p.quiet()}, nil
+	case LifeDead:
+		// Not taken, but its damage_seq is remembered: the boundary of the next life.
+		if !p.deadValid || revision.Newer(in.DamageSeq, p.deadDS) {
+			p.deadDS, p.deadValid = in.DamageSeq, true
+		}
 		return FrameResult{Verdict: FrameNotAlive, Effects: p.quiet()}, nil
 	case LifeSpawned:
 		p.begin()
@@ -292,10 +298,20 @@ func (p *Player) moveCursor(n uint16) {
 	p.sinceBoundary = min(p.sinceBoundary+k, ReportWindow)
 }
 
-// firstFrame starts counting a life. Reports numbered up to its damage_seq (at most
-// ReportWindow past the last accepted report) belong to the previous life.
+// firstFrame starts counting a life. Reports numbered up to the boundary (at most
+// ReportWindow past the last accepted report) belong to the previous life. The boundary is
+// the damage_seq the client's frames showed while it was dead, when one arrived: a dead
+// client makes no reports, so that is exactly its last report of the previous life, and a
+// hit the new life took before this frame (a report numbered after it, though not after
+// this frame's damage_seq) is the new life's. Without one it is this frame's damage_seq, as
+// the record says: a report the new life made before its first frame reached the server
+// is then taken for the previous life's (the frames that follow still show its loss).
 func (p *Player) firstFrame(now time.Duration, in FrameInput) {
 	b := in.DamageSeq
+	if p.deadValid && !revision.Newer(p.deadDS, b) {
+		b = p.deadDS
+	}
+	p.deadValid = false
 	switch d := revision.Diff(b, p.lastAccepted); {
 	case d < 0:
 		b = p.lastAccepted

@@ -74,11 +74,16 @@ type Player struct {
 	whead, nwait  int
 	frameSeq      uint16
 	frameDS       uint16
-	pass          [MaxPassCredits]passCredit
-	passNext      int
-	creditNum     uint16
-	creditAt      time.Duration
-	haveCredit    bool
+	// deadDS is the damage_seq of the newest frame taken while the life was dead
+	// (deadValid): a dead client makes no reports, so it is the number of the last report
+	// of the life that ended, the exact boundary of the next one (see firstFrame).
+	deadDS     uint16
+	deadValid  bool
+	pass       [MaxPassCredits]passCredit
+	passNext   int
+	creditNum  uint16
+	creditAt   time.Duration
+	haveCredit bool
 
 	last             LastDamage
 	ledgerDeath      bool
@@ -230,6 +235,7 @@ func (p *Player) Died(now time.Duration) (Effects, error) {
 	p.flushing = false
 	p.whead, p.nwait = 0, 0
 	p.life = LifeDead
+	p.deadValid = false
 	return p.finish(), nil
 }
 

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/arbitergo/arbiter/internal/revision"
 )
 
 // The invariants of the record, checked over random and fuzzed sequences of everything a
@@ -127,8 +129,17 @@ func (c *chaos) step() {
 			in.Health, in.Armor = max(l.Health-c.small()/8, 0), max(l.Armor-c.small()/16, 0)
 		}
 		c.lastOp = fmt.Sprintf("frame %+v", in)
+		wasDead := p.life == LifeDead
 		r, err := p.Frame(c.now, in)
 		rejected = err != nil || rejectedFrame(r.Verdict)
+		if err == nil && wasDead {
+			// A dead client's frame is not taken, but its damage_seq marks the next
+			// life's boundary: that is all it may change.
+			if !p.deadValid || revision.Newer(in.DamageSeq, p.deadDS) {
+				c.fail("a dead frame's damage_seq %d was not kept (kept %d, %v)", in.DamageSeq, p.deadDS, p.deadValid)
+			}
+			before.deadDS, before.deadValid = p.deadDS, p.deadValid
+		}
 		eff = &r.Effects
 	case op < 48:
 		c.report = c.near16(c.report + 1)

@@ -86,7 +86,7 @@ func TestRefusedInputsChangeNothing(t *testing.T) {
 		{"frame armor -Inf", alive, frame(FrameInput{Seq: 9, Health: 90, Armor: ninf}), ErrNotFinite, ""},
 		{"frame not newer", alive, frame(FrameInput{Seq: 2, Health: 10}), nil, "stale"},
 		{"frame never spawned", none, frame(FrameInput{Seq: 9, Health: 10}), nil, "not_alive"},
-		{"frame dead", dead, frame(FrameInput{Seq: 9, Health: 10}), nil, "not_alive"},
+		{"frame before any life", none, frame(FrameInput{Seq: 9, Health: 10}), nil, "not_alive"},
 		// an echo newer than anything sent: a frame ignores it (it neither waits behind the
 		// waiting frame nor takes the frame sequence)
 		{"frame future revision", alive, frame(FrameInput{Seq: 9, DamageSeq: 3, VitalRev: 2, Health: 100}), nil, "future_revision"},

@@ -551,6 +551,41 @@ func TestReportsNumberedUpToTheFirstFramesDamageSeqBelongToThePreviousLife(t *te
 	wantLedger(t, p, 91.75, 0)
 }
 
+func TestAHitTheNewLifeTookBeforeItsFirstFrameArrivedIsTheNewLifes(t *testing.T) {
+	for _, deadFrames := range []bool{true, false} {
+		p := livePlayer(t)
+		mustReport(t, p, 0, colt(1, Vitals{100, 0}))
+		_, err := p.Died(20 * ms)
+		require.NoError(t, err)
+		if deadFrames {
+			// the dead client's frames: it makes no reports while dead, so their
+			// damage_seq is its last report of the life that ended
+			r := mustFrame(t, p, 100*ms, FrameInput{Seq: 5, DamageSeq: 1, Health: 0})
+			require.Equal(t, FrameNotAlive, r.Verdict)
+			wantLedger(t, p, 91.75, 0)
+		}
+		p.NewLife(time.Second)
+		// hit right after the respawn: its report (2) reaches the server before the new
+		// life's first frame, which was taken after the hit (damage_seq 2)
+		in := colt(2, Vitals{100, 0})
+		require.Equal(t, ReportHeld, mustReport(t, p, time.Second+30*ms, in).Verdict)
+		fr := mustFrame(t, p, time.Second+40*ms, FrameInput{Seq: 9, DamageSeq: 2, Health: 91.75})
+		require.Equal(t, FrameFirst, fr.Verdict)
+		if deadFrames {
+			require.Equal(t, []ReportVerdict{ReportApplied}, verdicts(fr.Reports), "the boundary is the dead frames' damage_seq")
+			wantLedger(t, p, 91.75, 0)
+			require.True(t, p.LastDamage().Valid, "and the hit is attributed")
+		} else {
+			// without a dead frame the boundary is the first frame's damage_seq (the
+			// record's rule): the report is taken for the previous life's; the next
+			// frames still show its loss
+			require.Equal(t, []ReportVerdict{ReportPreviousLife}, verdicts(fr.Reports))
+			mustFrame(t, p, time.Second+70*ms, FrameInput{Seq: 10, DamageSeq: 2, Health: 91.75})
+			wantLedger(t, p, 91.75, 0)
+		}
+	}
+}
+
 func TestPreviousLifeWindowIsAtMost64PastTheLastAcceptedReport(t *testing.T) {
 	p := livePlayer(t)
 	mustReport(t, p, 0, colt(1, Vitals{100, 0}))
