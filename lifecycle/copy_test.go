@@ -200,3 +200,62 @@ func TestValidCauseList(t *testing.T) {
 	want = append(want, 49, 50, 51, 53, 54, 255)
 	require.Equal(t, want, valid)
 }
+
+// Rule: a relayed frame's alive never kills or revives the receiver's copy: only the edges
+// do. The frame is accepted (it is of the copy's life and not older than the barrier), and
+// the copy's alive stays what the edges made it.
+func TestRelayedFrameNeverKillsOrRevivesTheCopy(t *testing.T) {
+	w := newWorld(t, Config{})
+	h := spawned(t, w, 1, 0)
+	// A frame the server relayed while it held the player alive, still in flight.
+	living, err := w.Frame(h, Claim{Alive: true, Gen: 1}, 100, 900*ms)
+	require.NoError(t, err)
+	require.True(t, living.Stamp.Alive)
+	c := reportDeath(t, w, h, PoseShotFace, time.Second)
+	// A frame of the corpse, relayed after the commit.
+	dead, err := w.Frame(h, Claim{Alive: false, Gen: 1}, 0, 1100*ms)
+	require.NoError(t, err)
+	require.False(t, dead.Stamp.Alive)
+	snap, err := w.Snapshot(1)
+	require.NoError(t, err)
+
+	// The dead frame overtakes PlayerWasted: the living copy takes it and stays alive.
+	watcher := NewCopy(Snapshot{Subject: 1, Token: h.Token, Gen: 1, Alive: true, SyncSeq: living.Stamp.Seq})
+	require.True(t, watcher.AcceptFrame(dead.Stamp), "a frame of the copy's life")
+	require.True(t, watcher.Alive, "alive=0 in a relayed frame does not kill the copy")
+	require.Equal(t, EdgeApplied, watcher.ApplyWasted(c.Wasted), "the edge does")
+	require.False(t, watcher.Alive)
+
+	// A living frame of the same life arrives after PlayerWasted: the corpse stays dead.
+	corpse := NewCopy(Snapshot{Subject: 1, Token: h.Token, Gen: 1, Alive: true, SyncSeq: living.Stamp.Seq})
+	require.Equal(t, EdgeApplied, corpse.ApplyWasted(c.Wasted))
+	require.True(t, corpse.AcceptFrame(living.Stamp), "a frame of the copy's life")
+	require.False(t, corpse.Alive, "alive=1 in a relayed frame does not revive the copy")
+	require.Equal(t, PoseShotFace, corpse.Pose)
+
+	// The same from a late show of the corpse, with a stamp of the corpse's own life that
+	// says alive.
+	late := NewCopy(snap)
+	require.False(t, late.Alive)
+	require.True(t, late.AcceptFrame(Stamp{Alive: true, Gen: 1, Seq: snap.SyncSeq, Health: 100}))
+	require.False(t, late.Alive)
+}
+
+// Rule: the receiver lays a corpse in a pose the game can produce: a PlayerWasted whose pose
+// is off the list is applied with the default pose.
+func TestReceiverLaysAnUnknownPoseAsTheDefault(t *testing.T) {
+	for _, tc := range []struct {
+		pose, want Pose
+	}{
+		{PoseDrown, PoseDrown},
+		{poseCount, PoseDefault},
+		{Pose(200), PoseDefault},
+		{Pose(255), PoseDefault},
+	} {
+		c := NewCopy(Snapshot{Subject: 2, Token: 7, Gen: 3, Alive: true})
+		require.Equal(t, EdgeApplied, c.ApplyWasted(PlayerWasted{Subject: 2, Token: 7, Gen: 3, Pose: tc.pose}))
+		require.False(t, c.Alive)
+		require.Equal(t, tc.want, c.Pose, "pose %d", tc.pose)
+		require.True(t, c.Pose.Valid())
+	}
+}

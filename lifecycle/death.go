@@ -22,7 +22,8 @@ const (
 
 // ReportDeadline returns the moment the server commits a death it counted at `at` if no
 // DeathReport came: at + 2 x min(rtt, MaxCountedRTT) + ReportWaitBase (+ StealthKillExtra).
-// A negative rtt counts as 0.
+// A negative rtt counts as 0. The sum is not checked: for an at less than the wait (at most
+// 13 s) below the largest Duration it wraps, and CountDeath refuses such an at (ErrBadTime).
 func ReportDeadline(at, rtt time.Duration, stealth bool) time.Duration {
 	rtt = min(max(rtt, 0), MaxCountedRTT)
 	d := at + 2*rtt + ReportWaitBase
@@ -77,13 +78,18 @@ func (w *World) CountDeath(h Handle, c Count, rtt time.Duration) (CountResult, e
 	if c.At < 0 {
 		return CountResult{}, fmt.Errorf("%w: counted at %v", ErrBadTime, c.At)
 	}
+	// The wait adds at most a few seconds; a sum that wrapped past the largest Duration is
+	// smaller than c.At, and would otherwise commit at once.
+	deadline := ReportDeadline(c.At, rtt, c.Stealth)
+	if deadline < c.At {
+		return CountResult{}, fmt.Errorf("%w: counted at %v, its deadline overflows", ErrBadTime, c.At)
+	}
 	if !ValidCause(c.Cause) {
 		return CountResult{}, fmt.Errorf("%w: %d", ErrBadCause, c.Cause)
 	}
 	if !w.killerInRange(c.Killer) {
 		return CountResult{}, fmt.Errorf("%w: killer %d", ErrBadPlayerID, c.Killer.ID)
 	}
-	deadline := ReportDeadline(c.At, rtt, c.Stealth)
 	switch s.phase {
 	case PhaseUnspawned:
 		return CountResult{Verdict: CountNotSpawned}, nil
@@ -158,12 +164,15 @@ type DeathResult struct {
 // otherwise an honest client killed before any of its frames got through would be left
 // dead with no way back (its requests name a life the server never saw end).
 //
-// Errors (nothing changes): ErrUnknownPlayer, ErrStaleToken, ErrBadCause and
-// ErrBadPlayerID (a blame out of range).
+// Errors (nothing changes): ErrUnknownPlayer, ErrStaleToken, ErrBadTime (a negative now),
+// ErrBadCause and ErrBadPlayerID (a blame out of range).
 func (w *World) ReportDeath(h Handle, r DeathReport, blame Blame, now time.Duration) (DeathResult, error) {
 	s, err := w.lookup(h)
 	if err != nil {
 		return DeathResult{}, fmt.Errorf("%w: %v", err, h)
+	}
+	if now < 0 {
+		return DeathResult{}, badNow(now)
 	}
 	if !ValidCause(blame.Cause) {
 		return DeathResult{}, fmt.Errorf("%w: %d", ErrBadCause, blame.Cause)

@@ -480,12 +480,24 @@ func TestCountDeathRefusesBadInput(t *testing.T) {
 		{Count{At: 0, Killer: noKiller, Cause: 52}, 0, ErrBadCause},
 		{Count{At: 0, Killer: Handle{ID: 9, Token: 1}, Cause: 24}, 0, ErrBadPlayerID},
 		{Count{At: math.MinInt64, Killer: noKiller, Cause: 24}, 0, ErrBadTime},
+		// So late that the deadline overflows: it would wrap below 0 and commit at once.
+		{Count{At: math.MaxInt64 - time.Second, Killer: noKiller, Cause: 4, Stealth: true}, 0, ErrBadTime},
+		{Count{At: math.MaxInt64, Killer: noKiller, Cause: 24}, 0, ErrBadTime},
+		{Count{At: math.MaxInt64 - 3*time.Second + 1, Killer: noKiller, Cause: 24}, time.Second, ErrBadTime},
 	} {
 		_, err := w.CountDeath(h, tc.c, tc.rtt)
 		require.ErrorIs(t, err, tc.want, "%+v", tc.c)
 		requireUnchanged(t, before, w)
 	}
 	require.Equal(t, PhaseAlive, phase(t, w, h))
+	require.Empty(t, w.Advance(0, nil))
+
+	// The latest moment whose deadline still fits is taken.
+	c, err := w.CountDeath(h, Count{At: math.MaxInt64 - 3*time.Second, Killer: noKiller, Cause: 24}, time.Second)
+	require.NoError(t, err)
+	require.Equal(t, CountWaiting, c.Verdict)
+	require.Equal(t, time.Duration(math.MaxInt64), c.Deadline)
+	require.Empty(t, w.Advance(time.Hour, nil), "not committed at once")
 }
 
 func TestZeroAcknowledgedRefusesWhatIsNotPending(t *testing.T) {

@@ -25,8 +25,10 @@ var (
 	ErrBadHealth = errors.New("lifecycle: health not finite")
 	// ErrBadRTT is returned by CountDeath for a negative round-trip time.
 	ErrBadRTT = errors.New("lifecycle: negative round-trip time")
-	// ErrBadTime is returned by CountDeath for a counted moment before the clock's epoch.
-	ErrBadTime = errors.New("lifecycle: moment before the epoch")
+	// ErrBadTime is returned for a moment outside the clock's range: a now before the
+	// epoch (by Join, Frame, ReportDeath, RespawnRequest and Leave), and by CountDeath for a
+	// counted moment before the epoch or so late that its deadline overflows a Duration.
+	ErrBadTime = errors.New("lifecycle: moment out of range")
 	// ErrBadCause is returned for a server-side cause of death (from a Count or a Blame)
 	// that is not on the cause list (see ValidCause). A client's Means is never an error:
 	// it is replaced by CauseUnknown.

@@ -104,6 +104,35 @@ func ExampleWorld_DecideRespawn() {
 	// RespawnPlayer{life 2 at (264 77 1001) facing 0}
 }
 
+// A player who leaves while the server waits for its death report leaves dead: the death
+// is committed (the default pose, the count's killer) before the slot is freed, so the host
+// sends PlayerWasted before it removes the player, and nothing is left to come due.
+func ExampleWorld_Leave() {
+	w, _ := lifecycle.New(lifecycle.Config{})
+	victim := spawn(w, 0)
+	killer := spawn(w, 1)
+	_, _ = w.CountDeath(victim, lifecycle.Count{At: 5 * time.Second, Killer: killer, Cause: 24}, 100*time.Millisecond)
+
+	d, _ := w.Leave(victim, 5500*time.Millisecond)
+	fmt.Println("left dead:", d.Committed)
+	fmt.Println(d.Commit.Wasted)
+	fmt.Println(d.Commit.Death)
+	_, err := w.Snapshot(0)
+	fmt.Println(err)
+	fmt.Println(len(w.Advance(time.Hour, nil)), "due later")
+
+	// A player who leaves alive leaves nothing to commit.
+	d, _ = w.Leave(killer, 6*time.Second)
+	fmt.Println("left dead:", d.Committed)
+	// Output:
+	// left dead: true
+	// PlayerWasted{player 0 token 1 life 1 pose PED/KO_shot_front}
+	// player_death{victim 0 life 1 killer 1 cause 24 pose PED/KO_shot_front on leave}
+	// lifecycle: unknown player: 0
+	// 0 due later
+	// left dead: false
+}
+
 // A receiver applies an edge only to the connection and the life it names: the death edge
 // of a departed player never kills the new player on its id.
 func ExampleCopy_ApplyWasted() {

@@ -61,11 +61,15 @@ type FrameResult struct {
 //     the life (FrameFirstOfLife with the SpawnEvent); frames of the old life are dropped
 //     until then, so every frame relayed after the grant carries SyncSeq or newer.
 //
-// Errors (nothing changes): ErrUnknownPlayer, ErrStaleToken, ErrBadHealth.
+// Errors (nothing changes; unwrapped, so that a refusal costs no allocation):
+// ErrUnknownPlayer, ErrStaleToken, ErrBadTime (a negative now), ErrBadHealth.
 func (w *World) Frame(h Handle, claim Claim, health float32, now time.Duration) (FrameResult, error) {
 	s, err := w.lookup(h)
 	if err != nil {
 		return FrameResult{}, err
+	}
+	if now < 0 {
+		return FrameResult{}, ErrBadTime
 	}
 	if math.IsNaN(float64(health)) || math.IsInf(float64(health), 0) {
 		return FrameResult{}, ErrBadHealth

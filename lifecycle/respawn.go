@@ -109,11 +109,14 @@ func (w *World) DecideRespawn(h Handle, gen Generation, d Decision) error {
 // Config.HoldConnectSpawn); never before the victim acknowledged the SetHealth(0) of a
 // death the server committed itself.
 //
-// Errors (nothing changes): ErrUnknownPlayer, ErrStaleToken.
+// Errors (nothing changes): ErrUnknownPlayer, ErrStaleToken, ErrBadTime (a negative now).
 func (w *World) RespawnRequest(h Handle, gen Generation, now time.Duration) (Grant, error) {
 	s, err := w.lookup(h)
 	if err != nil {
 		return Grant{}, fmt.Errorf("%w: %v", err, h)
+	}
+	if now < 0 {
+		return Grant{}, badNow(now)
 	}
 	g := Grant{Subject: h}
 	if s.phase == PhaseRespawning {

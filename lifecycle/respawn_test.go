@@ -323,3 +323,68 @@ func TestAdvanceSettlesInOrder(t *testing.T) {
 	require.Len(t, due, 3)
 	require.Equal(t, []PlayerID{2, 7, 5}, []PlayerID{due[0].Commit.Subject.ID, due[1].Commit.Subject.ID, due[2].Commit.Subject.ID})
 }
+
+// Rule: a repeated request before the first living frame gets the same grant, for the
+// connect spawn on a reused id too. The new client does not know the id's generations: it
+// asks for life 0 until its first RespawnPlayer arrives, while the grant is life 2.
+func TestRepeatedConnectSpawnRequestOnAReusedIDGetsTheSameGrant(t *testing.T) {
+	w := newWorld(t, Config{SpawnPoint: pointA})
+	old := spawned(t, w, 9, 0)
+	_, err := w.Leave(old, time.Second)
+	require.NoError(t, err)
+	h, err := w.Join(9, 2*time.Second)
+	require.NoError(t, err)
+
+	first, err := w.RespawnRequest(h, 0, 2*time.Second)
+	require.NoError(t, err)
+	require.Equal(t, RequestGranted, first.Verdict)
+	require.True(t, first.Connect)
+	n := first.Respawn.Gen
+	require.Equal(t, Generation(2), n, "the id's generations continue")
+
+	// That RespawnPlayer is lost; the client's timer asks again, still for life 0.
+	again, err := w.RespawnRequest(h, 0, 3*time.Second)
+	require.NoError(t, err)
+	require.Equal(t, RequestRegranted, again.Verdict, again.String())
+	require.Equal(t, RespawnPlayer{Gen: n, Point: pointA}, again.Respawn, "the same life, the same point")
+	require.True(t, again.Connect)
+	require.Zero(t, again.Spawned, "observers already have the edge")
+	require.False(t, again.ResetCombat)
+	require.Equal(t, n, gen(t, w, h), "no new generation")
+
+	f, err := w.Frame(h, Claim{Alive: true, Gen: n}, 100, 3100*ms)
+	require.NoError(t, err)
+	require.Equal(t, FrameFirstOfLife, f.Verdict)
+	require.True(t, f.Spawn.Connect)
+}
+
+// Rule: the respawn after the server's own commit comes only once the victim acknowledged
+// its zero, even when the gamemode allows it earlier: a late zero would kill the new life.
+func TestRespawnComesOnlyAfterTheZeroIsAcknowledgedEvenWhenTheGamemodeAllowsItEarlier(t *testing.T) {
+	w := newWorld(t, Config{})
+	h := spawned(t, w, 0, 0)
+	_, err := w.CountDeath(h, Count{At: 0, Killer: noKiller, Cause: 24}, 0)
+	require.NoError(t, err)
+	due := w.Advance(time.Second, nil)
+	require.Len(t, due, 1)
+	require.True(t, due[0].Commit.SendZero)
+
+	require.NoError(t, w.DecideRespawn(h, 1, AllowAt(0)), "the gamemode allows it at once")
+	g, err := w.RespawnRequest(h, 1, time.Second)
+	require.NoError(t, err)
+	require.Equal(t, RequestAwaitingZero, g.Verdict)
+	require.Zero(t, g.Respawn)
+	for _, now := range []time.Duration{time.Second, 5 * time.Second, time.Hour} {
+		require.Empty(t, w.Advance(now, nil), "no grant at %v before the acknowledgement", now)
+		g, err := w.RespawnRequest(h, 1, now)
+		require.NoError(t, err)
+		require.Equal(t, RequestAwaitingZero, g.Verdict)
+	}
+	require.Equal(t, PhaseDead, phase(t, w, h))
+
+	require.NoError(t, w.ZeroAcknowledged(h, 1))
+	due = w.Advance(time.Hour, nil)
+	require.Len(t, due, 1, "acknowledged: the remembered request is granted")
+	require.Equal(t, DueGrant, due[0].Kind)
+	require.Equal(t, Generation(2), due[0].Grant.Respawn.Gen)
+}

@@ -384,3 +384,46 @@ func TestErrorsAreDistinctAndPrefixed(t *testing.T) {
 		}
 	}
 }
+
+// Rule: bad input never changes state. The host's clock counts up from its epoch; a
+// negative now is refused by every input that takes one (ErrBadTime), as CountDeath refuses
+// a negative counted moment, and nothing changes.
+func TestNegativeNowIsRefusedAndChangesNothing(t *testing.T) {
+	w := newWorld(t, Config{RespawnDelay: time.Nanosecond})
+	alive := spawned(t, w, 0, 0)
+	dead := spawned(t, w, 1, 0)
+	reportDeath(t, w, dead, PoseDefault, 0)
+	respawning := spawned(t, w, 2, 0)
+	reportDeath(t, w, respawning, PoseDefault, 0)
+	_, err := w.RespawnRequest(respawning, 1, time.Second)
+	require.NoError(t, err)
+	dying := spawned(t, w, 3, 0)
+	_, err = w.CountDeath(dying, Count{At: 0, Killer: noKiller, Cause: 24}, 0)
+	require.NoError(t, err)
+
+	// Each call, with a now of 0, would change something.
+	for _, tc := range []struct {
+		name string
+		call func(now time.Duration) error
+	}{
+		{"Join", func(now time.Duration) error { _, err := w.Join(5, now); return err }},
+		{"Frame", func(now time.Duration) error {
+			_, err := w.Frame(respawning, Claim{Alive: true, Gen: 2}, 100, now)
+			return err
+		}},
+		{"ReportDeath", func(now time.Duration) error {
+			_, err := w.ReportDeath(alive, DeathReport{Gen: 1}, noBlame, now)
+			return err
+		}},
+		{"RespawnRequest", func(now time.Duration) error { _, err := w.RespawnRequest(dead, 1, now); return err }},
+		{"Leave", func(now time.Duration) error { _, err := w.Leave(dying, now); return err }},
+	} {
+		for _, now := range []time.Duration{-1, -time.Hour, math.MinInt64} {
+			before := capture(w)
+			require.ErrorIs(t, tc.call(now), ErrBadTime, "%s at %v", tc.name, now)
+			requireUnchanged(t, before, w)
+		}
+	}
+	require.Empty(t, w.Advance(-1, nil))
+	require.Len(t, w.Advance(time.Hour, nil), 1, "the dying player's wait is still on")
+}

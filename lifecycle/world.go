@@ -43,7 +43,8 @@ type Config struct {
 // tokens, stamps the relayed frames, commits deaths and grants respawns.
 //
 // A World is not safe for concurrent use: drive each World from one goroutine (a host
-// shards by world). All times are the host's monotonic clock (`now`), passed in.
+// shards by world). All times are the host's monotonic clock (`now`), passed in; a
+// negative one is refused (ErrBadTime).
 type World struct {
 	cfg       Config
 	slots     []slot
@@ -131,10 +132,13 @@ func (w *World) Config() Config { return w.cfg }
 // player starts unspawned (not alive); its connect spawn is a respawn grant like any other
 // (see RespawnRequest). Its generation continues from the last generation of the id (0 for
 // an id never used), so its lives never share a generation with the departed player's.
-// Errors: ErrBadPlayerID, ErrSlotTaken.
+// Errors (nothing changes): ErrBadPlayerID, ErrSlotTaken, ErrBadTime (a negative now).
 func (w *World) Join(id PlayerID, now time.Duration) (Handle, error) {
 	if int(id) >= len(w.slots) {
 		return Handle{}, fmt.Errorf("%w: %d (MaxPlayers %d)", ErrBadPlayerID, id, len(w.slots))
+	}
+	if now < 0 {
+		return Handle{}, badNow(now)
 	}
 	s := &w.slots[id]
 	if s.token != NoToken {
@@ -195,6 +199,12 @@ func (w *World) lookup(h Handle) (*slot, error) {
 	return s, nil
 }
 
+// badNow refuses a now before the clock's epoch: the host's clock counts up from an epoch
+// it chose, so a negative now is the host's mistake, refused like CountDeath's negative At.
+func badNow(now time.Duration) error {
+	return fmt.Errorf("%w: now %v", ErrBadTime, now)
+}
+
 // current reports whether h is a connection that is still here.
 func (w *World) current(h Handle) bool {
 	_, err := w.lookup(h)
@@ -215,11 +225,15 @@ type Departure struct {
 // Leave ends the connection h. A player that leaves while the server waits for its death
 // report (PhaseDying) leaves dead: the death is committed first (default pose, the killer of
 // the count) and returned. The id is free afterwards; the token is never reused for
-// another connection. Errors: ErrUnknownPlayer, ErrStaleToken.
+// another connection. Errors (nothing changes): ErrUnknownPlayer, ErrStaleToken,
+// ErrBadTime (a negative now).
 func (w *World) Leave(h Handle, now time.Duration) (Departure, error) {
 	s, err := w.lookup(h)
 	if err != nil {
 		return Departure{}, fmt.Errorf("%w: %v", err, h)
+	}
+	if now < 0 {
+		return Departure{}, badNow(now)
 	}
 	var d Departure
 	if s.phase == PhaseDying {

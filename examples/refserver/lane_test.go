@@ -143,3 +143,70 @@ func TestRepeatedRespawnRequestBeforeTheFirstLivingFrameGetsTheSameGrant(t *test
 	require.Len(t, received[*wire.PlayerSpawned](b), 1, "one edge")
 	require.Len(t, h.events(EventRespawnGranted), 2, "one grant each")
 }
+
+// Rule (adr-0017): a recipient that does not see the subject gets no edges; its next show
+// builds the copy from the current state. Two subjects the newcomer's lane has no room to
+// show yet die; one of them is granted a respawn before either is shown.
+func TestUnshownSubjectSendsNoEdgesAndItsShowCarriesTheCurrentLife(t *testing.T) {
+	cfg := testConfig()
+	cfg.MaxPlayers = ShowBacklogRoom + 40
+	cfg.RespawnDelay = time.Millisecond
+	h := newHarness(t, cfg)
+	for id := 1; id < cfg.MaxPlayers; id++ {
+		require.Equal(t, VerdictAccepted, h.w.Handle(h.now, uint16(id), &wire.Hello{}))
+	}
+	c := h.join(0)
+	respawned, corpse := uint16(cfg.MaxPlayers-1), uint16(cfg.MaxPlayers-2)
+	require.False(t, h.w.players[0].sees(respawned))
+	require.False(t, h.w.players[0].sees(corpse))
+
+	// Both subjects spawn and die by their own reports (their clients are raw connections:
+	// the test speaks for them).
+	for _, s := range []uint16{respawned, corpse} {
+		require.Equal(t, VerdictAccepted, h.w.Handle(h.now, s, &wire.RespawnRequest{DeathEpoch: 0}), "connect spawn of %d", s)
+		require.Equal(t, VerdictAccepted, h.w.Handle(h.now, s, &wire.PlayerSync{Seq: 1, DeathEpoch: 1, Alive: true,
+			Health: 100, Vehicle: wire.NoVehicle}), "first living frame of %d", s)
+		require.Equal(t, VerdictAccepted, h.w.Handle(h.now, s, &wire.DeathReport{DeathEpoch: 1, Killer: NoPlayer, Weapon: 255,
+			Pose: uint8(lifecycle.PoseDrown)}), "death of %d", s)
+	}
+	h.now += cfg.RespawnDelay
+	require.Equal(t, VerdictAccepted, h.w.Handle(h.now, respawned, &wire.RespawnRequest{DeathEpoch: 1}))
+	h.flush()
+	require.Len(t, h.events(EventPlayerDeath), 2)
+	require.Len(t, h.events(EventRespawnGranted), 3, "two connect spawns and one respawn")
+	require.False(t, h.w.players[0].sees(respawned), "still not shown")
+	require.False(t, h.w.players[0].sees(corpse), "still not shown")
+
+	// Let the lane drain until everybody is shown.
+	for range 10 {
+		h.step(50 * time.Millisecond)
+	}
+	require.Zero(t, h.w.players[0].nUnshown)
+	for _, m := range received[*wire.PlayerWasted](c) {
+		require.NotContains(t, []uint16{respawned, corpse}, m.Player, "PlayerWasted of a subject the newcomer did not see")
+	}
+	for _, m := range received[*wire.PlayerSpawned](c) {
+		require.NotContains(t, []uint16{respawned, corpse}, m.Player, "PlayerSpawned of a subject the newcomer did not see")
+	}
+	shows := map[uint16]*wire.PlayerShow{}
+	for _, m := range received[*wire.PlayerShow](c) {
+		require.NotContains(t, shows, m.Player, "one show per subject")
+		shows[m.Player] = m
+	}
+	require.Contains(t, shows, respawned)
+	require.Contains(t, shows, corpse)
+
+	// The shows carry each subject's life as it stands now.
+	for _, s := range []uint16{respawned, corpse} {
+		snap, err := h.w.life.Snapshot(lifecycle.PlayerID(s))
+		require.NoError(t, err)
+		require.Equal(t, snap.Alive, shows[s].Alive, "player %d", s)
+		require.Equal(t, uint16(snap.Gen), shows[s].DeathEpoch, "player %d", s)
+	}
+	require.True(t, shows[respawned].Alive, "granted life 2: shown alive")
+	require.Equal(t, uint16(2), shows[respawned].DeathEpoch)
+	require.Positive(t, shows[respawned].Health)
+	require.False(t, shows[corpse].Alive, "shown lying dead")
+	require.Equal(t, uint16(1), shows[corpse].DeathEpoch)
+	require.Zero(t, shows[corpse].Health)
+}
