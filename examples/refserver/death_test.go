@@ -197,6 +197,9 @@ func TestLeavingInsideTheDeathWaitLeavesDead(t *testing.T) {
 	require.Equal(t, wire.ReasonQuit, l[0].Reason)
 }
 
+// A teammate is never named killer, even for damage it dealt before the two joined the
+// same team (adr-0039): a's credited shot is still b's last damage when the two join one
+// team, and b's client reports its death right after.
 func TestKillerIsNeverATeammateEvenForDamageBeforeJoiningTheTeam(t *testing.T) {
 	h, a, b := duel(t, deagle)
 	require.Equal(t, VerdictAccepted, h.shoot(a, wire.Vec3{X: 10}, wire.HitPlayer, 1))
@@ -204,10 +207,13 @@ func TestKillerIsNeverATeammateEvenForDamageBeforeJoiningTheTeam(t *testing.T) {
 	require.NoError(t, h.w.CreateTeam(3, teams.Team{Name: "green"}))
 	require.NoError(t, h.w.JoinTeam(0, 3))
 	require.NoError(t, h.w.JoinTeam(1, 3))
-	require.Equal(t, VerdictAccepted, h.hit(b, NoPlayer, 54, wire.Ref{}, 60))
-	require.Equal(t, VerdictAccepted, h.w.Handle(h.now, 1, &wire.DeathReport{DeathEpoch: b.gen, Killer: 0, Weapon: 54}))
+	last := h.w.players[1].vit.LastDamage()
+	require.True(t, last.Valid)
+	require.Equal(t, uint16(0), last.Attacker, "a's damage is still b's last")
+	require.Equal(t, VerdictAccepted, h.w.Handle(h.now, 1, &wire.DeathReport{DeathEpoch: b.gen, Killer: 0, Weapon: deagle}))
 	d := h.events(EventPlayerDeath)
 	require.Len(t, d, 1)
+	require.Equal(t, lifecycle.CommitByReport, d[0].Commit)
 	require.Equal(t, NoPlayer, d[0].Other)
 	h.flush()
 	w := received[*wire.PlayerWasted](a)
