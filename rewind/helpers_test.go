@@ -34,7 +34,14 @@ func (w *World) shotNaive(now time.Duration, shooter PlayerID, ray Ray, dst []Re
 		res.Verdict, res.Back = ShotRewound, min(rtt, RewindCap)
 		res.At = now - res.Back
 	}
-	q := query{seg: newSegment(ray.Origin, ray.Direction, ray.Length), at: res.At, shooter: int(shooter), shooterSeat: s.seat}
+	seat := s.seat
+	if ray.FromVehicle {
+		if _, err := w.vehicle(ray.Vehicle); err != nil {
+			return ShotResult{}, err
+		}
+		seat = ray.Vehicle
+	}
+	q := query{seg: newSegment(ray.Origin, ray.Direction, ray.Length), at: res.At, shooter: int(shooter), shooterSeat: seat}
 	out := res.Recipients
 	for id := range w.players {
 		if r, ok := w.evaluateNaive(&q, id); ok {

@@ -17,6 +17,15 @@ type Ray struct {
 	Direction Vec3
 	// Length is how far it reaches, in metres: finite, above 0, at most MaxRayLength.
 	Length float32
+	// FromVehicle says the ray was fired by the guns of Vehicle (a VehicleShot): that
+	// vehicle is the shooter's own, whatever the shooter's newest frame says. A host may
+	// take a vehicle's shot that arrives just after the frame showing its driver on foot;
+	// its passengers are still not rewound. Without it the shooter's own vehicle is the one
+	// its newest frame seats it in. Vehicle must be an added vehicle (ErrVehicleRange,
+	// ErrUnknownVehicle).
+	FromVehicle bool
+	// Vehicle is the vehicle that fired, when FromVehicle.
+	Vehicle VehicleID
 }
 
 // Recipient is one player a shot's ray passed near, and the pose the server sends it in
@@ -108,6 +117,11 @@ func (w *World) Shot(now time.Duration, shooter PlayerID, ray Ray, dst []Recipie
 	if err := checkRay(ray); err != nil {
 		return ShotResult{}, err
 	}
+	if ray.FromVehicle {
+		if _, err := w.vehicle(ray.Vehicle); err != nil {
+			return ShotResult{}, err
+		}
+	}
 	res := ShotResult{Verdict: ShotCannon, At: now, Recipients: dst[:0]}
 	if ray.Kind == CannonRay {
 		return res, nil
@@ -117,7 +131,11 @@ func (w *World) Shot(now time.Duration, shooter PlayerID, ray Ray, dst []Recipie
 		res.Verdict, res.Back = ShotRewound, min(rtt, RewindCap)
 		res.At = now - res.Back
 	}
-	q := query{seg: newSegment(ray.Origin, ray.Direction, ray.Length), at: res.At, shooter: int(shooter), shooterSeat: s.seat}
+	seat := s.seat
+	if ray.FromVehicle {
+		seat = ray.Vehicle
+	}
+	q := query{seg: newSegment(ray.Origin, ray.Direction, ray.Length), at: res.At, shooter: int(shooter), shooterSeat: seat}
 	w.collect(&q)
 	res.Recipients = w.recipients(&q, res.Recipients)
 	return res, nil

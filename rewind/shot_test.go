@@ -250,6 +250,27 @@ func TestShooterOwnVehicleIsNotRewound(t *testing.T) {
 	}
 }
 
+func TestTheVehicleThatFiredIsTheShootersOwnWhateverItsNewestFrameSays(t *testing.T) {
+	// The shooter's newest frame has it on foot, but the shot is its vehicle's guns,
+	// fired from vehicle 5 just before it got out: the passenger is not rewound.
+	w, now := seatedScene(t, NoVehicle)
+	ray := Ray{Kind: VehicleGunRay, Origin: Vec3{29, 0, 0}, Direction: Vec3{1, 0, 0}, Length: 10, FromVehicle: true, Vehicle: 5}
+	r := only(t, shoot(t, w, now, 0, ray))
+	if present := must2[Pose](t)(w.VehicleAt(5, now)); r.Verdict != InShooterVehicle || r.VehiclePose != present {
+		t.Errorf("recipient %+v, want its present pose in the shooter's vehicle", r)
+	}
+	ray.FromVehicle = false
+	if r := only(t, shoot(t, w, now, 0, ray)); r.Verdict != RewoundInVehicle {
+		t.Errorf("without FromVehicle: %v, want rewound in its vehicle", r.Verdict)
+	}
+	for _, bad := range []VehicleID{7, 9999} {
+		ray.FromVehicle, ray.Vehicle = true, bad
+		if _, err := w.Shot(now, 0, ray, nil); !errors.Is(err, ErrUnknownVehicle) && !errors.Is(err, ErrVehicleRange) {
+			t.Errorf("fired from vehicle %d: %v", bad, err)
+		}
+	}
+}
+
 func TestFrozenVehicleIsNotRewound(t *testing.T) {
 	w, now := seatedScene(t, NoVehicle)
 	// Frozen a moment ago: the history starts anew there, and the vehicle is not rewound

@@ -303,6 +303,8 @@ func (w *World) onVehicleShot(now time.Duration, p *player, m *wire.VehicleShot)
 	if !ok {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictBadRay, "")
 	}
+	// The guns' own vehicle is the shooter's, even when its frame on foot came first.
+	r.FromVehicle, r.Vehicle = true, rewind.VehicleID(m.Vehicle)
 	o := &w.msgs.rvsh
 	*o = wire.RemoteVehicleShot{Shooter: p.id, Vehicle: m.Vehicle, ShotSeq: m.ShotSeq, Weapon: m.Weapon, HitType: m.HitType,
 		HitID: m.HitID, Origin: m.Origin, HitPos: m.HitPos}
