@@ -408,7 +408,7 @@
 //	0x48  RemoteVehicleExplode     10  server to client  reliable
 //	0x49  CreateExplosion          26  server to client  reliable
 //	0x4A  CreateFire               25  server to client  reliable
-//	0x4B  PlayerShow               40  server to client  reliable
+//	0x4B  PlayerShow               41  server to client  reliable
 //	0x4C  PlayerHide                8  server to client  reliable
 //	0x4D  PlayerWasted             14  server to client  reliable
 //	0x4E  PlayerSpawned            26  server to client  reliable
@@ -739,7 +739,7 @@
 //	23   2     Stamp.Rev       u16      0..65535                  the relation revision the answer was taken at; compare revisions with internal/revision (they wrap at 65535)
 //	rule: Stamp.Teammate is false when Creator is NoPlayer. (inconsistent fields)
 //
-// PlayerShow (0x4B, 40 bytes, server to client, reliable): makes a player visible to the recipient (a join, or the recipient's streaming range reaching it): the current state from which the recipient builds the player's copy.
+// PlayerShow (0x4B, 41 bytes, server to client, reliable): makes a player visible to the recipient (a join, or the recipient's streaming range reaching it): the current state from which the recipient builds the player's copy.
 //
 //	off   size   field        type       valid range                                meaning
 //	2     2      Player       u16 id     0..65534                                   the player shown
@@ -756,8 +756,10 @@
 //	24    12     Position     3×f32      finite, |axis| <= 100000                   the player's position
 //	36    2      Facing       u16 angle  any finite radians (wraps), step 2π/65536  the heading in radians, quantized to 2π/65536
 //	38    2      Vehicle      u16 id     0..65534, 0xFFFF none                      the vehicle the player sits in, NoVehicle on foot
+//	40    1      Pose         u8         0..255                                     the death pose the body lies in while not Alive: the one its PlayerWasted carried, so a late show lays the corpse as everyone else saw it (adr-0017); a raw game value, 0 while Alive
 //	rule: Seat is 0 when Vehicle is NoVehicle (on foot). (non-canonical encoding)
 //	rule: Health is above 0 while Alive (adr-0017). (inconsistent fields)
+//	rule: Pose is 0 while Alive. (non-canonical encoding)
 //
 // PlayerHide (0x4C, 8 bytes, server to client, reliable): removes a player's copy from the recipient (the player left, or left the recipient's streaming range).
 //

@@ -271,6 +271,7 @@ func ruleCases() []ruleCase {
 		}})
 	}
 	cases = append(cases,
+		ruleCase{IDPlayerShow, "Pose", ErrNonCanonical, func(m Message) { p := m.(*PlayerShow); p.Alive, p.Health, p.Pose = true, 50, 3 }},
 		ruleCase{IDDamageReport, "Ref.Seq", ErrNonCanonical, func(m Message) { m.(*DamageReport).Ref = Ref{Kind: RefNone, Seq: 4} }},
 		ruleCase{IDDamageReport, "Attacker", ErrInconsistent, func(m Message) { m.(*DamageReport).Attacker = NoPlayer }},
 		ruleCase{IDPlayerWasted, "Killer", ErrInconsistent, func(m Message) { p := m.(*PlayerWasted); p.Killer = p.Player }},

@@ -244,6 +244,10 @@ type PlayerShow struct {
 	Facing float32
 	// Vehicle is the vehicle the player sits in, NoVehicle on foot.
 	Vehicle uint16
+	// Pose is the death pose the body lies in while not Alive: the one its PlayerWasted
+	// carried, so a late show lays the corpse as everyone else saw it (adr-0017); a raw
+	// game value, 0 while Alive.
+	Pose uint8
 }
 
 func (m *PlayerShow) walk(c *codec) {
@@ -262,8 +266,10 @@ func (m *PlayerShow) walk(c *codec) {
 	c.position(&m.Position, "Position")
 	c.angle(&m.Facing, "Facing")
 	c.id16(&m.Vehicle, "Vehicle", true)
+	c.u8(&m.Pose, "Pose")
 	c.rule(m.Vehicle != NoVehicle || m.Seat == 0, "Seat", kindNonCanonical, "Seat is 0 when Vehicle is NoVehicle (on foot).")
 	c.rule(!m.Alive || m.Health > 0, "Health", kindInconsistent, "Health is above 0 while Alive (adr-0017).")
+	c.rule(!m.Alive || m.Pose == 0, "Pose", kindNonCanonical, "Pose is 0 while Alive.")
 }
 
 // PlayerHide removes a player's copy from the recipient (the player left, or left the

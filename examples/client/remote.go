@@ -81,10 +81,14 @@ func (c *Client) onPlayerShow(m *wire.PlayerShow) {
 		// may judge the new one's damage.
 		c.tracker.Forget(teams.PlayerID(m.Player))
 	}
+	pose := lifecycle.PoseDefault
+	if !m.Alive {
+		pose = lifecycle.Pose(m.Pose).OrDefault() // lay the body as everyone else saw it fall
+	}
 	*r = Remote{
 		Copy: lifecycle.NewCopy(lifecycle.Snapshot{
 			Subject: lifecycle.PlayerID(m.Player), Token: lifecycle.Token(m.PlayerToken), Spawned: true,
-			Alive: m.Alive, Gen: lifecycle.Generation(m.DeathEpoch), Pose: lifecycle.PoseDefault,
+			Alive: m.Alive, Gen: lifecycle.Generation(m.DeathEpoch), Pose: pose,
 			Point:   lifecycle.SpawnPoint{Pos: lifecycle.Vec3(m.Position), Facing: m.Facing},
 			SyncSeq: m.SyncSeq,
 		}),

@@ -646,6 +646,21 @@ func show(player uint16, token uint32, epoch, syncSeq uint16) *wire.PlayerShow {
 		Health: 100, Vehicle: wire.NoVehicle}
 }
 
+func TestALateShowLaysTheCorpseInItsDeathPose(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.join()
+	m := show(3, 30, 4, 100)
+	m.Alive, m.Health, m.Pose = false, 0, uint8(lifecycle.PoseDrown)
+	h.send(m)
+	r, ok := h.c.Remote(3)
+	require.True(t, ok)
+	require.False(t, r.Copy.Alive)
+	require.Equal(t, lifecycle.PoseDrown, r.Copy.Pose, "the body lies as everyone else saw it fall")
+	h.send(show(4, 40, 1, 1))
+	r, _ = h.c.Remote(4)
+	require.Equal(t, lifecycle.PoseDefault, r.Copy.Pose, "a living copy has no death pose")
+}
+
 func TestRemoteCopyAppliesEdgesOnlyOfItsConnectionAndLife(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.join()

@@ -209,4 +209,6 @@ func TestUnshownSubjectSendsNoEdgesAndItsShowCarriesTheCurrentLife(t *testing.T)
 	require.False(t, shows[corpse].Alive, "shown lying dead")
 	require.Equal(t, uint16(1), shows[corpse].DeathEpoch)
 	require.Zero(t, shows[corpse].Health)
+	require.Equal(t, uint8(lifecycle.PoseDrown), shows[corpse].Pose, "in the pose its death was reported with")
+	require.Zero(t, shows[respawned].Pose, "a living player has no death pose")
 }

@@ -493,6 +493,9 @@ func (w *World) show(now time.Duration, recipient, subject *player) {
 		Armor:       min(max(led.Armor, 0), wire.MaxVital),
 		Vehicle:     NoVehicle,
 	}
+	if !snap.Alive {
+		m.Pose = uint8(snap.Pose) // the corpse lies as its PlayerWasted laid it everywhere else
+	}
 	if f.have {
 		m.Position, m.Facing, m.Weapon = f.pos, f.facing, f.weapon
 		if f.vehicle != NoVehicle {
