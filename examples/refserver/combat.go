@@ -147,7 +147,11 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 	if sr.HasDamage {
 		damage = sr.Damage
 	}
-	w.remember(now, p, m.ShotSeq, m.Weapon, max(sr.Pellets, 1), vitals.SourceBullet, damage, sr.Tier, false)
+	pellets := max(sr.Pellets, 1)
+	if m.Weapon == weaponCombatShotgun {
+		pellets = max(pellets, CombatShotgunCredits)
+	}
+	w.remember(now, p, m.ShotSeq, m.Weapon, pellets, vitals.SourceBullet, damage, sr.Tier, false)
 	w.claimHit(now, p, m.HitType, m.HitID, r, res.Recipients, vitals.PlayerDamageFactor*sr.Damage, sr.Damage)
 	logged := w.fan.add(enc, p.id, NoPlayer, w.teams.Rev(), stampRemoteWeaponShot)
 	if !logged {

@@ -108,7 +108,8 @@
 //   - Duplicated report numbers are dropped before anything (the report's number filter).
 //   - Correlation by what the report answers: a shot of the attacker relayed to this life
 //     of the victim, within its window, same weapon, with a credit left (a shotgun one per
-//     pellet); a detonation of the attacker's projectile within ExplosionWindow and
+//     pellet, the Combat Shotgun CombatShotgunCredits: the data's sources disagree on its
+//     pellets, and a generous cap costs nothing); a detonation of the attacker's projectile within ExplosionWindow and
 //     BlastRadius (a molotov's fire too); a live gamemode effect whose creator is the
 //     attacker, within its radius; an accepted explosion of that vehicle with its author; a
 //     melee blow of an attacker that may act, holds the weapon (or the fists, or a gun as
@@ -120,7 +121,9 @@
 //     its fire held within ContinuousWindow, within its range.
 //   - teams.JudgeReport decides credit (a shot by the stamp it was relayed with; anything
 //     else by the relation now): a report between teammates, or of a shot accepted before a
-//     team change, is not credited and never becomes the last damage.
+//     team change, is not credited and never becomes the last damage. The records raise
+//     no gamemode event for it; the World raises the diagnostic report_not_credited with
+//     VerdictTeammate, so a host can tell it from a wrong.
 //   - The floor comes with the report: vitals.BulletFloor of the shot's damage, lowered to
 //     the damage of any weapon properties revision the victim may still apply (from the
 //     one it acknowledged PropertiesGrace ago to the newest: when the gamemode lowers a
