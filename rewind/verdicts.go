@@ -98,8 +98,10 @@ const (
 	// ShotRewound: the recipients near the ray were rewound by the shooter's round-trip
 	// time, at most RewindCap.
 	ShotRewound ShotVerdict = iota + 1
-	// ShotNoRTT: the shooter's round-trip time is not measured yet (no pong so far); the
-	// recipients near the ray get their present poses.
+	// ShotNoRTT: the shooter's round-trip time is not measured yet (fewer than
+	// MinRTTSamples pongs); the recipients near the ray get their present poses. Their
+	// RecipientVerdicts still say how they would be rewound (the shot's moment is now, so
+	// the rewound pose is the present one).
 	ShotNoRTT
 	// ShotCannon: a Rhino cannon's ray; nobody is rewound and no recipient is listed.
 	ShotCannon
@@ -124,7 +126,7 @@ type RecipientVerdict uint8
 // The ways a recipient is placed.
 const (
 	// RewoundOnFoot: the recipient is on foot; its position is its accepted path at the
-	// shot's moment.
+	// shot's moment (ShotResult.At: now itself for ShotNoRTT).
 	RewoundOnFoot RecipientVerdict = iota + 1
 	// RewoundInVehicle: the recipient sits in a vehicle; it and the vehicle are rewound to
 	// the same moment, and the recipient puts its copy of the vehicle (and itself) there.
