@@ -308,9 +308,7 @@ func TestKillerIsJudgedByTheRelationWhenTheDeathWasCountedAndAtTheCommit(t *test
 			count: func(t *testing.T, h *harness, a, b *tclient) {
 				require.Equal(t, VerdictAccepted, h.shoot(a, b.pos, wire.HitPlayer, 1))
 				require.Equal(t, VerdictAccepted, h.hit(b, 0, deagle, wire.Ref{Kind: wire.RefWeaponShot, Seq: a.shotSeq}, 40))
-				require.NoError(t, h.w.CreateTeam(3, teams.Team{Name: "green"}))
-				require.NoError(t, h.w.JoinTeam(0, 3))
-				require.NoError(t, h.w.JoinTeam(1, 3))
+				greenTeam(t, h)                                // players 0 and 1 become teammates
 				require.NoError(t, h.w.SetHealth(h.now, 1, 0)) // the ledger at 0: counted
 			},
 			after: func(t *testing.T, h *harness) {
@@ -325,9 +323,7 @@ func TestKillerIsJudgedByTheRelationWhenTheDeathWasCountedAndAtTheCommit(t *test
 				lethal(t, h, a, b)
 			},
 			after: func(t *testing.T, h *harness) {
-				require.NoError(t, h.w.CreateTeam(3, teams.Team{Name: "green"}))
-				require.NoError(t, h.w.JoinTeam(0, 3))
-				require.NoError(t, h.w.JoinTeam(1, 3))
+				greenTeam(t, h) // players 0 and 1 become teammates
 			},
 			counted: 0,
 			killer:  NoPlayer,
@@ -338,9 +334,7 @@ func TestKillerIsJudgedByTheRelationWhenTheDeathWasCountedAndAtTheCommit(t *test
 				lethal(t, h, a, b)
 			},
 			after: func(t *testing.T, h *harness) {
-				require.NoError(t, h.w.CreateTeam(3, teams.Team{Name: "green"}))
-				require.NoError(t, h.w.JoinTeam(0, 3))
-				require.NoError(t, h.w.JoinTeam(1, 3))
+				greenTeam(t, h) // players 0 and 1 become teammates
 				require.NoError(t, h.w.LeaveTeam(1))
 			},
 			counted: 0,
@@ -513,4 +507,12 @@ func TestReportBetweenTeammatesEarnsNoLastDamage(t *testing.T) {
 			require.Equal(t, NoPlayer, d[0].Other)
 		})
 	}
+}
+
+// greenTeam puts players 0 and 1 in team 3 (friendly fire off): teammates from now.
+func greenTeam(t *testing.T, h *harness) {
+	t.Helper()
+	require.NoError(t, h.w.CreateTeam(3, teams.Team{Name: "green"}))
+	require.NoError(t, h.w.JoinTeam(0, 3))
+	require.NoError(t, h.w.JoinTeam(1, 3))
 }
