@@ -220,6 +220,9 @@ func (w *World) claimHit(now time.Duration, p *player, ht wire.HitType, hid uint
 		}
 		for i := range near {
 			if uint16(near[i].Player) == hid {
+				if near[i].Distance > ClaimReach {
+					return // its trace could not confirm it: not a claim to judge it by
+				}
 				if s, err := victim.vit.HitClaimed(now, min(max(expected, 0), vitals.MaxClaimedLoss)); err == nil && s.Raised {
 					w.raiseSuspicion(now, victim, s)
 				}
@@ -237,8 +240,8 @@ func (w *World) claimHit(now time.Duration, p *player, ht wire.HitType, hid uint
 // claimVehicleHit feeds the vehicle_god_mode detector (adr-0041) of the driver of vehicle
 // hid, which a shot of p claims to hit: judged against the vehicle's pose the driver was
 // sent as the shot's recipient (rewound with the vehicle, or its present pose when the
-// vehicle is frozen), and counted only when the ray passed within the vehicle near
-// distance of that pose. A vehicle whose driver was not near the ray, an empty one, and
+// vehicle is frozen), and counted only when the ray passed within VehicleClaimReach of
+// that pose. A vehicle whose driver was not near the ray, an empty one, and
 // the shooter's own are not judged: nobody's frames show their health for this shot.
 func (w *World) claimVehicleHit(now time.Duration, p *player, hid uint16, r rewind.Ray, near []rewind.Recipient, expected float32) {
 	for i := range near {
@@ -253,7 +256,7 @@ func (w *World) claimVehicleHit(now time.Duration, p *player, hid uint16, r rewi
 		if d == nil || d == p || !d.frame.have || d.frame.vehicle != hid || d.frame.seat != 0 {
 			continue // a passenger: its frames do not carry the vehicle's health
 		}
-		if !nearRay(r, rc.VehiclePose.Position, w.vnear) {
+		if !nearRay(r, rc.VehiclePose.Position, min(w.vnear, VehicleClaimReach)) {
 			return
 		}
 		if s, err := d.vgod.HitClaimed(now, min(max(expected, 0), vitals.MaxVehicleClaimedLoss)); err == nil && s.Raised {

@@ -402,6 +402,33 @@ func TestGodModeDetectorFlagsAVictimThatSkipsTheHitsClaimedAgainstItsRewoundPose
 	require.Equal(t, uint16(1), s[0].Player)
 }
 
+func TestGodModeDetectorIgnoresClaimsWhoseRayMissedTheRewoundBody(t *testing.T) {
+	// The same volley as above, but every ray passes 1.5 m beside the victim's rewound
+	// position (ClaimReach is 1 m): its trace could not confirm them, so they say only that
+	// the shooter missed. The victim is still a recipient (within the 5 m near distance).
+	h, a, b := duel(t, m4)
+	require.NoError(t, h.w.GiveWeapon(h.now, 0, m4, 2000, true))
+	h.flush()
+	h.rtt(100 * time.Millisecond)
+	for range 40 {
+		h.now += 200 * time.Millisecond
+		require.Equal(t, VerdictAccepted, h.frame(b))
+		require.Equal(t, VerdictAccepted, h.shoot(a, wire.Vec3{X: 30, Y: 4.5}, wire.HitPlayer, 1))
+		require.NoError(t, h.w.Tick(h.now))
+	}
+	for range 10 {
+		h.now += 500 * time.Millisecond
+		require.Equal(t, VerdictAccepted, h.frame(b))
+		require.Equal(t, VerdictAccepted, h.frame(a))
+		require.NoError(t, h.w.Tick(h.now))
+	}
+	require.Empty(t, h.events(EventGodModeSuspect))
+	h.flush()
+	shots := received[*wire.RemoteWeaponShot](b)
+	require.NotEmpty(t, shots)
+	require.True(t, shots[len(shots)-1].Rewind.Valid, "b was a recipient near the ray, with its own rewound pose")
+}
+
 func TestVehicleGunsAreRateCheckedAndFlooredAtTheStandardTier(t *testing.T) {
 	h, a, b := duel(t, deagle)
 	require.NoError(t, h.w.CreateVehicle(h.now, 2, 425, wire.Vec3{}, wire.Quat{W: 1}))

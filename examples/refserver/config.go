@@ -91,6 +91,18 @@ const (
 	VehicleGunInterval = 20 * time.Millisecond
 	// VehicleGunBurst is the burst allowance of the vehicle guns' rate check.
 	VehicleGunBurst = 300 * time.Millisecond
+	// ClaimReach is how close to a ray the rewound position a victim was sent must lie for
+	// a claimed hit on it to feed the god-mode detector. The position is the body's root;
+	// a body's hit volume reaches about a metre from it (the head above, the shoulders to
+	// the sides), so a ray that passed farther hit nothing in the victim's trace, whatever
+	// the shooter's screen showed: a link slower than the rewind's cap, or a shooter that
+	// led badly. Such a claim only says the shooter missed, and must not count against the
+	// victim. The rewind lists recipients out to its near distance (5 m) for their own
+	// traces; the detector judges only the claims a trace could confirm.
+	ClaimReach = 1
+	// VehicleClaimReach is ClaimReach for a claimed hit on a vehicle, judged at the
+	// vehicle's rewound pose (its centre): half the length of a long car or a helicopter.
+	VehicleClaimReach = 6
 	// ContinuousRange is added to a continuous weapon's range for the distance check of
 	// its fire, spray or extinguisher damage.
 	ContinuousRange = 5

@@ -97,11 +97,12 @@
 //     victim one credit per pellet, for ShotCreditWindow.
 //   - A claimed hit on a player near the ray feeds that player's god-mode detector
 //     (vitals.HitClaimed) with the loss the hit would cause: judged against the same
-//     rewound pose that player was sent. A claimed hit on a vehicle makes the shooter the
+//     rewound pose that player was sent, and only when the ray passed within ClaimReach
+//     (1 m) of it (farther, the victim's trace could not confirm it: the shooter missed). A claimed hit on a vehicle makes the shooter the
 //     candidate author of its explosion (VehicleCreditWindow), and feeds the
 //     vehicle_god_mode detector of its driver (vitals.VehicleDetector) with the
-//     weapon's damage when the ray passed within the vehicle near distance of the
-//     vehicle's pose that driver was sent.
+//     weapon's damage when the ray passed within VehicleClaimReach (6 m) of the vehicle's
+//     pose that driver was sent.
 //
 // Damage reports (reports.go, onDamageReport), in this order:
 //
