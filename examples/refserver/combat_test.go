@@ -380,7 +380,11 @@ func TestProjectileAndDetonationAreCorrelatedWithTheOwner(t *testing.T) {
 	require.Equal(t, uint16(0), d[0].Other)
 }
 
-func TestGodModeDetectorFlagsAVictimThatSkipsTheHitsClaimedAgainstItsRewoundPose(t *testing.T) {
+// unfeltVolley has a fire 40 M4 shots at b, 200 ms apart, each aimed at end and claiming a
+// hit on b, which b's client never reports; then the claims mature. It returns the
+// harness and b.
+func unfeltVolley(t *testing.T, end wire.Vec3) (*harness, *tclient) {
+	t.Helper()
 	h, a, b := duel(t, m4)
 	require.NoError(t, h.w.GiveWeapon(h.now, 0, m4, 2000, true))
 	h.flush()
@@ -388,7 +392,7 @@ func TestGodModeDetectorFlagsAVictimThatSkipsTheHitsClaimedAgainstItsRewoundPose
 	for range 40 {
 		h.now += 200 * time.Millisecond
 		require.Equal(t, VerdictAccepted, h.frame(b))
-		require.Equal(t, VerdictAccepted, h.shoot(a, wire.Vec3{X: 30}, wire.HitPlayer, 1))
+		require.Equal(t, VerdictAccepted, h.shoot(a, end, wire.HitPlayer, 1))
 		require.NoError(t, h.w.Tick(h.now))
 	}
 	for range 10 {
@@ -397,31 +401,21 @@ func TestGodModeDetectorFlagsAVictimThatSkipsTheHitsClaimedAgainstItsRewoundPose
 		require.Equal(t, VerdictAccepted, h.frame(a))
 		require.NoError(t, h.w.Tick(h.now))
 	}
+	return h, b
+}
+
+func TestGodModeDetectorFlagsAVictimThatSkipsTheHitsClaimedAgainstItsRewoundPose(t *testing.T) {
+	h, _ := unfeltVolley(t, wire.Vec3{X: 30}) // straight through b at x = 10
 	s := h.events(EventGodModeSuspect)
 	require.NotEmpty(t, s)
 	require.Equal(t, uint16(1), s[0].Player)
 }
 
 func TestGodModeDetectorIgnoresClaimsWhoseRayMissedTheRewoundBody(t *testing.T) {
-	// The same volley as above, but every ray passes 1.5 m beside the victim's rewound
-	// position (ClaimReach is 1 m): its trace could not confirm them, so they say only that
-	// the shooter missed. The victim is still a recipient (within the 5 m near distance).
-	h, a, b := duel(t, m4)
-	require.NoError(t, h.w.GiveWeapon(h.now, 0, m4, 2000, true))
-	h.flush()
-	h.rtt(100 * time.Millisecond)
-	for range 40 {
-		h.now += 200 * time.Millisecond
-		require.Equal(t, VerdictAccepted, h.frame(b))
-		require.Equal(t, VerdictAccepted, h.shoot(a, wire.Vec3{X: 30, Y: 4.5}, wire.HitPlayer, 1))
-		require.NoError(t, h.w.Tick(h.now))
-	}
-	for range 10 {
-		h.now += 500 * time.Millisecond
-		require.Equal(t, VerdictAccepted, h.frame(b))
-		require.Equal(t, VerdictAccepted, h.frame(a))
-		require.NoError(t, h.w.Tick(h.now))
-	}
+	// The same volley, but every ray passes 1.5 m beside the victim's rewound position
+	// (ClaimReach is 1 m): its trace could not confirm them, so they say only that the
+	// shooter missed. The victim is still a recipient (within the 5 m near distance).
+	h, b := unfeltVolley(t, wire.Vec3{X: 30, Y: 4.5})
 	require.Empty(t, h.events(EventGodModeSuspect))
 	h.flush()
 	shots := received[*wire.RemoteWeaponShot](b)
