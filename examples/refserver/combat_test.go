@@ -380,9 +380,9 @@ func TestProjectileAndDetonationAreCorrelatedWithTheOwner(t *testing.T) {
 	require.Equal(t, uint16(0), d[0].Other)
 }
 
-// unfeltVolley has a fire 40 M4 shots at b, 200 ms apart, each aimed at end and claiming a
-// hit on b, which b's client never reports; then the claims mature. It returns the
-// harness and b.
+// unfeltVolley makes player a fire 40 M4 shots at b, 200 ms apart, each aimed at end and
+// claiming a hit on b, which b's client never reports; then the claims mature. It returns
+// the harness and b.
 func unfeltVolley(t *testing.T, end wire.Vec3) (*harness, *tclient) {
 	t.Helper()
 	h, a, b := duel(t, m4)
