@@ -153,25 +153,34 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 	}
 	w.remember(now, p, m.ShotSeq, m.Weapon, pellets, vitals.SourceBullet, damage, sr.Tier, false)
 	w.claimHit(now, p, m.HitType, m.HitID, r, res.Recipients, vitals.PlayerDamageFactor*sr.Damage, sr.Damage)
-	logged := w.fan.add(enc, p.id, NoPlayer, w.teams.Rev(), stampRemoteWeaponShot)
+	w.relayShot(p, enc, stampRemoteWeaponShot, res.Recipients, func(st wire.Stamp, rw wire.Rewind) wire.Message {
+		o.Stamp, o.Rewind = st, rw
+		return o
+	})
+	return VerdictAccepted
+}
+
+// relayShot relays an accepted shot: the shared encoding enc (its stamp at layout) to
+// every other connection, and to each recipient near the ray a datagram of its own
+// instead, with the shooter's stamp for it and its rewound pose (pose fills them into
+// the message and returns it).
+func (w *World) relayShot(p *player, enc []byte, layout stampLayout, near []rewind.Recipient, pose func(wire.Stamp, wire.Rewind) wire.Message) {
+	logged := w.fan.add(enc, p.id, NoPlayer, w.teams.Rev(), layout)
 	if !logged {
 		w.stats.FanOutDropped++
 	}
-	// A recipient near the ray gets its own rewound pose: a datagram of its own.
-	for i := range res.Recipients {
-		r := &res.Recipients[i]
+	for i := range near {
+		r := &near[i]
 		q := w.conn(uint16(r.Player))
 		if q == nil {
 			continue
 		}
-		o.Stamp, o.Rewind = wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(q.id))), rewindOf(r)
-		q.out.send(o)
+		q.out.send(pose(wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(q.id))), rewindOf(r)))
 		if logged {
 			w.fan.skipLast(q.id)
 		}
 	}
 	w.stats.Shots++
-	return VerdictAccepted
 }
 
 // rewindOf is the pose a recipient is sent: its rewound position, and its vehicle's pose
@@ -295,7 +304,8 @@ func (w *World) onVehicleShot(now time.Duration, p *player, m *wire.VehicleShot)
 	if veh.wrecked {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictWrecked, "")
 	}
-	if (!p.frame.have || p.frame.vehicle != m.Vehicle) && !w.leftDriversSeat(p, m.Vehicle) {
+	// A shot fired just before the driver got out may be overtaken by its frame on foot.
+	if (!p.frame.have || p.frame.vehicle != m.Vehicle) && !w.droveWithin(p, m.Vehicle, VehicleShotGrace) {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictNotInVehicle, "")
 	}
 	if v := p.shotFilter.check(m.ShotSeq); v != VerdictAccepted {
@@ -363,25 +373,10 @@ func (w *World) onVehicleShot(now time.Duration, p *player, m *wire.VehicleShot)
 	if !cannon {
 		w.claimHit(now, p, m.HitType, m.HitID, r, res.Recipients, expected, vexpected)
 	}
-
-	logged := w.fan.add(enc, p.id, NoPlayer, w.teams.Rev(), stampRemoteVehicleShot)
-	if !logged {
-		w.stats.FanOutDropped++
-	}
-	// A recipient near the ray gets its own rewound pose: a datagram of its own.
-	for i := range res.Recipients {
-		r := &res.Recipients[i]
-		q := w.conn(uint16(r.Player))
-		if q == nil {
-			continue
-		}
-		o.Stamp, o.Rewind = wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(q.id))), rewindOf(r)
-		q.out.send(o)
-		if logged {
-			w.fan.skipLast(q.id)
-		}
-	}
-	w.stats.Shots++
+	w.relayShot(p, enc, stampRemoteVehicleShot, res.Recipients, func(st wire.Stamp, rw wire.Rewind) wire.Message {
+		o.Stamp, o.Rewind = st, rw
+		return o
+	})
 	return VerdictAccepted
 }
 

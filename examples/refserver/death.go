@@ -247,22 +247,23 @@ func (w *World) onStealthKill(now time.Duration, p *player, m *wire.StealthKill)
 	return VerdictAccepted
 }
 
-// leftDriversSeat reports whether one of p's frames of the last VehicleShotGrace, in its
-// current life, put it in the driver's seat of vehicle v: a VehicleShot fired just before
-// the driver got out may arrive after the frame that shows it on foot (datagrams reorder).
-func (w *World) leftDriversSeat(p *player, v uint16) bool {
-	return p.driving && p.driveVehicle == v && p.driveLife == p.lifeSerial && w.now-p.driveAt <= VehicleShotGrace
+// droveWithin reports whether one of p's frames of the last window, in its current life,
+// put it in a driver's seat: of vehicle v, or of any vehicle for NoVehicle. A message sent
+// from the seat may arrive after the frame that shows the player out of it (datagrams
+// reorder; the lane may pass them).
+func (w *World) droveWithin(p *player, v uint16, window time.Duration) bool {
+	return p.driving && (v == NoVehicle || p.driveVehicle == v) && p.driveLife == p.lifeSerial && w.now-p.driveAt <= window
 }
 
-// droveRecently reports whether one of p's frames of the last ContinuousWindow, in its
-// current life, put it in the driver's seat of vehicle v: its VehicleExplode travels on the
-// lane and may overtake the unreliable frame that shows it in the seat, or follow the one
-// that shows it leaving.
+// droveRecently reports whether p sits in the driver's seat of vehicle v by its newest
+// frame, or did within ContinuousWindow: its VehicleExplode travels on the lane and may
+// overtake the unreliable frame that shows it in the seat, or follow the one that shows
+// it leaving.
 func (w *World) droveRecently(p *player, v uint16) bool {
 	if p.frame.have && p.frame.vehicle == v && p.frame.seat == 0 {
 		return true
 	}
-	return p.driving && p.driveVehicle == v && p.driveLife == p.lifeSerial && w.now-p.driveAt <= ContinuousWindow
+	return w.droveWithin(p, v, ContinuousWindow)
 }
 
 func (w *World) refuseExplode(now time.Duration, p *player, m *wire.VehicleExplode, v Verdict) Verdict {

@@ -201,19 +201,7 @@ func (w *World) routeAcks(p *player) {
 			if it.seq != a.Seq {
 				continue // its report was lost from the lane's log; Acked still knows
 			}
-			switch it.kind {
-			case ackHealth:
-				_ = p.vit.Acknowledged(a.At, it.rev)
-			case ackMult:
-				_ = p.vit.MultipliersAcknowledged(a.At, it.rev)
-			case ackZero:
-				_ = p.vit.Acknowledged(a.At, it.rev)
-				_ = w.life.ZeroAcknowledged(p.handle, it.gen)
-			case ackProps:
-				p.propertiesAcknowledged(a.At, it.rev)
-			case ackWeapon:
-				_ = p.inv.Acknowledged(a.At, it.rev)
-			}
+			w.acknowledged(p, it, a.At)
 			break
 		}
 	}
@@ -225,17 +213,25 @@ func (w *World) routeAcks(p *player) {
 		}
 		p.acks.head = (p.acks.head + 1) % len(p.acks.buf)
 		p.acks.size--
-		switch it.kind {
-		case ackHealth:
-			_ = p.vit.Acknowledged(w.now, it.rev)
-		case ackMult:
-			_ = p.vit.MultipliersAcknowledged(w.now, it.rev)
-		case ackZero:
-			_ = p.vit.Acknowledged(w.now, it.rev)
-			_ = w.life.ZeroAcknowledged(p.handle, it.gen)
-		case ackProps:
-			p.propertiesAcknowledged(w.now, it.rev)
-		}
+		w.acknowledged(p, it, w.now)
+	}
+}
+
+// acknowledged hands the acknowledgement, at at, of the message it waited for to the
+// package that waits for it.
+func (w *World) acknowledged(p *player, it ackInterest, at time.Duration) {
+	switch it.kind {
+	case ackHealth:
+		_ = p.vit.Acknowledged(at, it.rev)
+	case ackMult:
+		_ = p.vit.MultipliersAcknowledged(at, it.rev)
+	case ackZero:
+		_ = p.vit.Acknowledged(at, it.rev)
+		_ = w.life.ZeroAcknowledged(p.handle, it.gen)
+	case ackProps:
+		p.propertiesAcknowledged(at, it.rev)
+	case ackWeapon:
+		_ = p.inv.Acknowledged(at, it.rev)
 	}
 }
 

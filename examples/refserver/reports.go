@@ -405,7 +405,7 @@ func (w *World) correlateRam(now time.Duration, p *player, m *wire.DamageReport,
 	if !w.actedRecently(a) {
 		return environment(in, VerdictAttackerNotAlive)
 	}
-	if !a.driving || a.driveLife != a.lifeSerial || now-a.driveAt > ContinuousWindow {
+	if !w.droveWithin(a, NoVehicle, ContinuousWindow) {
 		return environment(in, VerdictNotDriving)
 	}
 	if w.closest(a, p) > RamDistance {
