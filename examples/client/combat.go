@@ -74,6 +74,27 @@ func (c *Client) cadence(now time.Duration, weapon uint8) bool {
 	return !c.used[weapon] || gap <= 0 || now-c.lastUse[weapon] >= gap
 }
 
+// ready says whether weapon, which must be of kind, can fire now: it is of that kind, the
+// store holds it with a round in the total and in the clip (an empty clip reloads), and
+// its cadence allows a shot. It returns the weapon's slot when it can (Acted).
+func (c *Client) ready(now time.Duration, weapon uint8, kind inventory.Kind) (*inventory.Slot, ActVerdict) {
+	if int(weapon) >= inventory.NumWeapons || c.table[weapon].Kind != kind {
+		return nil, WrongKind
+	}
+	s := c.store.slotOf(&c.table, weapon)
+	switch {
+	case s == nil:
+		return nil, NotOwned
+	case s.Total == 0:
+		return nil, NoAmmo
+	case s.Clip == 0:
+		return nil, Reloading
+	case !c.cadence(now, weapon):
+		return nil, TooFast
+	}
+	return s, Acted
+}
+
 func (c *Client) use(now time.Duration, weapon uint8) {
 	c.used[weapon], c.lastUse[weapon] = true, now
 }
@@ -96,21 +117,12 @@ func (c *Client) Fire(now time.Duration, weapon uint8, hitType wire.HitType, hit
 	if v := c.canAct(now); v != Acted {
 		return c.refuse(v)
 	}
-	if int(weapon) >= inventory.NumWeapons || c.table[weapon].Kind != inventory.KindBullet {
-		return c.refuse(WrongKind)
+	s, v := c.ready(now, weapon, inventory.KindBullet)
+	if v == Acted && distance(origin, hitPos) > c.table[weapon].Range {
+		v = OutOfRange
 	}
-	s := c.store.slotOf(&c.table, weapon)
-	switch {
-	case s == nil:
-		return c.refuse(NotOwned)
-	case s.Total == 0:
-		return c.refuse(NoAmmo)
-	case s.Clip == 0:
-		return c.refuse(Reloading)
-	case !c.cadence(now, weapon):
-		return c.refuse(TooFast)
-	case distance(origin, hitPos) > c.table[weapon].Range:
-		return c.refuse(OutOfRange)
+	if v != Acted {
+		return c.refuse(v)
 	}
 	if c.store.active != c.table[weapon].Slot {
 		c.store.active = c.table[weapon].Slot
@@ -219,19 +231,9 @@ func (c *Client) Throw(now time.Duration, weapon uint8, origin, velocity, at wir
 	if c.veh.in {
 		return c.refuse(OnFoot)
 	}
-	if int(weapon) >= inventory.NumWeapons || c.table[weapon].Kind != inventory.KindProjectile {
-		return c.refuse(WrongKind)
-	}
-	s := c.store.slotOf(&c.table, weapon)
-	switch {
-	case s == nil:
-		return c.refuse(NotOwned)
-	case s.Total == 0:
-		return c.refuse(NoAmmo)
-	case s.Clip == 0:
-		return c.refuse(Reloading)
-	case !c.cadence(now, weapon):
-		return c.refuse(TooFast)
+	s, v := c.ready(now, weapon, inventory.KindProjectile)
+	if v != Acted {
+		return c.refuse(v)
 	}
 	slot := -1
 	for i := range c.fuses {
