@@ -68,11 +68,30 @@ func NewServer(conn net.PacketConn, world *refserver.World) *Server {
 
 // Run drives the world until ctx is done, then closes conn. It returns ctx's error.
 func (s *Server) Run(ctx context.Context) error {
+	return loop(ctx, s.conn, func(now time.Duration, p packet) {
+		if id, ok := s.id(p.from); ok {
+			_ = s.world.Receive(now, id, p.data)
+		}
+	}, func(now time.Duration) error {
+		_ = s.world.Tick(now)
+		_ = s.world.Flush(now, func(id uint16, d []byte) {
+			if int(id) < len(s.peers) {
+				_, _ = s.conn.WriteTo(d, s.peers[id])
+			}
+		})
+		return nil
+	})
+}
+
+// loop is a host's goroutine: it reads conn (through read), hands every datagram to
+// onPacket and calls onTick every Tick, both with the time since the loop started, until
+// ctx is done (ctx's error) or onTick returns an error; then it closes conn.
+func loop(ctx context.Context, conn net.PacketConn, onPacket func(time.Duration, packet), onTick func(time.Duration) error) error {
 	start := time.Now()
 	in := make(chan packet, QueueLength)
-	go read(s.conn, in)
+	go read(conn, in)
 	defer func() {
-		_ = s.conn.Close()
+		_ = conn.Close()
 		for range in { // let the reader see the closed socket and end
 		}
 	}()
@@ -83,17 +102,11 @@ func (s *Server) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case p := <-in:
-			if id, ok := s.id(p.from); ok {
-				_ = s.world.Receive(time.Since(start), id, p.data)
-			}
+			onPacket(time.Since(start), p)
 		case <-tick.C:
-			now := time.Since(start)
-			_ = s.world.Tick(now)
-			_ = s.world.Flush(now, func(id uint16, d []byte) {
-				if int(id) < len(s.peers) {
-					_, _ = s.conn.WriteTo(d, s.peers[id])
-				}
-			})
+			if err := onTick(time.Since(start)); err != nil {
+				return err
+			}
 		}
 	}
 }
@@ -133,34 +146,19 @@ var ErrClosed = errors.New("udphost: connection closed")
 
 // Run drives the client until ctx is done or its connection ends, then closes conn.
 func (h *Client) Run(ctx context.Context) error {
-	start := time.Now()
-	in := make(chan packet, QueueLength)
-	go read(h.conn, in)
-	defer func() {
-		_ = h.conn.Close()
-		for range in {
+	return loop(ctx, h.conn, func(now time.Duration, p packet) {
+		if p.from.String() == h.server.String() {
+			_ = h.c.Receive(now, p.data)
 		}
-	}()
-	tick := time.NewTicker(Tick)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case p := <-in:
-			if p.from.String() == h.server.String() {
-				_ = h.c.Receive(time.Since(start), p.data)
-			}
-		case <-tick.C:
-			now := time.Since(start)
-			if h.Play != nil {
-				h.Play(now, h.c)
-			}
-			_ = h.c.Tick(now)
-			_ = h.c.Flush(now, func(d []byte) { _, _ = h.conn.WriteTo(d, h.server) })
-			if closed, _ := h.c.Closed(); closed {
-				return ErrClosed
-			}
+	}, func(now time.Duration) error {
+		if h.Play != nil {
+			h.Play(now, h.c)
 		}
-	}
+		_ = h.c.Tick(now)
+		_ = h.c.Flush(now, func(d []byte) { _, _ = h.conn.WriteTo(d, h.server) })
+		if closed, _ := h.c.Closed(); closed {
+			return ErrClosed
+		}
+		return nil
+	})
 }
