@@ -71,7 +71,8 @@ type VehicleDetector struct {
 	cfg     Config
 	s       suspicionState
 	have    bool    // a baseline is set
-	vehicle uint16  // the vehicle of the baseline
+	seen    bool    // a frame was taken: vehicle is set
+	vehicle uint16  // the vehicle of the last frame taken (the baseline's while have)
 	health  float32 // the baseline: the health the last frame showed
 }
 
@@ -126,9 +127,13 @@ func (d *VehicleDetector) Health(now time.Duration, vehicle uint16, health float
 	if d.have && d.vehicle == vehicle && health < d.health {
 		d.s.feel(now, d.health-health)
 	}
-	d.have, d.vehicle, d.health = true, vehicle, health
+	d.have, d.seen, d.vehicle, d.health = true, true, vehicle, health
 	return nil
 }
+
+// Vehicle returns the vehicle of the last frame Health took, and false before any: the
+// vehicle a flag is about. Left does not forget it.
+func (d *VehicleDetector) Vehicle() (uint16, bool) { return d.vehicle, d.seen }
 
 // Left tells the detector that the player no longer drives the vehicle of its frames (it
 // left it, the vehicle was wrecked, or the player died): the claims not judged yet are

@@ -83,6 +83,9 @@ func TestVehicleGodModeAnotherVehicleOnlySetsTheBaseline(t *testing.T) {
 		t.Fatalf("felt %v, want 50 (only the fall within car 4)", s.Felt)
 	}
 	d.Left(2 * time.Second)
+	if v, ok := d.Vehicle(); !ok || v != 4 {
+		t.Fatalf("Vehicle() = %d, %v after Left, want the last one, 4", v, ok)
+	}
 	must(t, d.Health(3*time.Second, 4, 100)) // after Left: a new baseline
 	if s := d.Suspect(3 * time.Second); !approx(s.Felt, 50) {
 		t.Fatalf("felt %v after Left, want still 50", s.Felt)
@@ -204,6 +207,9 @@ func TestVehicleGodModeRefusesBadInputAndChangesNothing(t *testing.T) {
 		t.Error("refused input changed the detector")
 	}
 	var zero VehicleDetector
+	if _, ok := zero.Vehicle(); ok {
+		t.Error("a detector that took no frame names a vehicle")
+	}
 	if _, err := zero.HitClaimed(time.Second, 1); !errors.Is(err, ErrConfig) {
 		t.Errorf("zero detector claim: %v, want ErrConfig", err)
 	}

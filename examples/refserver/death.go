@@ -323,8 +323,8 @@ func (w *World) onVehicleExplode(now time.Duration, p *player, m *wire.VehicleEx
 	for _, id := range w.conns {
 		// The wreck's last fall may never show in a frame (a wreck's frames are refused):
 		// the claims on it not judged yet are forgotten.
-		if q := w.players[id]; q.vgodVehicle == m.Vehicle {
-			q.vgod.Left(now)
+		if v, ok := w.players[id].vgod.Vehicle(); ok && v == m.Vehicle {
+			w.players[id].vgod.Left(now)
 		}
 	}
 	join := uint64(0)

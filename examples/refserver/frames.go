@@ -177,9 +177,7 @@ func (w *World) onVehicleSync(now time.Duration, p *player, m *wire.VehicleSync)
 	}
 	v.haveSeq, v.seqFrom, v.lastSeq = true, p.id, m.Seq
 	v.pos, v.rot, v.health = m.Position, m.Rotation, m.Health
-	if p.vgod.Health(now, m.Vehicle, m.Health) == nil { // the codec bounds the health
-		p.vgodVehicle = m.Vehicle
-	}
+	_ = p.vgod.Health(now, m.Vehicle, m.Health) // the codec bounds the health
 	r := &w.msgs.rvs
 	*r = wire.RemoteVehicleSync{Vehicle: m.Vehicle, Driver: p.id, SyncSeq: v.syncSeq, Position: m.Position,
 		Rotation: m.Rotation, Velocity: m.Velocity, Health: m.Health}

@@ -25,11 +25,9 @@ type player struct {
 	handle     lifecycle.Handle
 	ep         *transport.Endpoint
 	vit        *vitals.Player
-	// vgod is the vehicle_god_mode detector of the vehicles this player drives;
-	// vgodVehicle the vehicle whose health its frames showed last.
-	vgod        vitals.VehicleDetector
-	vgodVehicle uint16
-	inv         *inventory.Inventory
+	// vgod is the vehicle_god_mode detector of the vehicles this player drives.
+	vgod vitals.VehicleDetector
+	inv  *inventory.Inventory
 
 	joinSerial uint64 // the World's serial when the connection joined
 	lifeSerial uint64 // the World's serial at the last respawn grant: combat correlation
@@ -344,7 +342,6 @@ func (w *World) join(now time.Duration, conn uint16) {
 	p.ep = ep
 	p.vit = vit
 	p.vgod, _ = vitals.NewVehicleDetector(w.cfg.VehicleGodMode) // validated in New
-	p.vgodVehicle = NoVehicle
 	p.joinSerial = w.nextSerial()
 	p.lifeSerial = p.joinSerial
 	p.joinedAt = now

@@ -456,7 +456,11 @@ func (w *World) raiseSuspicion(now time.Duration, p *player, s vitals.Suspicion)
 }
 
 func (w *World) raiseVehicleSuspicion(now time.Duration, p *player, s vitals.Suspicion) {
-	w.raise(Event{Kind: EventVehicleGodModeSuspect, At: now, Player: p.id, Other: NoPlayer, Vehicle: p.vgodVehicle,
+	v, ok := p.vgod.Vehicle()
+	if !ok {
+		v = NoVehicle
+	}
+	w.raise(Event{Kind: EventVehicleGodModeSuspect, At: now, Player: p.id, Other: NoPlayer, Vehicle: v,
 		Amount: s.Claimed, Deducted: s.Felt, Seq: uint16(min(max(s.Hits, 0), 0xFFFF))})
 }
 
