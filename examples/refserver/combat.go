@@ -425,13 +425,7 @@ func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLau
 	o := &w.msgs.rproj
 	*o = wire.RemoteProjectile{Owner: p.id, Projectile: m.Projectile, Weapon: m.Weapon, Vehicle: m.Vehicle, Target: m.Target,
 		Origin: m.Origin, Velocity: m.Velocity}
-	for _, id := range w.conns {
-		if id == p.id {
-			continue
-		}
-		o.Stamp = wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(id)))
-		w.players[id].out.send(o)
-	}
+	w.sendToOthers(p, o, &o.Stamp)
 	return VerdictAccepted
 }
 
@@ -477,14 +471,20 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 	rec.detonated, rec.detAt, rec.detSerial, rec.detPos = true, now, w.nextSerial(), m.Position
 	o := &w.msgs.rdet
 	*o = wire.RemoteDetonation{Owner: p.id, Projectile: m.Projectile, Weapon: m.Weapon, Position: m.Position}
+	w.sendToOthers(p, o, &o.Stamp)
+	return VerdictAccepted
+}
+
+// sendToOthers sends m unreliably to every connection but p's, with stamp (m's own
+// field) set to p's teammate relation to each recipient.
+func (w *World) sendToOthers(p *player, m wire.Message, stamp *wire.Stamp) {
 	for _, id := range w.conns {
 		if id == p.id {
 			continue
 		}
-		o.Stamp = wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(id)))
-		w.players[id].out.send(o)
+		*stamp = wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(id)))
+		w.players[id].out.send(m)
 	}
-	return VerdictAccepted
 }
 
 func dist(a, b wire.Vec3) float32 {
