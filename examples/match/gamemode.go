@@ -349,8 +349,6 @@ func (g *gamemode) learnRev(c *raceCommand) bool {
 	if c.revSet {
 		return true
 	}
-	var last *struct{}
-	_ = last
 	for _, e := range c.p.c.AppendCommandLog(nil) {
 		if e.Kind == wire.IDSetHealth && e.At >= c.sentAt && !e.Dropped {
 			c.rev, c.revSet = e.Rev, true

@@ -237,8 +237,8 @@ func (m *Match) clientTick(p *player) {
 	send := func(d []byte) { m.net.Send(p.node, serverNode, d) }
 	_ = p.c.Flush(now, func(d []byte) { m.outgoing(p, now, d, send) })
 	m.forge(p, now, send)
-	for e, ok := p.c.PopEvent(); ok; e, ok = p.c.PopEvent() {
-		m.onClientEvent(p, e)
+	// The match reads the clients' state directly; their events are only drained.
+	for _, ok := p.c.PopEvent(); ok; _, ok = p.c.PopEvent() {
 	}
 }
 
@@ -392,11 +392,6 @@ func (m *Match) onCheaterEvent(p *player, e refserver.Event) {
 	case refserver.EventPlayerJoin:
 		m.gm.onJoin(p)
 	}
-}
-
-func (m *Match) onClientEvent(p *player, e client.Event) {
-	_ = p
-	_ = e
 }
 
 func (m *Match) player(id uint16) *player {
