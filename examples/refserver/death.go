@@ -150,7 +150,7 @@ func (w *World) granted(now time.Duration, p *player, g lifecycle.Grant) {
 	p.inv.RespawnGrant(uint16(gen))
 	eff := p.vit.NewLife(now)
 	w.takeEffects(now, p, &eff)
-	_ = w.rw.RespawnPlayer(now, rewind.PlayerID(p.id), rewind.Vec3(pt.Pos))
+	w.packageRefused(CallRespawnHistory, p.id, w.rw.RespawnPlayer(now, rewind.PlayerID(p.id), rewind.Vec3(pt.Pos)))
 	p.lifeSerial = w.nextSerial()
 	p.counted = false
 	w.seat(p, NoVehicle, 0)
@@ -318,7 +318,7 @@ func (w *World) onVehicleExplode(now time.Duration, p *player, m *wire.VehicleEx
 			w.takeEffects(now, q, &eff)
 		}
 	}
-	_ = w.rw.WreckVehicle(now, rewind.VehicleID(m.Vehicle))
+	w.packageRefused(CallWreckVehicle, p.id, w.rw.WreckVehicle(now, rewind.VehicleID(m.Vehicle)))
 	veh.wrecked = true
 	for _, id := range w.conns {
 		// The wreck's last fall may never show in a frame (a wreck's frames are refused):

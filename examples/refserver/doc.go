@@ -240,7 +240,10 @@
 // vehicle_explode_refused, death_report_ignored (the lifecycle's verdict), and
 // input_refused (anything else a client sent that was refused, and a frame echoing a
 // health or weapon revision never sent: verdict future_revision, which no honest client
-// sends).
+// sends), and package_refused (a domain package refused a call the World made on its own
+// account, with no client or gamemode to answer: a lane acknowledgement routed to it, a
+// history restarted, a join rolled back; each is also counted by its PackageCall in
+// Stats.PackageRefusals, so no refusal leaves no trace).
 //
 // # Hostile input
 //

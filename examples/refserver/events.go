@@ -84,6 +84,11 @@ const (
 	// EventInputRefused: any other message of a client refused (a frame of the wrong
 	// vehicle, a malformed datagram, a message in the wrong direction, ...).
 	EventInputRefused
+	// EventPackageRefused: a domain package refused a call the World made on its own
+	// account (a lane acknowledgement routed to it, a history restarted, a join rolled
+	// back; see PackageCall). Detail is the call and the package's error. Each is also
+	// counted in Stats.PackageRefusals.
+	EventPackageRefused
 
 	eventKindEnd
 )
@@ -110,6 +115,7 @@ var eventKindNames = [...]string{
 	EventDeathCounted:          "death_counted",
 	EventDeathReportIgnored:    "death_report_ignored",
 	EventInputRefused:          "input_refused",
+	EventPackageRefused:        "package_refused",
 }
 
 // String names the kind as the gamemode sees it (player_damage, ...).
@@ -224,6 +230,8 @@ func (e Event) String() string {
 	case EventDeathCounted:
 		b = appendID(b, " killer=", e.Other)
 		b = appendUint(b, " cause=", uint64(e.Weapon))
+	case EventPackageRefused:
+		// The call and the package's error are the Detail.
 	default:
 		b = appendID(b, " other=", e.Other)
 		b = appendUint(b, " weapon=", uint64(e.Weapon))

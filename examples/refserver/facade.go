@@ -616,7 +616,7 @@ func (w *World) poseVehicle(now time.Duration, verb string, id uint16, pos wire.
 	for _, c := range w.conns {
 		p := w.players[c]
 		if p.frame.have && p.frame.vehicle == id {
-			_ = w.rw.MovePlayer(now, rewind.PlayerID(c), rewind.Vec3(pos))
+			w.packageRefused(CallMovePlayer, c, w.rw.MovePlayer(now, rewind.PlayerID(c), rewind.Vec3(pos)))
 		}
 		w.queue(now, p, m)
 	}

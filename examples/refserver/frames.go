@@ -95,7 +95,9 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 	if m.Vehicle != NoVehicle && w.vehicle(m.Vehicle) != nil {
 		seat = rewind.VehicleID(m.Vehicle)
 	}
-	_, _ = w.rw.RecordPlayer(now, rewind.PlayerID(p.id), rewind.Vec3(m.Position), seat)
+	if _, err := w.rw.RecordPlayer(now, rewind.PlayerID(p.id), rewind.Vec3(m.Position), seat); err != nil {
+		w.packageRefused(CallRecordPlayer, p.id, err)
+	}
 	w.seat(p, m.Vehicle, m.Seat)
 	if m.FireHeld && w.catalog.Kind(m.Weapon) == inventory.KindContinuous {
 		p.fireWeapon, p.fireAt, p.fireLife = m.Weapon, now, p.lifeSerial
@@ -177,7 +179,7 @@ func (w *World) onVehicleSync(now time.Duration, p *player, m *wire.VehicleSync)
 	}
 	v.haveSeq, v.seqFrom, v.lastSeq = true, p.id, m.Seq
 	v.pos, v.rot, v.health = m.Position, m.Rotation, m.Health
-	_ = p.vgod.Health(now, m.Vehicle, m.Health) // the codec bounds the health
+	w.packageRefused(CallVehicleHealth, p.id, p.vgod.Health(now, m.Vehicle, m.Health))
 	r := &w.msgs.rvs
 	*r = wire.RemoteVehicleSync{Vehicle: m.Vehicle, Driver: p.id, SyncSeq: v.syncSeq, Position: m.Position,
 		Rotation: m.Rotation, Velocity: m.Velocity, Health: m.Health}

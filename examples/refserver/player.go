@@ -220,16 +220,16 @@ func (w *World) routeAcks(p *player) {
 func (w *World) acknowledged(p *player, it ackInterest, at time.Duration) {
 	switch it.kind {
 	case ackHealth:
-		_ = p.vit.Acknowledged(at, it.rev)
+		w.packageRefused(CallHealthAck, p.id, p.vit.Acknowledged(at, it.rev))
 	case ackMult:
-		_ = p.vit.MultipliersAcknowledged(at, it.rev)
+		w.packageRefused(CallMultipliersAck, p.id, p.vit.MultipliersAcknowledged(at, it.rev))
 	case ackZero:
-		_ = p.vit.Acknowledged(at, it.rev)
-		_ = w.life.ZeroAcknowledged(p.handle, it.gen)
+		w.packageRefused(CallHealthAck, p.id, p.vit.Acknowledged(at, it.rev))
+		w.packageRefused(CallZeroAck, p.id, w.life.ZeroAcknowledged(p.handle, it.gen))
 	case ackProps:
 		p.propertiesAcknowledged(at, it.rev)
 	case ackWeapon:
-		_ = p.inv.Acknowledged(at, it.rev)
+		w.packageRefused(CallWeaponAck, p.id, p.inv.Acknowledged(at, it.rev))
 	}
 }
 
@@ -298,23 +298,40 @@ func (w *World) join(now time.Duration, conn uint16) {
 		w.refuseInput(conn, VerdictUnknownConnection, err.Error())
 		return
 	}
+	// Each refusal below is counted (the Config was validated in New, and the slot is free
+	// in every package while it is free in the lifecycle); what the join took is given back.
+	rollback := func(err error, teamsJoined bool) {
+		w.packageRefused(CallJoin, conn, err)
+		if teamsJoined {
+			if _, err := w.teams.Disconnect(teams.PlayerID(conn)); err != nil {
+				w.packageRefused(CallJoinRollback, conn, err)
+			}
+		}
+		if _, err := w.life.Leave(h, now); err != nil {
+			w.packageRefused(CallJoinRollback, conn, err)
+		}
+	}
 	vit, err := vitals.NewPlayer(w.cfg.Vitals)
-	if err != nil { // the Config was validated in New
-		_, _ = w.life.Leave(h, now)
+	if err != nil {
+		rollback(err, false)
+		return
+	}
+	vgod, err := vitals.NewVehicleDetector(w.cfg.VehicleGodMode)
+	if err != nil {
+		rollback(err, false)
 		return
 	}
 	ep, err := transport.New(transport.Server)
 	if err != nil {
-		_, _ = w.life.Leave(h, now)
+		rollback(err, false)
 		return
 	}
 	if err := w.teams.Connect(teams.PlayerID(conn)); err != nil {
-		_, _ = w.life.Leave(h, now)
+		rollback(err, false)
 		return
 	}
 	if err := w.rw.AddPlayer(now, rewind.PlayerID(conn)); err != nil {
-		_, _ = w.teams.Disconnect(teams.PlayerID(conn))
-		_, _ = w.life.Leave(h, now)
+		rollback(err, true)
 		return
 	}
 	p := w.players[conn]
@@ -341,7 +358,7 @@ func (w *World) join(now time.Duration, conn uint16) {
 	p.handle = h
 	p.ep = ep
 	p.vit = vit
-	p.vgod, _ = vitals.NewVehicleDetector(w.cfg.VehicleGodMode) // validated in New
+	p.vgod = vgod
 	p.joinSerial = w.nextSerial()
 	p.lifeSerial = p.joinSerial
 	p.joinedAt = now
@@ -518,8 +535,10 @@ func (w *World) leave(now time.Duration, p *player, reason wire.Reason) {
 	p.dropping = false
 	p.out.buf, p.out.ends = p.out.buf[:0], p.out.ends[:0]
 	w.removeConn(p.id)
-	_, _ = w.teams.Disconnect(teams.PlayerID(p.id))
-	_ = w.rw.RemovePlayer(now, rewind.PlayerID(p.id))
+	if _, err := w.teams.Disconnect(teams.PlayerID(p.id)); err != nil {
+		w.packageRefused(CallLeave, p.id, err)
+	}
+	w.packageRefused(CallLeave, p.id, w.rw.RemovePlayer(now, rewind.PlayerID(p.id)))
 	for i := range w.vehicles {
 		if v := &w.vehicles[i]; v.exists && v.driver == p.id {
 			v.driver = NoPlayer

@@ -59,7 +59,10 @@ func (w *World) onDamageReport(now time.Duration, p *player, m *wire.DamageRepor
 			rec := w.players[in.Attacker].shots[int(m.Ref.Seq)%MaxShotCredits]
 			action = teams.Action{Stamped: true, Rev: rec.rev}
 		}
-		c.teams, _ = w.teams.JudgeReport(teams.PlayerID(in.Attacker), teams.PlayerID(p.id), action)
+		var err error
+		c.teams, err = w.teams.JudgeReport(teams.PlayerID(in.Attacker), teams.PlayerID(p.id), action)
+		// A refused judgement credits nothing (its zero judgement is not Credited).
+		w.packageRefused(CallJudgeReport, p.id, err)
 		in.Teammate = !c.teams.Credited()
 	}
 	rr, err := p.vit.Report(now, in)

@@ -40,6 +40,10 @@ type Stats struct {
 	// FanOutDropped counts relayed messages dropped because MaxFanOut were waiting for
 	// Flush.
 	FanOutDropped uint64
+	// PackageRefusals counts, by call, the refusals of the calls the World makes into a
+	// domain package on its own account (see PackageCall); each also raised a
+	// package_refused event.
+	PackageRefusals [NumPackageCalls]uint64
 }
 
 // World is the reference authoritative server: every domain package wired into one game
