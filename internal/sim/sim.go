@@ -1,8 +1,8 @@
 // Package sim is a deterministic discrete-event simulator: a virtual clock, an event queue,
 // and a datagram network whose links delay, jitter, lose, duplicate and reorder packets
-// with seeded randomness. On top of the datagrams it carries the reliable lane of package
-// wire (see Reliable), with its retransmission, so a whole match can be replayed bit for bit
-// from a seed.
+// with seeded randomness, so a whole match can be replayed bit for bit from a seed. The
+// reliable lane (package wire) rides on its datagrams like any other payload: the hosts on
+// the nodes run it, exactly as over a real socket.
 //
 // The simulator knows nothing of the game: it moves opaque byte slices between numbered
 // nodes at virtual times. The examples put a world, honest clients and the reference
