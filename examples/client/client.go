@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/arbitergo/arbiter/examples/transport"
+	"github.com/arbitergo/arbiter/internal/ring"
 	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/teams"
@@ -283,10 +284,10 @@ type Client struct {
 
 	// observability
 	counters   Counters
-	lives      ring[Life]
-	reportLog  ring[ReportEntry]
-	commandLog ring[CommandEntry]
-	events     ring[Event]
+	lives      ring.Ring[Life]
+	reportLog  ring.Ring[ReportEntry]
+	commandLog ring.Ring[CommandEntry]
+	events     ring.Ring[Event]
 
 	// messages reused for sending, so the hot paths do not allocate
 	frameMsg  wire.PlayerSync
@@ -328,10 +329,10 @@ func New(cfg Config) (*Client, error) {
 		mult:       wire.DamageMultipliers{Melee: 1, Fire: 1, Spray: 1, Extinguisher: 1, Explosion: 1, PredatorGun: 1},
 		remotes:    make(map[uint16]*Remote),
 		veh:        seatState{vehicle: wire.NoVehicle},
-		lives:      newRing[Life](MaxLifeLog),
-		reportLog:  newRing[ReportEntry](MaxReportLog),
-		commandLog: newRing[CommandEntry](MaxCommandLog),
-		events:     newRing[Event](MaxEvents),
+		lives:      ring.New[Life](MaxLifeLog),
+		reportLog:  ring.New[ReportEntry](MaxReportLog),
+		commandLog: ring.New[CommandEntry](MaxCommandLog),
+		events:     ring.New[Event](MaxEvents),
 	}
 	c.handleFn = c.handle
 	return c, nil
@@ -544,14 +545,14 @@ func (e Event) String() string {
 
 // PopEvent returns the oldest event not yet popped. At most MaxEvents wait; beyond that the
 // oldest is dropped (EventsDropped counts them).
-func (c *Client) PopEvent() (Event, bool) { return c.events.pop() }
+func (c *Client) PopEvent() (Event, bool) { return c.events.Pop() }
 
 // EventsDropped returns how many events were dropped unread.
-func (c *Client) EventsDropped() uint64 { return c.events.dropped }
+func (c *Client) EventsDropped() uint64 { return c.events.Dropped() }
 
 func (c *Client) event(e Event) {
 	e.At, e.Epoch = c.now, c.epoch
-	c.events.push(e)
+	c.events.Push(e)
 }
 
 // Life is one life of the player as its client lived it: the per-life log the simulator
@@ -583,12 +584,12 @@ type Life struct {
 
 // AppendLives appends the per-life log, oldest first, to dst. At most MaxLifeLog lives are
 // kept; LivesDropped counts the ones dropped.
-func (c *Client) AppendLives(dst []Life) []Life { return c.lives.appendTo(dst) }
+func (c *Client) AppendLives(dst []Life) []Life { return c.lives.AppendTo(dst) }
 
 // LivesDropped returns how many lives the log dropped.
-func (c *Client) LivesDropped() uint64 { return c.lives.dropped }
+func (c *Client) LivesDropped() uint64 { return c.lives.Dropped() }
 
-func (c *Client) life() *Life { return c.lives.last() }
+func (c *Client) life() *Life { return c.lives.Last() }
 
 // ReportEntry is one damage report as the client created it: for the race measurement of
 // a report created before a health command and arriving after it (adr-0045).
@@ -614,10 +615,10 @@ type ReportEntry struct {
 
 // AppendReportLog appends the report log, oldest first, to dst. At most MaxReportLog
 // reports are kept; ReportLogDropped counts the ones dropped.
-func (c *Client) AppendReportLog(dst []ReportEntry) []ReportEntry { return c.reportLog.appendTo(dst) }
+func (c *Client) AppendReportLog(dst []ReportEntry) []ReportEntry { return c.reportLog.AppendTo(dst) }
 
 // ReportLogDropped returns how many reports the log dropped.
-func (c *Client) ReportLogDropped() uint64 { return c.reportLog.dropped }
+func (c *Client) ReportLogDropped() uint64 { return c.reportLog.Dropped() }
 
 // CommandEntry is one health or armor command as the client took it.
 type CommandEntry struct {
@@ -638,53 +639,8 @@ type CommandEntry struct {
 // AppendCommandLog appends the command log, oldest first, to dst. At most MaxCommandLog
 // commands are kept; CommandLogDropped counts the ones dropped.
 func (c *Client) AppendCommandLog(dst []CommandEntry) []CommandEntry {
-	return c.commandLog.appendTo(dst)
+	return c.commandLog.AppendTo(dst)
 }
 
 // CommandLogDropped returns how many commands the log dropped.
-func (c *Client) CommandLogDropped() uint64 { return c.commandLog.dropped }
-
-// ring is a bounded FIFO that drops its oldest entry when full.
-type ring[T any] struct {
-	buf     []T
-	head, n int
-	dropped uint64
-}
-
-func newRing[T any](capacity int) ring[T] { return ring[T]{buf: make([]T, capacity)} }
-
-func (r *ring[T]) push(v T) {
-	if r.n == len(r.buf) {
-		r.head = (r.head + 1) % len(r.buf)
-		r.n--
-		r.dropped++
-	}
-	r.buf[(r.head+r.n)%len(r.buf)] = v
-	r.n++
-}
-
-func (r *ring[T]) pop() (T, bool) {
-	var zero T
-	if r.n == 0 {
-		return zero, false
-	}
-	v := r.buf[r.head]
-	r.buf[r.head] = zero
-	r.head = (r.head + 1) % len(r.buf)
-	r.n--
-	return v, true
-}
-
-func (r *ring[T]) last() *T {
-	if r.n == 0 {
-		return nil
-	}
-	return &r.buf[(r.head+r.n-1)%len(r.buf)]
-}
-
-func (r *ring[T]) appendTo(dst []T) []T {
-	for i := range r.n {
-		dst = append(dst, r.buf[(r.head+i)%len(r.buf)])
-	}
-	return dst
-}
+func (c *Client) CommandLogDropped() uint64 { return c.commandLog.Dropped() }

@@ -38,7 +38,7 @@ func (c *Client) vitalCommand(id wire.ID, rev uint16, value, ceiling float32) {
 		c.counters.CommandsDropped++
 		e.Dropped = true
 		e.Health, e.Armor = c.health, c.armor
-		c.commandLog.push(e)
+		c.commandLog.Push(e)
 		return
 	}
 	c.counters.CommandsApplied++
@@ -59,7 +59,7 @@ func (c *Client) vitalCommand(id wire.ID, rev uint16, value, ceiling float32) {
 		}
 	}
 	e.Health, e.Armor = c.health, c.armor
-	c.commandLog.push(e)
+	c.commandLog.Push(e)
 	if id == wire.IDSetHealth && c.health <= 0 {
 		// set_health(0) on a living player kills it through the normal death path: the
 		// DeathReport follows (no damage report: nothing hit it).

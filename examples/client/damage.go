@@ -241,7 +241,7 @@ func (c *Client) report(attacker uint16, weapon, bodyPart uint8, ref wire.Ref, h
 		l.Reports++
 		l.Loss += r.Loss
 	}
-	c.reportLog.push(ReportEntry{
+	c.reportLog.Push(ReportEntry{
 		At: c.now, DamageSeq: c.damageSeq, VitalRev: c.vitalRev, Epoch: c.epoch, Attacker: attacker,
 		Weapon: weapon, Ref: ref, Loss: r.Loss, HealthAfter: ha, Lethal: lethal, Sum: sum,
 	})

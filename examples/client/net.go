@@ -149,7 +149,7 @@ func (c *Client) onRespawnPlayer(m *wire.RespawnPlayer) {
 	c.veh = seatState{vehicle: wire.NoVehicle}
 	c.pos, c.vel, c.facing = m.Position, wire.Vec3{}, m.Facing
 	c.settleUntil = c.now + c.cfg.SpawnSettle
-	c.lives.push(Life{Epoch: m.DeathEpoch, SpawnedAt: c.now, Point: m.Position, Killer: wire.NoPlayer})
+	c.lives.Push(Life{Epoch: m.DeathEpoch, SpawnedAt: c.now, Point: m.Position, Killer: wire.NoPlayer})
 	c.event(Event{Kind: EventSpawned, Position: m.Position, Facing: m.Facing, Vehicle: wire.NoVehicle})
 	// The first living frame goes out at once, ahead of anything the new life sends: it
 	// is what confirms the life on the server (adr-0017), which takes nothing of the life

@@ -7,6 +7,7 @@ import (
 
 	"github.com/arbitergo/arbiter/examples/transport"
 	"github.com/arbitergo/arbiter/internal/revision"
+	"github.com/arbitergo/arbiter/internal/ring"
 	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/rewind"
@@ -162,26 +163,16 @@ type ackInterest struct {
 	gen  lifecycle.Generation
 }
 
-// ackRing holds the interests in lane order. It cannot hold more than the lane can queue.
-type ackRing struct {
-	buf        *[wire.LaneHardCap]ackInterest
-	head, size int
-}
+// ackRing holds the interests in lane order. It has the room of the lane's hard cap, so it
+// cannot hold more than the lane can queue (if it ever did, the oldest would be dropped, not
+// the ring grown).
+type ackRing struct{ ring.Ring[ackInterest] }
 
-func (r *ackRing) push(a ackInterest) {
-	if r.buf == nil {
-		r.buf = new([wire.LaneHardCap]ackInterest)
-	}
-	if r.size == len(r.buf) {
-		// Impossible while the lane caps what is queued; drop the oldest rather than grow.
-		r.head = (r.head + 1) % len(r.buf)
-		r.size--
-	}
-	r.buf[(r.head+r.size)%len(r.buf)] = a
-	r.size++
-}
+func newAckRing() ackRing { return ackRing{ring.New[ackInterest](wire.LaneHardCap)} }
 
-func (r *ackRing) reset() { r.head, r.size = 0, 0 }
+func (r *ackRing) push(a ackInterest) { r.Push(a) }
+
+func (r *ackRing) reset() { r.Reset() }
 
 // routeAcks drains p's lane acknowledgements and hands those the packages wait for to
 // them: health commands to vitals.Acknowledged, multiplier tables to
@@ -189,13 +180,11 @@ func (r *ackRing) reset() { r.head, r.size = 0, 0 }
 // weapon commands to inventory.Acknowledged.
 func (w *World) routeAcks(p *player) {
 	for a, ok := p.ep.PopAcked(); ok; a, ok = p.ep.PopAcked() {
-		for p.acks.size > 0 {
-			it := p.acks.buf[p.acks.head]
+		for it, ok := p.acks.Front(); ok; it, ok = p.acks.Front() {
 			if int32(it.seq-a.Seq) > 0 {
 				break // acknowledged later
 			}
-			p.acks.head = (p.acks.head + 1) % len(p.acks.buf)
-			p.acks.size--
+			p.acks.Pop()
 			if it.seq != a.Seq {
 				continue // its report was lost from the lane's log; Acked still knows
 			}
@@ -204,13 +193,11 @@ func (w *World) routeAcks(p *player) {
 		}
 	}
 	// Interests whose acknowledgement report the lane dropped from its log.
-	for p.acks.size > 0 {
-		it := p.acks.buf[p.acks.head]
+	for it, ok := p.acks.Front(); ok; it, ok = p.acks.Front() {
 		if !p.ep.Lane().Acked(it.seq) {
 			return
 		}
-		p.acks.head = (p.acks.head + 1) % len(p.acks.buf)
-		p.acks.size--
+		p.acks.Pop()
 		w.acknowledged(p, it, w.now)
 	}
 }
@@ -341,6 +328,7 @@ func (w *World) join(now time.Duration, conn uint16) {
 			inv:         w.catalog.NewInventory(),
 			shots:       new([MaxShotCredits]shotRecord),
 			projectiles: new([MaxProjectiles]projectileRecord),
+			acks:        newAckRing(),
 			unshown:     make([]uint64, (len(w.players)+63)/64),
 		}
 		w.players[conn] = p
