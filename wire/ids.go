@@ -130,7 +130,10 @@ func (d Delivery) String() string {
 }
 
 // catalog lists every message: id, Go type (by constructor), direction and delivery.
-// It is the one list the rest of the package (layouts, Decoder, docs, tests) follows.
+// It is the one list the rest of the package (layouts, Decoder, docs, tests) follows;
+// methods.go is generated from it (and from hot.go's fast paths).
+//
+//go:generate go run gen.go
 func catalog() []entry {
 	return []entry{
 		{IDHello, ClientToServer, Unreliable, func() Message { return new(Hello) }},
