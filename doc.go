@@ -53,4 +53,53 @@
 // the reference server in examples/refserver is the one place where they meet. Every state
 // machine is pure: time is an argument, outputs are returned values, and nothing starts a
 // goroutine, reads the clock or draws unseeded randomness, so a match replays bit for bit.
+//
+// # The host contract
+//
+// A host that wires the packages itself (examples/refserver does exactly this, for many
+// players and vehicles, with a gamemode facade) keeps, per connection, one vitals.Player,
+// one inventory.Inventory, its slot in one lifecycle.World, teams.Registry and rewind.World
+// per world, and one wire.Lane. One goroutine drives a world; every call takes the host's
+// monotonic now, which never goes back. What the host owes the packages, in order:
+//
+//  1. Bind every claim to the sender. A datagram from connection A changes the state of
+//     another player B only through a rule of the packages, and every claim A makes about
+//     itself (where it stood, what it drives and from which seat, what it holds, which life
+//     it is on, which revision it applied) is checked against what the server accepted from
+//     A before anything acts on it. The sender of a message is the connection it came on,
+//     never an id inside it.
+//  2. Read loop. wire.Peek the datagram; a transport id goes to wire.Lane.Receive (then drain
+//     Deliver and PopAcked), anything else to a wire.Decoder. Direction and size are the
+//     codec's: a message only the server sends is refused when a client sends it.
+//  3. Frames (PlayerSync). lifecycle.World.Frame drops frames of another life and stamps the
+//     server's alive and generation; vitals.Player.Frame lowers the ledger (a raise is cut
+//     and flagged); inventory.Inventory.Frame merges the store downward and spends
+//     continuous fire; rewind.World.RecordPlayer keeps the path. The relay to each recipient
+//     carries the ledger's health, never the client's, and
+//     teams.Registry.Stamp(sender, recipient).
+//  4. Shots (WeaponShot, VehicleShot). lifecycle.World.MayAct, then inventory's judgement
+//     (owned, ammo, range, rate; it spends the round), then rewind.World.Shot lists who the
+//     ray passed near and where each stood when the shooter saw it; each of those recipients
+//     gets its own copy with its rewound pose and the shooter's stamp. Remember the shot for
+//     the victims' reports. A claimed hit feeds the target's god-mode detector with the same
+//     pose (vitals.Player.HitClaimed; vitals.VehicleDetector.HitClaimed of a vehicle's
+//     driver), and never when the target was told to refuse the shooter's damage.
+//  5. Damage reports. Correlate the report with what it answers (the remembered shot, a
+//     detonation, a blow, a ram, a gamemode effect); ask teams whether it is credited
+//     (teams.Registry.JudgeReport); compute the floor (vitals.BulletFloor of the catalogue's
+//     damage); then vitals.Player.Report. A death the ledger counts goes to
+//     lifecycle.World.CountDeath.
+//  6. Deaths and respawns. lifecycle.World.ReportDeath, RespawnRequest and Advance produce
+//     the critical PlayerWasted and PlayerSpawned edges and the RespawnPlayer; a fresh grant
+//     resets combat state: inventory.Inventory.RespawnGrant, vitals.Player.NewLife,
+//     rewind.World.RespawnPlayer, and the host's own correlation.
+//  7. Gamemode commands. vitals' set and add of health and armor, inventory's give, take,
+//     set ammo, clear and arm: each returns the message to queue on the lane, committed only
+//     when the lane takes it. The lane's acknowledgements go back to the package that waits
+//     for them (vitals.Player.Acknowledged, vitals.Player.MultipliersAcknowledged,
+//     inventory.Inventory.Acknowledged, lifecycle.World.ZeroAcknowledged).
+//  8. Every tick. Advance on vitals and lifecycle, rewind.World.PingDue and Ping, and
+//     wire.Lane.Poll until it returns nothing.
+//  9. Count every refusal. A verdict or error a package returns is either answered (to the
+//     client, to the gamemode) or counted with its reason; none is dropped silently.
 package arbiter
