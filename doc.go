@@ -59,7 +59,7 @@
 // A host that wires the packages itself (examples/refserver does exactly this, for many
 // players and vehicles, with a gamemode facade) keeps, per connection, one vitals.Player,
 // one inventory.Inventory, its slot in one lifecycle.World, teams.Registry and rewind.World
-// per world, and one wire.Lane. One goroutine drives a world; every call takes the host's
+// per world, and one lane.Lane (package wire/lane). One goroutine drives a world; every call takes the host's
 // monotonic now, which never goes back. What the host owes the packages, in order:
 //
 //  1. Bind every claim to the sender. A datagram from connection A changes the state of
@@ -68,7 +68,7 @@
 //     it is on, which revision it applied) is checked against what the server accepted from
 //     A before anything acts on it. The sender of a message is the connection it came on,
 //     never an id inside it.
-//  2. Read loop. wire.Peek the datagram; a transport id goes to wire.Lane.Receive (then drain
+//  2. Read loop. wire.Peek the datagram; a transport id goes to lane.Lane.Receive (then drain
 //     Deliver and PopAcked), anything else to a wire.Decoder. Direction and size are the
 //     codec's: a message only the server sends is refused when a client sends it.
 //  3. Frames (PlayerSync). lifecycle.World.Frame drops frames of another life and stamps the
@@ -99,7 +99,7 @@
 //     for them (vitals.Player.Acknowledged, vitals.Player.MultipliersAcknowledged,
 //     inventory.Inventory.Acknowledged, lifecycle.World.ZeroAcknowledged).
 //  8. Every tick. Advance on vitals and lifecycle, rewind.World.PingDue and Ping, and
-//     wire.Lane.Poll until it returns nothing.
+//     lane.Lane.Poll until it returns nothing.
 //  9. Count every refusal. A verdict or error a package returns is either answered (to the
 //     client, to the gamemode) or counted with its reason; none is dropped silently.
 package arbiter

@@ -38,43 +38,6 @@ var (
 	// the message (a seat without a vehicle is ErrNonCanonical; a living player at zero
 	// health, a clip above the total, a teammate stamp without a sender are this).
 	ErrInconsistent = errors.New("wire: inconsistent fields")
-
-	// Errors of the reliable lane (Lane).
-
-	// ErrLaneConfig means a LaneConfig field is out of range.
-	ErrLaneConfig = errors.New("wire: lane config invalid")
-	// ErrLanePayloadTooLarge means a message is longer than the payload cap, on Queue or
-	// in a received datagram.
-	ErrLanePayloadTooLarge = errors.New("wire: lane payload too large")
-	// ErrLaneSoftCap means an ordinary message was refused because the queue is at its
-	// soft cap; nothing was queued.
-	ErrLaneSoftCap = errors.New("wire: lane soft cap reached, ordinary message refused")
-	// ErrLaneHardCap means a critical message found the queue at its hard cap: the lane
-	// must disconnect.
-	ErrLaneHardCap = errors.New("wire: lane hard cap exceeded")
-	// ErrLaneLinkTimeout means a message stayed unacknowledged for the link timeout: the
-	// lane must disconnect.
-	ErrLaneLinkTimeout = errors.New("wire: lane message unacknowledged past the link timeout")
-	// ErrLaneMustDisconnect wraps every error after which the connection must be closed
-	// with Disconnect; the lane refuses every later Queue, Poll and Receive with it.
-	ErrLaneMustDisconnect = errors.New("wire: lane must disconnect")
-	// ErrLaneClock means now is negative or earlier than a time the lane has already seen.
-	ErrLaneClock = errors.New("wire: lane time went backwards")
-	// ErrLaneTruncated means a datagram ends inside a field or a payload.
-	ErrLaneTruncated = errors.New("wire: lane datagram truncated")
-	// ErrLaneTrailing means a datagram has bytes after its last record.
-	ErrLaneTrailing = errors.New("wire: lane datagram has trailing bytes")
-	// ErrLaneVersion means a datagram's first byte is not the protocol Version.
-	ErrLaneVersion = errors.New("wire: lane datagram version unknown")
-	// ErrLaneMalformed means a datagram is not a lane datagram in canonical form: an id
-	// other than LaneDatagramID, a selective-ack bitmap longer than the window, ending in a
-	// zero byte or naming a message past the window, or records out of order.
-	ErrLaneMalformed = errors.New("wire: lane datagram malformed")
-	// ErrLaneAckRange means a datagram acknowledges a message that was never transmitted.
-	ErrLaneAckRange = errors.New("wire: lane ack names a message never sent")
-	// ErrLaneSeqRange means a datagram carries a message beyond the receive window, which
-	// no honest sender transmits.
-	ErrLaneSeqRange = errors.New("wire: lane message beyond the receive window")
 )
 
 // kind is the class of a codec failure; each maps to one exported sentinel.

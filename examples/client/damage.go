@@ -11,6 +11,7 @@ import (
 	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/teams"
 	"github.com/arbitergo/arbiter/wire"
+	"github.com/arbitergo/arbiter/wire/lane"
 )
 
 // Causes of damage besides the weapons (SA-MP's numbering).
@@ -424,7 +425,7 @@ func (c *Client) sendError(err error) {
 		return
 	}
 	c.counters.SendErrors++
-	if c.ep.Lane().State() == wire.LaneMustDisconnect {
+	if c.ep.Lane().State() == lane.MustDisconnect {
 		c.close(wire.ReasonOverflow)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/vitals"
 	"github.com/arbitergo/arbiter/wire"
+	"github.com/arbitergo/arbiter/wire/lane"
 )
 
 // The oracle test puts the honest client in front of the server's own packages (vitals for
@@ -99,8 +100,8 @@ type oracle struct {
 	framed    bool
 	lastFrame uint16
 
-	vitalAcks map[wire.LaneSeq]uint16
-	multAcks  map[wire.LaneSeq]uint16
+	vitalAcks map[lane.Seq]uint16
+	multAcks  map[lane.Seq]uint16
 	shotSeq   uint16
 	relayed   map[uint16]bool
 	fireOn    bool
@@ -135,7 +136,7 @@ func newOracle(t *testing.T, seed uint64, rtt time.Duration, loss float64) *orac
 		t: t, rng: rng, c: c, srv: srv, vit: vit, cat: cat, inv: cat.NewInventory(),
 		up:        link{rng: rand.New(rand.NewPCG(seed, 1)), base: rtt / 2, jit: 30 * ms, loss: loss},
 		down:      link{rng: rand.New(rand.NewPCG(seed, 2)), base: rtt / 2, jit: 30 * ms, loss: loss},
-		vitalAcks: map[wire.LaneSeq]uint16{}, multAcks: map[wire.LaneSeq]uint16{}, relayed: map[uint16]bool{},
+		vitalAcks: map[lane.Seq]uint16{}, multAcks: map[lane.Seq]uint16{}, relayed: map[uint16]bool{},
 		frames: map[vitals.FrameVerdict]int{}, reports: map[vitals.ReportVerdict]int{},
 		dead: true, // unspawned: the connect spawn is the first grant
 	}
@@ -146,7 +147,7 @@ func (o *oracle) wrong(format string, args ...any) {
 	o.wronged = append(o.wronged, fmt.Sprintf("%v: ", o.now)+fmt.Sprintf(format, args...))
 }
 
-func (o *oracle) queue(m wire.Message) wire.LaneSeq {
+func (o *oracle) queue(m wire.Message) lane.Seq {
 	seq, err := o.srv.Queue(o.now, m)
 	require.NoError(o.t, err)
 	return seq

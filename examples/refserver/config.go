@@ -12,6 +12,7 @@ import (
 	"github.com/arbitergo/arbiter/teams"
 	"github.com/arbitergo/arbiter/vitals"
 	"github.com/arbitergo/arbiter/wire"
+	"github.com/arbitergo/arbiter/wire/lane"
 )
 
 // The "none" ids (SA-MP's INVALID_PLAYER_ID and INVALID_VEHICLE_ID).
@@ -142,7 +143,7 @@ const (
 	// of more players than the soft cap, a newcomer is shown everybody over a few ticks,
 	// and its commands and its respawn always find room. Until a subject is shown to a
 	// connection, its frames and lifecycle edges are not sent there.
-	ShowBacklogRoom = wire.LaneSoftCap / 2
+	ShowBacklogRoom = lane.SoftCap / 2
 
 	// MaxPendingEvents caps the events waiting for Events; more are dropped and counted
 	// (Stats.EventsDropped).

@@ -11,6 +11,7 @@ import (
 	"github.com/arbitergo/arbiter/teams"
 	"github.com/arbitergo/arbiter/vitals"
 	"github.com/arbitergo/arbiter/wire"
+	"github.com/arbitergo/arbiter/wire/lane"
 )
 
 // scratchMessages holds one value of every message the World sends, so that sending one
@@ -790,10 +791,10 @@ func (w *World) Team(id uint16) (teams.TeamID, uint16) {
 func (w *World) Teams() *teams.Registry { return w.teams }
 
 // LaneStats returns the connection's reliable lane statistics.
-func (w *World) LaneStats(id uint16) (wire.LaneStats, error) {
+func (w *World) LaneStats(id uint16) (lane.Stats, error) {
 	p := w.conn(id)
 	if p == nil {
-		return wire.LaneStats{}, fmt.Errorf("%w: %d", ErrUnknownPlayer, id)
+		return lane.Stats{}, fmt.Errorf("%w: %d", ErrUnknownPlayer, id)
 	}
 	return p.ep.Lane().Stats(), nil
 }

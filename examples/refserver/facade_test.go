@@ -13,6 +13,7 @@ import (
 	"github.com/arbitergo/arbiter/teams"
 	"github.com/arbitergo/arbiter/vitals"
 	"github.com/arbitergo/arbiter/wire"
+	"github.com/arbitergo/arbiter/wire/lane"
 )
 
 func TestFacadeVerbsRefuseBadInputWithNamedErrors(t *testing.T) {
@@ -147,7 +148,7 @@ func TestCommandIsCommittedOnlyWhenQueued(t *testing.T) {
 		n++
 	}
 	require.ErrorIs(t, err, ErrLaneFull)
-	require.ErrorIs(t, err, wire.ErrLaneSoftCap)
+	require.ErrorIs(t, err, lane.ErrSoftCap)
 	ledger, _ := h.w.Vitals(1)
 	require.ErrorIs(t, h.w.SetHealth(h.now, 1, 20), ErrLaneFull)
 	after, _ := h.w.Vitals(1)

@@ -14,6 +14,7 @@ import (
 	"github.com/arbitergo/arbiter/teams"
 	"github.com/arbitergo/arbiter/vitals"
 	"github.com/arbitergo/arbiter/wire"
+	"github.com/arbitergo/arbiter/wire/lane"
 )
 
 // player is one connection's slot. The struct and its rings are allocated the first time
@@ -157,7 +158,7 @@ const (
 )
 
 type ackInterest struct {
-	seq  wire.LaneSeq
+	seq  lane.Seq
 	kind ackKind
 	rev  uint16
 	gen  lifecycle.Generation
@@ -168,7 +169,7 @@ type ackInterest struct {
 // the ring grown).
 type ackRing struct{ ring.Ring[ackInterest] }
 
-func newAckRing() ackRing { return ackRing{ring.New[ackInterest](wire.LaneHardCap)} }
+func newAckRing() ackRing { return ackRing{ring.New[ackInterest](lane.HardCap)} }
 
 func (r *ackRing) push(a ackInterest) { r.Push(a) }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/arbitergo/arbiter/teams"
 	"github.com/arbitergo/arbiter/vitals"
 	"github.com/arbitergo/arbiter/wire"
+	"github.com/arbitergo/arbiter/wire/lane"
 )
 
 // Stats counts what a World did, for a host's monitoring and the simulator's report.
@@ -488,7 +489,7 @@ func (w *World) Flush(now time.Duration, emit func(conn uint16, datagram []byte)
 		w.emitTo(p, w.emitOne)
 		if err := p.ep.Flush(now, w.emitOne); err != nil {
 			reason := wire.ReasonOverflow
-			if errors.Is(err, wire.ErrLaneLinkTimeout) {
+			if errors.Is(err, lane.ErrLinkTimeout) {
 				reason = wire.ReasonTimeout
 			}
 			w.markDrop(p, reason)
@@ -526,10 +527,10 @@ func (w *World) NextDeadline() (time.Duration, bool) {
 // ---- lane helpers ----
 
 // queue puts m on p's lane. A lane that must disconnect marks p for removal.
-func (w *World) queue(now time.Duration, p *player, m wire.Message) (wire.LaneSeq, bool) {
+func (w *World) queue(now time.Duration, p *player, m wire.Message) (lane.Seq, bool) {
 	seq, err := p.ep.Queue(now, m)
 	if err != nil {
-		if errors.Is(err, wire.ErrLaneMustDisconnect) {
+		if errors.Is(err, lane.ErrMustDisconnect) {
 			w.markDrop(p, wire.ReasonOverflow)
 		}
 		return 0, false

@@ -1,5 +1,5 @@
 // Package transport joins the two streams of an arbiter connection into one datagram
-// endpoint: unreliable messages travel one per datagram, reliable ones on a wire.Lane, and
+// endpoint: unreliable messages travel one per datagram, reliable ones on a lane.Lane, and
 // both share the same socket (a lane datagram is told apart by its transport id, see
 // wire.Peek). The reference server keeps one Endpoint per connection and the honest client
 // keeps one for its server.
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/arbitergo/arbiter/wire"
+	"github.com/arbitergo/arbiter/wire/lane"
 )
 
 // Side says which end of a connection an endpoint is; it decides which messages it
@@ -60,7 +61,7 @@ type Stats struct {
 // Endpoint is one end of a connection.
 type Endpoint struct {
 	side  Side
-	lane  *wire.Lane
+	lane  *lane.Lane
 	dec   wire.Decoder
 	buf   []byte
 	out   []byte // pending unreliable datagrams, back to back
@@ -73,15 +74,15 @@ func New(side Side) (*Endpoint, error) {
 	if side != Server && side != Client {
 		return nil, fmt.Errorf("transport: unknown side %d", side)
 	}
-	lane, err := wire.NewLane(wire.LaneConfig{})
+	l, err := lane.New(lane.Config{})
 	if err != nil {
 		return nil, err
 	}
-	return &Endpoint{side: side, lane: lane, buf: make([]byte, 0, wire.LaneMTU)}, nil
+	return &Endpoint{side: side, lane: l, buf: make([]byte, 0, lane.MTU)}, nil
 }
 
 // Lane returns the endpoint's reliable lane (for its stats and state).
-func (e *Endpoint) Lane() *wire.Lane { return e.lane }
+func (e *Endpoint) Lane() *lane.Lane { return e.lane }
 
 // Stats returns the endpoint's counters.
 func (e *Endpoint) Stats() Stats { return e.stats }
@@ -111,7 +112,7 @@ func (e *Endpoint) CanQueue(m wire.Message) error {
 
 // Queue puts m on the reliable lane (critical when wire.Critical says so) and returns its
 // lane sequence number, which PopAcked later reports.
-func (e *Endpoint) Queue(now time.Duration, m wire.Message) (wire.LaneSeq, error) {
+func (e *Endpoint) Queue(now time.Duration, m wire.Message) (lane.Seq, error) {
 	if m.ID().Delivery() == wire.Unreliable {
 		return 0, fmt.Errorf("%w: %v is unreliable", ErrNotReliable, m.ID())
 	}
@@ -171,7 +172,7 @@ func (e *Endpoint) deliver(b []byte, handle func(wire.Message)) error {
 }
 
 // PopAcked returns the next message the peer acknowledged, in sequence order.
-func (e *Endpoint) PopAcked() (wire.LaneAck, bool) { return e.lane.PopAcked() }
+func (e *Endpoint) PopAcked() (lane.Ack, bool) { return e.lane.PopAcked() }
 
 // NextDeadline tells when the lane wants the next Flush.
 func (e *Endpoint) NextDeadline() (time.Duration, bool) { return e.lane.NextDeadline() }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arbitergo/arbiter/wire"
+	"github.com/arbitergo/arbiter/wire/lane"
 )
 
 func pair(t *testing.T) (srv, cli *Endpoint) {
@@ -90,12 +91,12 @@ func TestOutboxIsCapped(t *testing.T) {
 
 func TestTheLethalReportAndTheDeathReportPassTheSoftCapInOrder(t *testing.T) {
 	srv, cli := pair(t)
-	for i := range wire.LaneSoftCap {
+	for i := range lane.SoftCap {
 		_, err := cli.Queue(0, &wire.RespawnRequest{DeathEpoch: uint16(i)})
 		require.NoError(t, err)
 	}
 	_, err := cli.Queue(0, &wire.RespawnRequest{})
-	require.ErrorIs(t, err, wire.ErrLaneSoftCap, "an ordinary message above the soft cap")
+	require.ErrorIs(t, err, lane.ErrSoftCap, "an ordinary message above the soft cap")
 	lethal, err := cli.Queue(0, &wire.DamageReport{DamageSeq: 1, Attacker: 2, Weapon: 24, BodyPart: 3,
 		HealthBefore: 20, HealthAfter: 0, Loss: 20})
 	require.NoError(t, err, "the lethal report is critical")
@@ -105,13 +106,13 @@ func TestTheLethalReportAndTheDeathReportPassTheSoftCapInOrder(t *testing.T) {
 	var got []string
 	now := time.Duration(0)
 	for range 1000 {
-		if len(got) == wire.LaneSoftCap+2 {
+		if len(got) == lane.SoftCap+2 {
 			break
 		}
 		got = append(got, carry(t, now, cli, srv)...)
 		carry(t, now, srv, cli) // the acknowledgements open the window
 		now += 10 * time.Millisecond
 	}
-	require.Len(t, got, wire.LaneSoftCap+2, "everything queued is delivered")
+	require.Len(t, got, lane.SoftCap+2, "everything queued is delivered")
 	require.Equal(t, []string{wire.IDDamageReport.String(), wire.IDDeathReport.String()}, got[len(got)-2:])
 }

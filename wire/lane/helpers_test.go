@@ -1,4 +1,4 @@
-package wire
+package lane
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/arbitergo/arbiter/wire"
 )
 
 // This file holds the lane's test machinery: an invariant checker that looks inside a
@@ -24,17 +26,17 @@ func laneCheck(l *Lane) error {
 	if laneDiff(l.sndMax, l.una) < 0 || laneDiff(l.next, l.sndMax) < 0 {
 		return fmt.Errorf("sender order: una %d sndMax %d next %d", l.una, l.sndMax, l.next)
 	}
-	if d := laneDiff(l.sndMax, l.una); d > LaneWindow {
-		return fmt.Errorf("transmitted %d past the peer's ack, window %d", d, LaneWindow)
+	if d := laneDiff(l.sndMax, l.una); d > Window {
+		return fmt.Errorf("transmitted %d past the peer's ack, window %d", d, Window)
 	}
 	if int(l.next-l.una) > len(l.slots) {
 		return fmt.Errorf("ring %d shorter than range %d", len(l.slots), l.next-l.una)
 	}
-	if maxRing := 1 << bits.Len(uint(l.lim.hardCap+LaneWindow-1)); len(l.slots) > maxRing {
+	if maxRing := 1 << bits.Len(uint(l.lim.hardCap+Window-1)); len(l.slots) > maxRing {
 		return fmt.Errorf("ring %d above %d", len(l.slots), maxRing)
 	}
 	unacked, unackedBytes, inflight := 0, 0, 0
-	spans := make([]laneSpan, 0, max(l.unacked, LaneWindow))
+	spans := make([]laneSpan, 0, max(l.unacked, Window))
 	exactRtx := laneNever
 	for seq := l.una; seq != l.next; seq++ {
 		sl := l.sndSlot(seq)
@@ -87,13 +89,13 @@ func laneCheck(l *Lane) error {
 
 	// Receiver ranges.
 	if laneDiff(l.recvNext, l.deliverNext) < 0 || laneDiff(l.recvMax, l.recvNext) < 0 ||
-		laneDiff(l.recvMax, l.deliverNext) > LaneWindow {
+		laneDiff(l.recvMax, l.deliverNext) > Window {
 		return fmt.Errorf("receiver order: deliver %d recv %d max %d", l.deliverNext, l.recvNext, l.recvMax)
 	}
 	held := 0
 	spans = spans[:0]
-	for i := range LaneWindow {
-		seq := l.deliverNext + LaneSeq(i)
+	for i := range Window {
+		seq := l.deliverNext + Seq(i)
 		rs := l.rcvSlot(seq)
 		switch {
 		case laneDiff(seq, l.recvNext) < 0:
@@ -128,10 +130,10 @@ func laneCheck(l *Lane) error {
 	}
 
 	// Acknowledgement log.
-	if l.ackLen > len(l.acks) || len(l.acks) > LaneAckLog {
-		return fmt.Errorf("ack log %d of %d, cap %d", l.ackLen, len(l.acks), LaneAckLog)
+	if l.ackLen > len(l.acks) || len(l.acks) > AckLog {
+		return fmt.Errorf("ack log %d of %d, cap %d", l.ackLen, len(l.acks), AckLog)
 	}
-	if l.state == LaneOpen && l.err != nil || l.state != LaneOpen && !errors.Is(l.err, ErrLaneMustDisconnect) {
+	if l.state == Open && l.err != nil || l.state != Open && !errors.Is(l.err, ErrMustDisconnect) {
 		return fmt.Errorf("state %v with error %v", l.state, l.err)
 	}
 	return nil
@@ -198,7 +200,7 @@ func laneFingerprint(l *Lane) uint64 {
 			b = append(b, l.sndArena.bytes(sl.span)...)
 		}
 	}
-	for i := range LaneWindow {
+	for i := range Window {
 		rs := &l.rslots[i]
 		u(uint64(rs.span.off), uint64(rs.span.n), flag(rs.held))
 		if rs.held {
@@ -216,14 +218,14 @@ func laneFingerprint(l *Lane) uint64 {
 
 // laneTestRecord is one message record of a decoded datagram.
 type laneTestRecord struct {
-	seq     LaneSeq
+	seq     Seq
 	payload []byte
 }
 
 // laneTestDatagram is a datagram decoded by laneDecode.
 type laneTestDatagram struct {
-	ack     LaneSeq
-	sacked  []LaneSeq
+	ack     Seq
+	sacked  []Seq
 	records []laneTestRecord
 }
 
@@ -241,10 +243,10 @@ func laneDecode(d []byte) (laneTestDatagram, error) {
 	if err := binary.Read(r, binary.LittleEndian, &hdr); err != nil {
 		return g, fmt.Errorf("header: %w", err)
 	}
-	if hdr.Version != Version || hdr.ID != 0xF0 || hdr.SackLen > LaneMaxSack {
+	if hdr.Version != wire.Version || hdr.ID != 0xF0 || hdr.SackLen > MaxSack {
 		return g, fmt.Errorf("version %d id %#x sack length %d", hdr.Version, hdr.ID, hdr.SackLen)
 	}
-	g.ack = LaneSeq(hdr.Ack)
+	g.ack = Seq(hdr.Ack)
 	sack := make([]byte, hdr.SackLen)
 	if _, err := r.Read(sack); err != nil && hdr.SackLen > 0 {
 		return g, err
@@ -254,7 +256,7 @@ func laneDecode(d []byte) (laneTestDatagram, error) {
 	}
 	for i := range int(hdr.SackLen) * 8 {
 		if sack[i/8]&(1<<(i%8)) != 0 {
-			g.sacked = append(g.sacked, g.ack+1+LaneSeq(i))
+			g.sacked = append(g.sacked, g.ack+1+Seq(i))
 		}
 	}
 	count, err := r.ReadByte()
@@ -275,7 +277,7 @@ func laneDecode(d []byte) (laneTestDatagram, error) {
 			if err := binary.Read(r, binary.LittleEndian, &rec); err != nil {
 				return g, fmt.Errorf("record: %w", err)
 			}
-			if int(rec.Off) <= prev || prev < 0 && rec.Off != 0 || rec.Len > LaneMaxPayload {
+			if int(rec.Off) <= prev || prev < 0 && rec.Off != 0 || rec.Len > MaxPayload {
 				return g, fmt.Errorf("record offset %d after %d, length %d", rec.Off, prev, rec.Len)
 			}
 			prev = int(rec.Off)
@@ -283,7 +285,7 @@ func laneDecode(d []byte) (laneTestDatagram, error) {
 			if n, _ := r.Read(p); n != int(rec.Len) && rec.Len > 0 {
 				return g, fmt.Errorf("payload truncated")
 			}
-			g.records = append(g.records, laneTestRecord{LaneSeq(base) + LaneSeq(rec.Off), p})
+			g.records = append(g.records, laneTestRecord{Seq(base) + Seq(rec.Off), p})
 		}
 	}
 	if r.Len() != 0 {
@@ -293,8 +295,8 @@ func laneDecode(d []byte) (laneTestDatagram, error) {
 }
 
 // laneEncode builds a datagram from parts (for hostile and hand-made inputs).
-func laneEncode(ack LaneSeq, sack []byte, base LaneSeq, recs ...[]byte) []byte {
-	d := []byte{Version, byte(LaneDatagramID)}
+func laneEncode(ack Seq, sack []byte, base Seq, recs ...[]byte) []byte {
+	d := []byte{wire.Version, byte(DatagramID)}
 	d = binary.LittleEndian.AppendUint32(d, uint32(ack))
 	d = append(d, byte(len(sack)))
 	d = append(d, sack...)
@@ -311,9 +313,9 @@ func laneEncode(ack LaneSeq, sack []byte, base LaneSeq, recs ...[]byte) []byte {
 }
 
 // newTestLane returns a lane with cfg or fails the test.
-func newTestLane(t testing.TB, cfg LaneConfig) *Lane {
+func newTestLane(t testing.TB, cfg Config) *Lane {
 	t.Helper()
-	l, err := NewLane(cfg)
+	l, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,7 +324,7 @@ func newTestLane(t testing.TB, cfg LaneConfig) *Lane {
 
 // laneStartAt moves a fresh lane's sequence numbers on both directions to seq, as if
 // seq messages had passed each way (for the wrap-around tests).
-func laneStartAt(l *Lane, seq LaneSeq) {
+func laneStartAt(l *Lane, seq Seq) {
 	l.una, l.sndMax, l.next = seq, seq, seq
 	l.deliverNext, l.recvNext, l.recvMax = seq, seq, seq
 }
@@ -352,13 +354,13 @@ func laneDrain(l *Lane) [][]byte {
 }
 
 // laneSeqsOf lists the sequence numbers of the records of a datagram.
-func laneSeqsOf(t testing.TB, d []byte) []LaneSeq {
+func laneSeqsOf(t testing.TB, d []byte) []Seq {
 	t.Helper()
 	g, err := laneDecode(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var seqs []LaneSeq
+	var seqs []Seq
 	for _, r := range g.records {
 		seqs = append(seqs, r.seq)
 	}

@@ -1,19 +1,19 @@
-package wire_test
+package lane_test
 
 import (
 	"errors"
 	"fmt"
 	"time"
 
-	"github.com/arbitergo/arbiter/wire"
+	"github.com/arbitergo/arbiter/wire/lane"
 )
 
 // Two ends of a connection: the server queues a critical death event, the datagram
 // carries it to the client, the client delivers it and acknowledges it, and the server
 // learns when the client acknowledged it.
 func ExampleLane() {
-	server, _ := wire.NewLane(wire.LaneConfig{})
-	client, _ := wire.NewLane(wire.LaneConfig{})
+	server, _ := lane.New(lane.Config{})
+	client, _ := lane.New(lane.Config{})
 
 	seq, _ := server.Queue(0, []byte("PlayerWasted"), true)
 	d, _ := server.Poll(0, nil)
@@ -38,7 +38,7 @@ func ExampleLane() {
 // The soft cap refuses ordinary messages; critical ones still go in, up to the hard cap,
 // where the lane tells the host to disconnect.
 func ExampleLane_Queue() {
-	lane, _ := wire.NewLane(wire.LaneConfig{SoftCap: 2, HardCap: 3})
+	l, _ := lane.New(lane.Config{SoftCap: 2, HardCap: 3})
 	for _, m := range []struct {
 		name     string
 		critical bool
@@ -49,14 +49,14 @@ func ExampleLane_Queue() {
 		{"PlayerSpawned", true},
 		{"PlayerWasted", true},
 	} {
-		seq, err := lane.Queue(0, []byte(m.name), m.critical)
+		seq, err := l.Queue(0, []byte(m.name), m.critical)
 		switch {
 		case err == nil:
 			fmt.Printf("%-13s queued as %d\n", m.name, seq)
-		case errors.Is(err, wire.ErrLaneSoftCap):
+		case errors.Is(err, lane.ErrSoftCap):
 			fmt.Printf("%-13s refused: soft cap\n", m.name)
-		case errors.Is(err, wire.ErrLaneMustDisconnect):
-			fmt.Printf("%-13s hard cap: %v\n", m.name, lane.State())
+		case errors.Is(err, lane.ErrMustDisconnect):
+			fmt.Printf("%-13s hard cap: %v\n", m.name, l.State())
 		}
 	}
 	// Output:
@@ -70,11 +70,11 @@ func ExampleLane_Queue() {
 // A message whose datagram is lost goes out again 250 ms after its last transmission,
 // and not before; NextDeadline tells the host when to poll.
 func ExampleLane_Poll() {
-	lane, _ := wire.NewLane(wire.LaneConfig{})
-	_, _ = lane.Queue(0, []byte("SetHealth(0)"), true)
+	l, _ := lane.New(lane.Config{})
+	_, _ = l.Queue(0, []byte("SetHealth(0)"), true)
 	for _, now := range []time.Duration{0, 100 * time.Millisecond, 250 * time.Millisecond} {
-		d, _ := lane.Poll(now, nil)
-		next, _ := lane.NextDeadline()
+		d, _ := l.Poll(now, nil)
+		next, _ := l.NextDeadline()
 		fmt.Printf("poll at %v: %d bytes, next deadline %v\n", now, len(d), next)
 	}
 	// Output:
@@ -87,8 +87,8 @@ func ExampleLane_Poll() {
 // Receive, with the time each acknowledgement arrived (for example to grant a respawn only
 // after the victim acknowledged its SetHealth(0), or to settle a health command 2 s later).
 func ExampleLane_PopAcked() {
-	server, _ := wire.NewLane(wire.LaneConfig{})
-	victim, _ := wire.NewLane(wire.LaneConfig{})
+	server, _ := lane.New(lane.Config{})
+	victim, _ := lane.New(lane.Config{})
 	_, _ = server.Queue(0, []byte("SetHealth(50)"), false)
 	zero, _ := server.Queue(0, []byte("SetHealth(0)"), true)
 

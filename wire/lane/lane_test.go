@@ -1,4 +1,4 @@
-package wire
+package lane
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/arbitergo/arbiter/wire"
 )
 
 const laneMs = time.Millisecond
@@ -30,7 +32,7 @@ func laneFlush(t testing.TB, from, to *Lane, now time.Duration) int {
 }
 
 // laneQueue queues or fails the test.
-func laneQueue(t testing.TB, l *Lane, now time.Duration, p string, critical bool) LaneSeq {
+func laneQueue(t testing.TB, l *Lane, now time.Duration, p string, critical bool) Seq {
 	t.Helper()
 	seq, err := l.Queue(now, []byte(p), critical)
 	if err != nil {
@@ -57,7 +59,7 @@ func laneMustCheck(t testing.TB, ls ...*Lane) {
 }
 
 func TestLaneConfigZeroMeansRecordDefaults(t *testing.T) {
-	l := newTestLane(t, LaneConfig{})
+	l := newTestLane(t, Config{})
 	want := laneLimits{
 		softCap: 512, hardCap: 1024, softBytes: 128 << 10, hardBytes: 256 << 10,
 		maxPayload: 1024, mtu: 1200, inFlightBytes: 32 << 10, recvBytes: 64 << 10,
@@ -66,7 +68,7 @@ func TestLaneConfigZeroMeansRecordDefaults(t *testing.T) {
 	if l.lim != want {
 		t.Fatalf("limits %+v, want %+v", l.lim, want)
 	}
-	if l.State() != LaneOpen || l.Err() != nil {
+	if l.State() != Open || l.Err() != nil {
 		t.Fatalf("new lane state %v err %v", l.State(), l.Err())
 	}
 }
@@ -74,40 +76,40 @@ func TestLaneConfigZeroMeansRecordDefaults(t *testing.T) {
 func TestLaneConfigRejectsOutOfRange(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		cfg  LaneConfig
+		cfg  Config
 	}{
-		{"negative soft cap", LaneConfig{SoftCap: -1}},
-		{"negative retransmit", LaneConfig{Retransmit: -1}},
-		{"soft cap above hard cap", LaneConfig{SoftCap: 2000}},
-		{"hard cap above limit", LaneConfig{HardCap: LaneMaxHardCap + 1}},
-		{"payload above protocol max", LaneConfig{MaxPayload: LaneMaxPayload + 1}},
-		{"soft bytes above hard bytes", LaneConfig{SoftCapBytes: LaneHardCapBytes + 1}},
-		{"hard bytes above limit", LaneConfig{HardCapBytes: LaneMaxHardCapBytes + 1}},
-		{"soft bytes below one payload", LaneConfig{SoftCapBytes: 1000}},
-		{"MTU too small for a payload", LaneConfig{MTU: LaneMaxPayload + LaneMaxOverhead - 1}},
-		{"MTU above UDP", LaneConfig{MTU: LaneMaxMTU + 1}},
-		{"in-flight below one payload", LaneConfig{InFlightBytes: 100}},
-		{"receive buffer too small", LaneConfig{ReceiveBytes: 4*LaneMaxPayload - 1}},
-		{"receive buffer above limit", LaneConfig{ReceiveBytes: LaneMaxHardCapBytes + 1}},
-		{"link timeout not above retransmit", LaneConfig{LinkTimeout: 250 * laneMs}},
+		{"negative soft cap", Config{SoftCap: -1}},
+		{"negative retransmit", Config{Retransmit: -1}},
+		{"soft cap above hard cap", Config{SoftCap: 2000}},
+		{"hard cap above limit", Config{HardCap: MaxHardCap + 1}},
+		{"payload above protocol max", Config{MaxPayload: MaxPayload + 1}},
+		{"soft bytes above hard bytes", Config{SoftCapBytes: HardCapBytes + 1}},
+		{"hard bytes above limit", Config{HardCapBytes: MaxHardCapBytes + 1}},
+		{"soft bytes below one payload", Config{SoftCapBytes: 1000}},
+		{"MTU too small for a payload", Config{MTU: MaxPayload + MaxOverhead - 1}},
+		{"MTU above UDP", Config{MTU: MaxMTU + 1}},
+		{"in-flight below one payload", Config{InFlightBytes: 100}},
+		{"receive buffer too small", Config{ReceiveBytes: 4*MaxPayload - 1}},
+		{"receive buffer above limit", Config{ReceiveBytes: MaxHardCapBytes + 1}},
+		{"link timeout not above retransmit", Config{LinkTimeout: 250 * laneMs}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := NewLane(tc.cfg); !errors.Is(err, ErrLaneConfig) {
-				t.Fatalf("NewLane(%+v) = %v, want ErrLaneConfig", tc.cfg, err)
+			if _, err := New(tc.cfg); !errors.Is(err, ErrConfig) {
+				t.Fatalf("New(%+v) = %v, want ErrConfig", tc.cfg, err)
 			}
 		})
 	}
 	// The smallest valid settings are accepted.
-	if _, err := NewLane(LaneConfig{MaxPayload: 100, MTU: 100 + LaneMaxOverhead, SoftCapBytes: 100,
-		InFlightBytes: 100, ReceiveBytes: 4 * LaneMaxPayload, SoftCap: 1, HardCap: 1}); err != nil {
+	if _, err := New(Config{MaxPayload: 100, MTU: 100 + MaxOverhead, SoftCapBytes: 100,
+		InFlightBytes: 100, ReceiveBytes: 4 * MaxPayload, SoftCap: 1, HardCap: 1}); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestLaneDeliversInTheSendersOrder(t *testing.T) {
-	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
 	for i, p := range []string{"death", "spawn", "set-health"} {
-		if seq := laneQueue(t, a, 0, p, false); seq != LaneSeq(i) {
+		if seq := laneQueue(t, a, 0, p, false); seq != Seq(i) {
 			t.Fatalf("seq %d, want %d", seq, i)
 		}
 	}
@@ -124,7 +126,7 @@ func TestLaneDeliversInTheSendersOrder(t *testing.T) {
 }
 
 func TestLaneRetransmitsAfter250msAndNotBefore(t *testing.T) {
-	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
 	laneQueue(t, a, 0, "x", true)
 	if d := laneMustPoll(t, a, 0); len(d) == 0 {
 		t.Fatal("nothing sent") // and lost
@@ -147,11 +149,11 @@ func TestLaneRetransmitsAfter250msAndNotBefore(t *testing.T) {
 			t.Fatalf("at %v: sent %v, want %v", step.at, len(d) > 0, step.sent)
 		}
 		if step.sent {
-			if seqs := laneSeqsOf(t, d); !slices.Equal(seqs, []LaneSeq{0}) {
+			if seqs := laneSeqsOf(t, d); !slices.Equal(seqs, []Seq{0}) {
 				t.Fatalf("at %v: records %v", step.at, seqs)
 			}
-			if at, _ := a.NextDeadline(); at != step.at+LaneRetransmit {
-				t.Fatalf("next deadline %v, want %v", at, step.at+LaneRetransmit)
+			if at, _ := a.NextDeadline(); at != step.at+Retransmit {
+				t.Fatalf("next deadline %v, want %v", at, step.at+Retransmit)
 			}
 		}
 	}
@@ -175,20 +177,20 @@ func TestLaneRetransmitsAfter250msAndNotBefore(t *testing.T) {
 }
 
 func TestLaneRetransmitsEveryLostMessageInOnePeriod(t *testing.T) {
-	a := newTestLane(t, LaneConfig{})
+	a := newTestLane(t, Config{})
 	for i := range 5 {
 		laneQueue(t, a, time.Duration(i)*laneMs, fmt.Sprint(i), false)
 		laneMustPoll(t, a, time.Duration(i)*laneMs) // each in its own datagram, all lost
 	}
 	// All five are due within the same 250 ms period and go out together.
 	d := laneMustPoll(t, a, 254*laneMs)
-	if seqs := laneSeqsOf(t, d); !slices.Equal(seqs, []LaneSeq{0, 1, 2, 3, 4}) {
+	if seqs := laneSeqsOf(t, d); !slices.Equal(seqs, []Seq{0, 1, 2, 3, 4}) {
 		t.Fatalf("retransmitted %v, want all five", seqs)
 	}
 }
 
 func TestLaneSelectiveAckResendsOnlyTheLostMessage(t *testing.T) {
-	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
 	for i := range 10 {
 		now := time.Duration(i) * 10 * laneMs
 		laneQueue(t, a, now, fmt.Sprint(i), false)
@@ -205,7 +207,7 @@ func TestLaneSelectiveAckResendsOnlyTheLostMessage(t *testing.T) {
 	}
 	ack := laneMustPoll(t, b, 100*laneMs)
 	g, _ := laneDecode(ack)
-	if g.ack != 3 || !slices.Equal(g.sacked, []LaneSeq{4, 5, 6, 7, 8, 9}) {
+	if g.ack != 3 || !slices.Equal(g.sacked, []Seq{4, 5, 6, 7, 8, 9}) {
 		t.Fatalf("ack %d sacked %v, want 3 and 4..9", g.ack, g.sacked)
 	}
 	if err := a.Receive(110*laneMs, ack); err != nil {
@@ -216,7 +218,7 @@ func TestLaneSelectiveAckResendsOnlyTheLostMessage(t *testing.T) {
 	if s := a.Stats(); s.Queued != 1 || s.Acked != 3 {
 		t.Fatalf("queued %d acked %d, want 1 and 3", s.Queued, s.Acked)
 	}
-	for seq := LaneSeq(3); seq < 10; seq++ {
+	for seq := Seq(3); seq < 10; seq++ {
 		if a.Acked(seq) {
 			t.Fatalf("message %d reported acknowledged behind the gap", seq)
 		}
@@ -226,7 +228,7 @@ func TestLaneSelectiveAckResendsOnlyTheLostMessage(t *testing.T) {
 		t.Fatal("retransmission before 250 ms")
 	}
 	d := laneMustPoll(t, a, 280*laneMs)
-	if seqs := laneSeqsOf(t, d); !slices.Equal(seqs, []LaneSeq{3}) {
+	if seqs := laneSeqsOf(t, d); !slices.Equal(seqs, []Seq{3}) {
 		t.Fatalf("retransmitted %v, want only 3", seqs)
 	}
 	if err := b.Receive(290*laneMs, d); err != nil {
@@ -236,7 +238,7 @@ func TestLaneSelectiveAckResendsOnlyTheLostMessage(t *testing.T) {
 		t.Fatalf("delivered %q after the gap", got)
 	}
 	laneFlush(t, b, a, 300*laneMs)
-	for seq := LaneSeq(0); seq < 10; seq++ {
+	for seq := Seq(0); seq < 10; seq++ {
 		if !a.Acked(seq) {
 			t.Fatalf("message %d not acknowledged once the gap is filled", seq)
 		}
@@ -255,44 +257,44 @@ func TestLaneSelectiveAckResendsOnlyTheLostMessage(t *testing.T) {
 var strings10 = []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
 
 func TestLaneSoftCapRefusesOrdinaryMessagesButNotCriticalOnes(t *testing.T) {
-	a := newTestLane(t, LaneConfig{})
-	for i := range LaneSoftCap {
+	a := newTestLane(t, Config{})
+	for i := range SoftCap {
 		laneQueue(t, a, 0, "ordinary", false)
 		if i%100 == 0 {
 			laneMustPoll(t, a, 0) // sent or not, a message is queued until acknowledged
 		}
 	}
 	before := laneFingerprint(a)
-	if _, err := a.Queue(0, []byte("ordinary"), false); !errors.Is(err, ErrLaneSoftCap) {
-		t.Fatalf("513th ordinary message: %v, want ErrLaneSoftCap", err)
+	if _, err := a.Queue(0, []byte("ordinary"), false); !errors.Is(err, ErrSoftCap) {
+		t.Fatalf("513th ordinary message: %v, want ErrSoftCap", err)
 	}
-	if err := a.CanQueue(8, false); !errors.Is(err, ErrLaneSoftCap) {
+	if err := a.CanQueue(8, false); !errors.Is(err, ErrSoftCap) {
 		t.Fatalf("CanQueue: %v", err)
 	}
 	if laneFingerprint(a) != before {
 		t.Fatal("a refused message left a trace")
 	}
 	for i := range 10 {
-		if seq := laneQueue(t, a, 0, "PlayerWasted", true); seq != LaneSeq(LaneSoftCap+i) {
+		if seq := laneQueue(t, a, 0, "PlayerWasted", true); seq != Seq(SoftCap+i) {
 			t.Fatalf("critical seq %d", seq)
 		}
 	}
-	if _, err := a.Queue(0, []byte("ordinary"), false); !errors.Is(err, ErrLaneSoftCap) {
+	if _, err := a.Queue(0, []byte("ordinary"), false); !errors.Is(err, ErrSoftCap) {
 		t.Fatalf("ordinary message above the soft cap: %v", err)
 	}
-	if s := a.Stats(); s.Queued != LaneSoftCap+10 || a.State() != LaneOpen {
+	if s := a.Stats(); s.Queued != SoftCap+10 || a.State() != Open {
 		t.Fatalf("queued %d, state %v", s.Queued, a.State())
 	}
 	laneMustCheck(t, a)
 }
 
 func TestLaneSoftCapCountsOnlyUnacknowledgedMessages(t *testing.T) {
-	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
 	now := time.Duration(0)
-	for range LaneSoftCap {
+	for range SoftCap {
 		laneQueue(t, a, now, "m", false)
 	}
-	if err := a.CanQueue(1, false); !errors.Is(err, ErrLaneSoftCap) {
+	if err := a.CanQueue(1, false); !errors.Is(err, ErrSoftCap) {
 		t.Fatal("soft cap not reached")
 	}
 	for a.Stats().Queued > 0 {
@@ -304,20 +306,20 @@ func TestLaneSoftCapCountsOnlyUnacknowledgedMessages(t *testing.T) {
 	if err := a.CanQueue(1, false); err != nil {
 		t.Fatalf("room after the acknowledgements: %v", err)
 	}
-	if got := b.Stats().Delivered; got != LaneSoftCap {
+	if got := b.Stats().Delivered; got != SoftCap {
 		t.Fatalf("delivered %d", got)
 	}
 }
 
 func TestLaneSoftCapBytesRefusesOrdinaryMessages(t *testing.T) {
-	a := newTestLane(t, LaneConfig{})
-	big := make([]byte, LaneMaxPayload)
-	for range LaneSoftCapBytes / LaneMaxPayload {
+	a := newTestLane(t, Config{})
+	big := make([]byte, MaxPayload)
+	for range SoftCapBytes / MaxPayload {
 		if _, err := a.Queue(0, big, false); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := a.Queue(0, []byte{1}, false); !errors.Is(err, ErrLaneSoftCap) {
+	if _, err := a.Queue(0, []byte{1}, false); !errors.Is(err, ErrSoftCap) {
 		t.Fatalf("ordinary byte past the soft byte cap: %v", err)
 	}
 	if _, err := a.Queue(0, big, true); err != nil {
@@ -326,43 +328,43 @@ func TestLaneSoftCapBytesRefusesOrdinaryMessages(t *testing.T) {
 }
 
 func TestLaneHardCapPutsTheLaneIntoMustDisconnect(t *testing.T) {
-	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
 	// b holds a message of a's for delivery, and a holds an acknowledgement report.
 	laneQueue(t, b, 0, "from b", false)
 	laneFlush(t, b, a, 0)
 	laneQueue(t, a, 0, "first", false)
 	laneFlush(t, a, b, 0)
 	laneFlush(t, b, a, 0)
-	for range LaneSoftCap {
+	for range SoftCap {
 		laneQueue(t, a, 0, "ordinary", false)
 	}
-	for a.Stats().Queued < LaneHardCap {
+	for a.Stats().Queued < HardCap {
 		laneQueue(t, a, 0, "critical", true)
 	}
-	if a.State() != LaneOpen {
+	if a.State() != Open {
 		t.Fatal("lane broke at the hard cap, not beyond it")
 	}
 	_, err := a.Queue(time.Second, []byte("PlayerSpawned"), true)
-	if !errors.Is(err, ErrLaneHardCap) || !errors.Is(err, ErrLaneMustDisconnect) {
+	if !errors.Is(err, ErrHardCap) || !errors.Is(err, ErrMustDisconnect) {
 		t.Fatalf("critical message beyond the hard cap: %v", err)
 	}
-	if a.State() != LaneMustDisconnect || a.State().String() != "must-disconnect" || !errors.Is(a.Err(), ErrLaneHardCap) {
+	if a.State() != MustDisconnect || a.State().String() != "must-disconnect" || !errors.Is(a.Err(), ErrHardCap) {
 		t.Fatalf("state %v, err %v", a.State(), a.Err())
 	}
-	if got := a.Stats().Queued; got != LaneHardCap {
-		t.Fatalf("queued %d, want %d: the breaking message is not queued", got, LaneHardCap)
+	if got := a.Stats().Queued; got != HardCap {
+		t.Fatalf("queued %d, want %d: the breaking message is not queued", got, HardCap)
 	}
 	// The host sees the state on every call and acts on it.
-	if _, err := a.Queue(time.Second, []byte("x"), false); !errors.Is(err, ErrLaneMustDisconnect) {
+	if _, err := a.Queue(time.Second, []byte("x"), false); !errors.Is(err, ErrMustDisconnect) {
 		t.Fatalf("queue after the break: %v", err)
 	}
-	if _, err := a.Queue(time.Second, []byte("x"), true); !errors.Is(err, ErrLaneMustDisconnect) {
+	if _, err := a.Queue(time.Second, []byte("x"), true); !errors.Is(err, ErrMustDisconnect) {
 		t.Fatalf("critical queue after the break: %v", err)
 	}
-	if d, err := a.Poll(time.Second, nil); !errors.Is(err, ErrLaneMustDisconnect) || len(d) != 0 {
+	if d, err := a.Poll(time.Second, nil); !errors.Is(err, ErrMustDisconnect) || len(d) != 0 {
 		t.Fatalf("poll after the break: %d bytes, %v", len(d), err)
 	}
-	if err := a.Receive(time.Second, laneEncode(0, nil, 0)); !errors.Is(err, ErrLaneMustDisconnect) {
+	if err := a.Receive(time.Second, laneEncode(0, nil, 0)); !errors.Is(err, ErrMustDisconnect) {
 		t.Fatalf("receive after the break: %v", err)
 	}
 	if _, ok := a.NextDeadline(); ok {
@@ -379,23 +381,23 @@ func TestLaneHardCapPutsTheLaneIntoMustDisconnect(t *testing.T) {
 }
 
 func TestLaneHardCapBytesPutsTheLaneIntoMustDisconnect(t *testing.T) {
-	a := newTestLane(t, LaneConfig{})
-	big := make([]byte, LaneMaxPayload)
-	for range LaneHardCapBytes / LaneMaxPayload {
+	a := newTestLane(t, Config{})
+	big := make([]byte, MaxPayload)
+	for range HardCapBytes / MaxPayload {
 		if _, err := a.Queue(0, big, true); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := a.Queue(0, []byte{1}, true); !errors.Is(err, ErrLaneHardCap) || a.State() != LaneMustDisconnect {
+	if _, err := a.Queue(0, []byte{1}, true); !errors.Is(err, ErrHardCap) || a.State() != MustDisconnect {
 		t.Fatalf("critical byte past the hard byte cap: %v, state %v", err, a.State())
 	}
-	if got := a.Stats().BufferBytes; got > LaneHardCapBytes {
+	if got := a.Stats().BufferBytes; got > HardCapBytes {
 		t.Fatalf("sender buffer %d above the hard byte cap", got)
 	}
 }
 
 func TestLaneLinkTimeoutBreaksTheLane15sAfterTheOldestMessageWasSent(t *testing.T) {
-	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
 	laneQueue(t, a, 0, "m0", true)
 	laneMustPoll(t, a, 0)
 	laneQueue(t, a, 10*time.Second, "m1", true)
@@ -423,27 +425,27 @@ func TestLaneLinkTimeoutBreaksTheLane15sAfterTheOldestMessageWasSent(t *testing.
 		t.Fatalf("link timeout before 15 s: %v", err)
 	}
 	_, err := a.Poll(25*time.Second, nil)
-	if !errors.Is(err, ErrLaneLinkTimeout) || !errors.Is(err, ErrLaneMustDisconnect) || a.State() != LaneMustDisconnect {
+	if !errors.Is(err, ErrLinkTimeout) || !errors.Is(err, ErrMustDisconnect) || a.State() != MustDisconnect {
 		t.Fatalf("at 25 s: %v, state %v", err, a.State())
 	}
 }
 
 func TestLanePayloadCapRefusesLargerMessages(t *testing.T) {
 	for _, tc := range []struct {
-		cfg LaneConfig
+		cfg Config
 		max int
 	}{
-		{LaneConfig{}, LaneMaxPayload},
-		{LaneConfig{MaxPayload: 100}, 100},
+		{Config{}, MaxPayload},
+		{Config{MaxPayload: 100}, 100},
 	} {
 		a := newTestLane(t, tc.cfg)
 		before := laneFingerprint(a)
 		for _, critical := range []bool{false, true} {
-			if _, err := a.Queue(0, make([]byte, tc.max+1), critical); !errors.Is(err, ErrLanePayloadTooLarge) {
+			if _, err := a.Queue(0, make([]byte, tc.max+1), critical); !errors.Is(err, ErrPayloadTooLarge) {
 				t.Fatalf("%d bytes (critical %v): %v", tc.max+1, critical, err)
 			}
 		}
-		if laneFingerprint(a) != before || a.State() != LaneOpen {
+		if laneFingerprint(a) != before || a.State() != Open {
 			t.Fatal("a refused payload left a trace")
 		}
 		if _, err := a.Queue(0, make([]byte, tc.max), true); err != nil {
@@ -456,7 +458,7 @@ func TestLanePayloadCapRefusesLargerMessages(t *testing.T) {
 }
 
 func TestLaneReportsEachAcknowledgementWithItsTime(t *testing.T) {
-	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
 	laneQueue(t, a, 0, "SetHealth(50)", false)
 	laneQueue(t, a, 0, "SetHealth(0)", true)
 	laneMustPoll(t, a, 5*laneMs) // lost
@@ -469,19 +471,19 @@ func TestLaneReportsEachAcknowledgementWithItsTime(t *testing.T) {
 		t.Fatal("acknowledged before any acknowledgement arrived")
 	}
 	laneFlush(t, b, a, 455*laneMs)
-	want := []LaneAck{
+	want := []Ack{
 		{Seq: 0, At: 455 * laneMs, Sent: 5 * laneMs},
 		{Seq: 1, At: 455 * laneMs, Sent: 5 * laneMs, Critical: true},
 		{Seq: 2, At: 455 * laneMs, Sent: 255 * laneMs},
 	}
-	var got []LaneAck
+	var got []Ack
 	for ack, ok := a.PopAcked(); ok; ack, ok = a.PopAcked() {
 		got = append(got, ack)
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("acks %+v, want %+v", got, want)
 	}
-	for seq := LaneSeq(0); seq < 3; seq++ {
+	for seq := Seq(0); seq < 3; seq++ {
 		if !a.Acked(seq) {
 			t.Fatalf("Acked(%d) false", seq)
 		}
@@ -499,7 +501,7 @@ func TestLaneReportsEachAcknowledgementWithItsTime(t *testing.T) {
 }
 
 func TestLaneReportsAMessageAcknowledgedOnlyOnceEverythingBeforeItArrived(t *testing.T) {
-	server, victim := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	server, victim := newTestLane(t, Config{}), newTestLane(t, Config{})
 	laneQueue(t, server, 0, "DamageMultipliers", false)
 	lost := laneMustPoll(t, server, 0)
 	zero := laneQueue(t, server, 10*laneMs, "SetHealth(0)", true)
@@ -520,19 +522,19 @@ func TestLaneReportsAMessageAcknowledgedOnlyOnceEverythingBeforeItArrived(t *tes
 		t.Fatalf("victim applies %q", got)
 	}
 	laneFlush(t, victim, server, 310*laneMs)
-	var got []LaneAck
+	var got []Ack
 	for ack, ok := server.PopAcked(); ok; ack, ok = server.PopAcked() {
 		got = append(got, ack)
 	}
-	want := []LaneAck{{Seq: 0, At: 310 * laneMs, Sent: 0}, {Seq: 1, At: 310 * laneMs, Sent: 10 * laneMs, Critical: true}}
+	want := []Ack{{Seq: 0, At: 310 * laneMs, Sent: 0}, {Seq: 1, At: 310 * laneMs, Sent: 10 * laneMs, Critical: true}}
 	if !slices.Equal(got, want) {
 		t.Fatalf("reports %+v, want %+v", got, want)
 	}
 }
 
 func TestLaneAckLogDropsTheOldestReportWhenNotDrained(t *testing.T) {
-	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
-	const total = LaneAckLog + 76
+	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
+	const total = AckLog + 76
 	now := time.Duration(0)
 	for i := 0; i < total; {
 		for k := 0; k < 100 && i < total; k++ {
@@ -555,13 +557,13 @@ func TestLaneAckLogDropsTheOldestReportWhenNotDrained(t *testing.T) {
 	for _, ok := a.PopAcked(); ok; _, ok = a.PopAcked() {
 		n++
 	}
-	if n != LaneAckLog || !a.Acked(0) {
-		t.Fatalf("%d reports kept, want %d; Acked(0) %v", n, LaneAckLog, a.Acked(0))
+	if n != AckLog || !a.Acked(0) {
+		t.Fatalf("%d reports kept, want %d; Acked(0) %v", n, AckLog, a.Acked(0))
 	}
 }
 
 func TestLaneDuplicateDatagramsDeliverOnce(t *testing.T) {
-	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
 	laneQueue(t, a, 0, "PlayerWasted", true)
 	laneQueue(t, a, 0, "PlayerSpawned", true)
 	d := laneMustPoll(t, a, 0)
@@ -586,7 +588,7 @@ func TestLaneDuplicateDatagramsDeliverOnce(t *testing.T) {
 }
 
 func TestLaneReorderedDatagramsDeliverInOrder(t *testing.T) {
-	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
 	var ds [][]byte
 	for i := range 3 {
 		laneQueue(t, a, 0, fmt.Sprint(i), false)
@@ -602,7 +604,7 @@ func TestLaneReorderedDatagramsDeliverInOrder(t *testing.T) {
 		t.Fatalf("held %d ready %d", s.Held, s.Ready)
 	}
 	ack := laneMustPoll(t, b, 1*laneMs)
-	if want := []byte{Version, 0xF0, 0, 0, 0, 0, 1, 0b10, 0}; !bytes.Equal(ack, want) {
+	if want := []byte{wire.Version, 0xF0, 0, 0, 0, 0, 1, 0b10, 0}; !bytes.Equal(ack, want) {
 		t.Fatalf("ack datagram % x, want % x (ack 0, message 2 held)", ack, want)
 	}
 	if err := b.Receive(2*laneMs, ds[0]); err != nil {
@@ -621,28 +623,28 @@ func TestLaneReorderedDatagramsDeliverInOrder(t *testing.T) {
 }
 
 func TestLaneHoldsAtMostTheWindowAheadOfDelivery(t *testing.T) {
-	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
-	for i := range LaneWindow + 40 {
+	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
+	for i := range Window + 40 {
 		laneQueue(t, a, 0, fmt.Sprint(i), false)
 	}
 	laneFlush(t, a, b, 0) // the first window; b's host does not drain
 	laneFlush(t, b, a, 0)
-	if s := b.Stats(); s.Ready != LaneWindow {
+	if s := b.Stats(); s.Ready != Window {
 		t.Fatalf("ready %d", s.Ready)
 	}
 	laneFlush(t, a, b, 0) // the next 40: no room in b's window
-	if s := b.Stats(); s.Dropped != 40 || s.Ready != LaneWindow || s.Held != 0 {
+	if s := b.Stats(); s.Dropped != 40 || s.Ready != Window || s.Held != 0 {
 		t.Fatalf("dropped %d ready %d held %d", s.Dropped, s.Ready, s.Held)
 	}
 	laneFlush(t, b, a, 0)
-	if a.Acked(LaneWindow) {
+	if a.Acked(Window) {
 		t.Fatal("a dropped message was acknowledged")
 	}
 	// Once b drains, the retransmissions get in.
-	if got := len(laneDrain(b)); got != LaneWindow {
+	if got := len(laneDrain(b)); got != Window {
 		t.Fatalf("drained %d", got)
 	}
-	laneFlush(t, a, b, LaneRetransmit)
+	laneFlush(t, a, b, Retransmit)
 	if got := len(laneDrain(b)); got != 40 {
 		t.Fatalf("delivered %d after the retransmission", got)
 	}
@@ -650,14 +652,14 @@ func TestLaneHoldsAtMostTheWindowAheadOfDelivery(t *testing.T) {
 }
 
 func TestLaneRejectsMessagesBeyondTheReceiveWindow(t *testing.T) {
-	b := newTestLane(t, LaneConfig{})
-	for _, seq := range []LaneSeq{LaneWindow, LaneWindow + 1, 1 << 20, 1<<31 - 1} {
-		if err := b.Receive(0, laneEncode(0, nil, seq, []byte("x"))); !errors.Is(err, ErrLaneSeqRange) {
-			t.Fatalf("message %d: %v, want ErrLaneSeqRange", seq, err)
+	b := newTestLane(t, Config{})
+	for _, seq := range []Seq{Window, Window + 1, 1 << 20, 1<<31 - 1} {
+		if err := b.Receive(0, laneEncode(0, nil, seq, []byte("x"))); !errors.Is(err, ErrSeqRange) {
+			t.Fatalf("message %d: %v, want ErrSeqRange", seq, err)
 		}
 	}
 	// The last number inside the window is held; numbers far behind are duplicates.
-	for _, seq := range []LaneSeq{LaneWindow - 1, 1 << 31, 1<<32 - 1} {
+	for _, seq := range []Seq{Window - 1, 1 << 31, 1<<32 - 1} {
 		if err := b.Receive(0, laneEncode(0, nil, seq, []byte("x"))); err != nil {
 			t.Fatalf("message %d: %v", seq, err)
 		}
@@ -669,11 +671,11 @@ func TestLaneRejectsMessagesBeyondTheReceiveWindow(t *testing.T) {
 }
 
 func TestLaneReceiveBufferKeepsRoomForTheMessageThatFillsTheGap(t *testing.T) {
-	b := newTestLane(t, LaneConfig{ReceiveBytes: 4 * LaneMaxPayload})
+	b := newTestLane(t, Config{ReceiveBytes: 4 * MaxPayload})
 	p := func(i int) []byte { return bytes.Repeat([]byte{byte(i)}, 1000) }
 	// Messages 1..4 arrive ahead of the gap at 0: three fit beside the reserve.
 	for i := 1; i <= 4; i++ {
-		if err := b.Receive(0, laneEncode(0, nil, LaneSeq(i), p(i))); err != nil {
+		if err := b.Receive(0, laneEncode(0, nil, Seq(i), p(i))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -681,7 +683,7 @@ func TestLaneReceiveBufferKeepsRoomForTheMessageThatFillsTheGap(t *testing.T) {
 		t.Fatalf("held %d dropped %d bytes %d", s.Held, s.Dropped, s.ReceiveBytes)
 	}
 	ack, _ := laneDecode(laneMustPoll(t, b, 0))
-	if !slices.Equal(ack.sacked, []LaneSeq{1, 2, 3}) {
+	if !slices.Equal(ack.sacked, []Seq{1, 2, 3}) {
 		t.Fatalf("sacked %v: a dropped message must not be acknowledged", ack.sacked)
 	}
 	if err := b.Receive(0, laneEncode(0, nil, 0, p(0))); err != nil {
@@ -700,11 +702,11 @@ func TestLaneReceiveBufferKeepsRoomForTheMessageThatFillsTheGap(t *testing.T) {
 }
 
 func TestLaneSenderTransmitsOnlyWithinTheWindow(t *testing.T) {
-	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
 	for range 400 {
 		laneQueue(t, a, 0, "m", false)
 	}
-	seen := map[LaneSeq]bool{}
+	seen := map[Seq]bool{}
 	for at := time.Duration(0); at < 2*time.Second; at += 50 * laneMs {
 		for {
 			d := laneMustPoll(t, a, at)
@@ -716,10 +718,10 @@ func TestLaneSenderTransmitsOnlyWithinTheWindow(t *testing.T) {
 			}
 		}
 	}
-	if len(seen) != LaneWindow || seen[LaneWindow] {
-		t.Fatalf("transmitted %d distinct messages without an acknowledgement, want %d", len(seen), LaneWindow)
+	if len(seen) != Window || seen[Window] {
+		t.Fatalf("transmitted %d distinct messages without an acknowledgement, want %d", len(seen), Window)
 	}
-	if s := a.Stats(); s.Unsent != 400-LaneWindow || s.InFlight != LaneWindow {
+	if s := a.Stats(); s.Unsent != 400-Window || s.InFlight != Window {
 		t.Fatalf("unsent %d in flight %d", s.Unsent, s.InFlight)
 	}
 	if err := b.Receive(2*time.Second, laneEncode(0, nil, 0)); err != nil {
@@ -729,19 +731,19 @@ func TestLaneSenderTransmitsOnlyWithinTheWindow(t *testing.T) {
 	if err := a.Receive(2*time.Second, laneEncode(100, nil, 0)); err != nil {
 		t.Fatal(err)
 	}
-	last := LaneSeq(0)
+	last := Seq(0)
 	for d := laneMustPoll(t, a, 2*time.Second); len(d) > 0; d = laneMustPoll(t, a, 2*time.Second) {
 		for _, s := range laneSeqsOf(t, d) {
 			last = max(last, s)
 		}
 	}
-	if last != LaneWindow+99 {
-		t.Fatalf("after an ack of 100 sent up to %d, want up to %d", last, LaneWindow+99)
+	if last != Window+99 {
+		t.Fatalf("after an ack of 100 sent up to %d, want up to %d", last, Window+99)
 	}
 }
 
 func TestLaneInFlightBytesCapHoldsNewMessages(t *testing.T) {
-	a := newTestLane(t, LaneConfig{InFlightBytes: 2048})
+	a := newTestLane(t, Config{InFlightBytes: 2048})
 	for range 10 {
 		if _, err := a.Queue(0, make([]byte, 1000), false); err != nil {
 			t.Fatal(err)
@@ -763,17 +765,17 @@ func TestLaneInFlightBytesCapHoldsNewMessages(t *testing.T) {
 	if err := a.Receive(0, laneEncode(2, nil, 0)); err != nil {
 		t.Fatal(err)
 	}
-	var after []LaneSeq
+	var after []Seq
 	for d := laneMustPoll(t, a, 0); len(d) > 0; d = laneMustPoll(t, a, 0) {
 		after = append(after, laneSeqsOf(t, d)...)
 	}
-	if !slices.Equal(after, []LaneSeq{2, 3}) {
+	if !slices.Equal(after, []Seq{2, 3}) {
 		t.Fatalf("after the ack sent %v", after)
 	}
 }
 
 func TestLaneDatagramsFitTheMTUAndTheRecordCount(t *testing.T) {
-	a := newTestLane(t, LaneConfig{})
+	a := newTestLane(t, Config{})
 	for range 300 {
 		laneQueue(t, a, 0, "", false) // empty payloads: the record count is the limit
 	}
@@ -781,10 +783,10 @@ func TestLaneDatagramsFitTheMTUAndTheRecordCount(t *testing.T) {
 	for d := laneMustPoll(t, a, 0); len(d) > 0; d = laneMustPoll(t, a, 0) {
 		counts = append(counts, len(laneSeqsOf(t, d)))
 	}
-	if !slices.Equal(counts, []int{LaneMaxRecords, LaneWindow - LaneMaxRecords}) {
+	if !slices.Equal(counts, []int{MaxRecords, Window - MaxRecords}) {
 		t.Fatalf("records per datagram %v", counts)
 	}
-	a = newTestLane(t, LaneConfig{MTU: 600, MaxPayload: 500})
+	a = newTestLane(t, Config{MTU: 600, MaxPayload: 500})
 	for range 50 {
 		laneQueue(t, a, 0, string(make([]byte, 100)), false)
 	}
@@ -799,7 +801,7 @@ func TestLaneDatagramsFitTheMTUAndTheRecordCount(t *testing.T) {
 }
 
 func TestLaneAckOnlyDatagramsAreNotAcknowledged(t *testing.T) {
-	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
 	laneQueue(t, a, 0, "m", false)
 	laneFlush(t, a, b, 0)
 	if n := laneFlush(t, b, a, 10*laneMs); n != 1 {
@@ -816,12 +818,12 @@ func TestLaneAckOnlyDatagramsAreNotAcknowledged(t *testing.T) {
 }
 
 func TestLaneLostAcknowledgementIsRepairedByTheRetransmission(t *testing.T) {
-	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
 	laneQueue(t, a, 0, "PlayerWasted", true)
 	laneFlush(t, a, b, 0)
 	laneMustPoll(t, b, 0) // the acknowledgement is lost
-	laneFlush(t, a, b, LaneRetransmit)
-	laneFlush(t, b, a, LaneRetransmit)
+	laneFlush(t, a, b, Retransmit)
+	laneFlush(t, b, a, Retransmit)
 	if !a.Acked(0) {
 		t.Fatal("not acknowledged after the retransmission")
 	}
@@ -831,12 +833,12 @@ func TestLaneLostAcknowledgementIsRepairedByTheRetransmission(t *testing.T) {
 }
 
 func TestLaneSequenceNumbersSurviveTheWrap(t *testing.T) {
-	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
-	start := LaneSeq(1<<32 - 3)
+	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
+	start := Seq(1<<32 - 3)
 	laneStartAt(a, start)
 	laneStartAt(b, start)
 	var ds [][]byte
-	var seqs []LaneSeq
+	var seqs []Seq
 	for i := range 8 {
 		seqs = append(seqs, laneQueue(t, a, 0, fmt.Sprint(i), i%2 == 0))
 		ds = append(ds, laneMustPoll(t, a, 0))
@@ -871,39 +873,39 @@ var laneHostileCases = []struct {
 	d    []byte
 	want error
 }{
-	{"empty", []byte{}, ErrLaneTruncated},
-	{"another protocol version", []byte{2, 0xF0, 0, 0, 0, 0, 0, 0}, ErrLaneVersion},
-	{"version zero", []byte{0}, ErrLaneVersion},
-	{"a message id, not the lane's", []byte{1, 0x41, 0, 0, 0, 0, 0, 0}, ErrLaneMalformed},
-	{"another transport id", []byte{1, 0xF1, 0, 0, 0, 0, 0, 0}, ErrLaneMalformed},
-	{"header cut in the ack", []byte{1, 0xF0, 0, 0}, ErrLaneTruncated},
-	{"header cut before the count", []byte{1, 0xF0, 0, 0, 0, 0, 0}, ErrLaneTruncated},
-	{"bitmap longer than the window", append([]byte{1, 0xF0, 0, 0, 0, 0, 33}, make([]byte, 34)...), ErrLaneMalformed},
-	{"bitmap cut short", []byte{1, 0xF0, 0, 0, 0, 0, 2, 1}, ErrLaneTruncated},
-	{"bitmap ends in a zero byte", []byte{1, 0xF0, 0, 0, 0, 0, 2, 1, 0, 0}, ErrLaneMalformed},
-	{"bitmap bit past the window", append(append([]byte{1, 0xF0, 0, 0, 0, 0, 32}, make([]byte, 31)...), 0x80, 0), ErrLaneMalformed},
-	{"ack of a message never sent", laneEncode(6, nil, 0), ErrLaneAckRange},
-	{"absurd ack", laneEncode(1<<31+3, nil, 0), ErrLaneAckRange},
-	{"absurd ack far behind", laneEncode(1<<31-5, nil, 0), ErrLaneAckRange}, // 2^31+10 before 5: not comparable
-	{"ack exactly half the number space away", laneEncode(1<<31+5, nil, 0), ErrLaneAckRange},
-	{"ack before the first message ever sent", laneEncode(1<<32-1, nil, 0), ErrLaneAckRange},
-	{"selective ack of a message never sent", laneEncode(0, []byte{0b10000}, 0), ErrLaneAckRange},
-	{"count without a base", []byte{1, 0xF0, 0, 0, 0, 0, 0, 1, 3, 0}, ErrLaneTruncated},
-	{"record header cut", []byte{1, 0xF0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 1}, ErrLaneTruncated},
-	{"length beyond the datagram", []byte{1, 0xF0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 5, 0, 'a'}, ErrLaneTruncated},
-	{"huge length", []byte{1, 0xF0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 0xff, 0xff}, ErrLanePayloadTooLarge},
-	{"length above the payload cap", append([]byte{1, 0xF0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 0x01, 0x04}, make([]byte, 1025)...), ErrLanePayloadTooLarge},
-	{"first offset not zero", []byte{1, 0xF0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 1, 0, 0}, ErrLaneMalformed},
-	{"offsets not increasing", []byte{1, 0xF0, 0, 0, 0, 0, 0, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0}, ErrLaneMalformed},
-	{"message far ahead of the window", laneEncode(0, nil, 3+LaneWindow, []byte("x")), ErrLaneSeqRange},
-	{"last record beyond the window", []byte{1, 0xF0, 0, 0, 0, 0, 0, 2, 4, 0, 0, 0, 0, 0, 0, 0xff, 0, 0}, ErrLaneSeqRange},
-	{"trailing byte after the records", append(laneEncode(0, nil, 3, []byte("x")), 0), ErrLaneTrailing},
-	{"trailing byte after an empty count", append(laneEncode(0, nil, 0), 7), ErrLaneTrailing},
+	{"empty", []byte{}, ErrTruncated},
+	{"another protocol version", []byte{2, 0xF0, 0, 0, 0, 0, 0, 0}, ErrVersion},
+	{"version zero", []byte{0}, ErrVersion},
+	{"a message id, not the lane's", []byte{1, 0x41, 0, 0, 0, 0, 0, 0}, ErrMalformed},
+	{"another transport id", []byte{1, 0xF1, 0, 0, 0, 0, 0, 0}, ErrMalformed},
+	{"header cut in the ack", []byte{1, 0xF0, 0, 0}, ErrTruncated},
+	{"header cut before the count", []byte{1, 0xF0, 0, 0, 0, 0, 0}, ErrTruncated},
+	{"bitmap longer than the window", append([]byte{1, 0xF0, 0, 0, 0, 0, 33}, make([]byte, 34)...), ErrMalformed},
+	{"bitmap cut short", []byte{1, 0xF0, 0, 0, 0, 0, 2, 1}, ErrTruncated},
+	{"bitmap ends in a zero byte", []byte{1, 0xF0, 0, 0, 0, 0, 2, 1, 0, 0}, ErrMalformed},
+	{"bitmap bit past the window", append(append([]byte{1, 0xF0, 0, 0, 0, 0, 32}, make([]byte, 31)...), 0x80, 0), ErrMalformed},
+	{"ack of a message never sent", laneEncode(6, nil, 0), ErrAckRange},
+	{"absurd ack", laneEncode(1<<31+3, nil, 0), ErrAckRange},
+	{"absurd ack far behind", laneEncode(1<<31-5, nil, 0), ErrAckRange}, // 2^31+10 before 5: not comparable
+	{"ack exactly half the number space away", laneEncode(1<<31+5, nil, 0), ErrAckRange},
+	{"ack before the first message ever sent", laneEncode(1<<32-1, nil, 0), ErrAckRange},
+	{"selective ack of a message never sent", laneEncode(0, []byte{0b10000}, 0), ErrAckRange},
+	{"count without a base", []byte{1, 0xF0, 0, 0, 0, 0, 0, 1, 3, 0}, ErrTruncated},
+	{"record header cut", []byte{1, 0xF0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 1}, ErrTruncated},
+	{"length beyond the datagram", []byte{1, 0xF0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 5, 0, 'a'}, ErrTruncated},
+	{"huge length", []byte{1, 0xF0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 0xff, 0xff}, ErrPayloadTooLarge},
+	{"length above the payload cap", append([]byte{1, 0xF0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 0x01, 0x04}, make([]byte, 1025)...), ErrPayloadTooLarge},
+	{"first offset not zero", []byte{1, 0xF0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 1, 0, 0}, ErrMalformed},
+	{"offsets not increasing", []byte{1, 0xF0, 0, 0, 0, 0, 0, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0}, ErrMalformed},
+	{"message far ahead of the window", laneEncode(0, nil, 3+Window, []byte("x")), ErrSeqRange},
+	{"last record beyond the window", []byte{1, 0xF0, 0, 0, 0, 0, 0, 2, 4, 0, 0, 0, 0, 0, 0, 0xff, 0, 0}, ErrSeqRange},
+	{"trailing byte after the records", append(laneEncode(0, nil, 3, []byte("x")), 0), ErrTrailing},
+	{"trailing byte after an empty count", append(laneEncode(0, nil, 0), 7), ErrTrailing},
 }
 
 func laneHostileLane(t testing.TB) *Lane {
-	b := newTestLane(t, LaneConfig{})
-	peer := newTestLane(t, LaneConfig{})
+	b := newTestLane(t, Config{})
+	peer := newTestLane(t, Config{})
 	for range 5 {
 		laneQueue(t, b, 0, "mine", false)
 	}
@@ -943,19 +945,19 @@ func TestLaneRejectedDatagramsDoNotAllocate(t *testing.T) {
 }
 
 func TestLaneTimeMustNotGoBackwards(t *testing.T) {
-	a := newTestLane(t, LaneConfig{})
-	if _, err := a.Queue(-1, []byte("x"), false); !errors.Is(err, ErrLaneClock) {
+	a := newTestLane(t, Config{})
+	if _, err := a.Queue(-1, []byte("x"), false); !errors.Is(err, ErrClock) {
 		t.Fatalf("negative time: %v", err)
 	}
 	laneQueue(t, a, 10*laneMs, "x", false)
 	before := laneFingerprint(a)
-	if _, err := a.Queue(5*laneMs, []byte("y"), true); !errors.Is(err, ErrLaneClock) {
+	if _, err := a.Queue(5*laneMs, []byte("y"), true); !errors.Is(err, ErrClock) {
 		t.Fatalf("queue: %v", err)
 	}
-	if _, err := a.Poll(5*laneMs, nil); !errors.Is(err, ErrLaneClock) {
+	if _, err := a.Poll(5*laneMs, nil); !errors.Is(err, ErrClock) {
 		t.Fatalf("poll: %v", err)
 	}
-	if err := a.Receive(5*laneMs, laneEncode(0, nil, 0)); !errors.Is(err, ErrLaneClock) {
+	if err := a.Receive(5*laneMs, laneEncode(0, nil, 0)); !errors.Is(err, ErrClock) {
 		t.Fatalf("receive: %v", err)
 	}
 	if laneFingerprint(a) != before {
@@ -964,7 +966,7 @@ func TestLaneTimeMustNotGoBackwards(t *testing.T) {
 }
 
 func TestLaneNextDeadlineNamesTheNextDuePoll(t *testing.T) {
-	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
 	if _, ok := a.NextDeadline(); ok {
 		t.Fatal("a fresh lane has a deadline")
 	}
@@ -989,7 +991,7 @@ func TestLaneNextDeadlineNamesTheNextDuePoll(t *testing.T) {
 }
 
 func TestLaneFramingMatchesTheTable(t *testing.T) {
-	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
 	var ds [][]byte
 	for _, p := range []string{"m0", "m1", "m2"} {
 		laneQueue(t, a, 0, p, false)
@@ -997,7 +999,7 @@ func TestLaneFramingMatchesTheTable(t *testing.T) {
 	}
 	want0 := []byte{
 		1,          // protocol version
-		0xF0,       // LaneDatagramID
+		0xF0,       // DatagramID
 		0, 0, 0, 0, // ack: a expects b's message 0
 		0,          // no selective-ack bitmap
 		1,          // one record
@@ -1018,7 +1020,7 @@ func TestLaneFramingMatchesTheTable(t *testing.T) {
 	got := laneMustPoll(t, b, 0)
 	want := []byte{
 		1,          // protocol version
-		0xF0,       // LaneDatagramID
+		0xF0,       // DatagramID
 		1, 0, 0, 0, // ack: every message before 1 received
 		1, 0b1, // one bitmap byte: bit 0 = message ack+1 = 2 is held
 		2,          // two records
@@ -1029,7 +1031,7 @@ func TestLaneFramingMatchesTheTable(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Fatalf("datagram % x, want % x", got, want)
 	}
-	if len(got) != 8+1+4+2*(LaneRecordOverhead+2) {
+	if len(got) != 8+1+4+2*(RecordOverhead+2) {
 		t.Fatalf("size %d does not match the documented sizes", len(got))
 	}
 	if err := a.Receive(0, got); err != nil {
@@ -1042,7 +1044,7 @@ func TestLaneFramingMatchesTheTable(t *testing.T) {
 }
 
 func TestLaneStateString(t *testing.T) {
-	for s, want := range map[LaneState]string{LaneOpen: "open", LaneMustDisconnect: "must-disconnect", 9: "lane-state(?)"} {
+	for s, want := range map[State]string{Open: "open", MustDisconnect: "must-disconnect", 9: "lane-state(?)"} {
 		if got := s.String(); got != want {
 			t.Errorf("%d: %q, want %q", s, got, want)
 		}
@@ -1050,9 +1052,9 @@ func TestLaneStateString(t *testing.T) {
 }
 
 func TestLaneSteadyStateDoesNotAllocate(t *testing.T) {
-	a, b := newTestLane(t, LaneConfig{}), newTestLane(t, LaneConfig{})
+	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
 	payload := make([]byte, 40)
-	buf := make([]byte, 0, LaneMTU)
+	buf := make([]byte, 0, MTU)
 	now := time.Duration(0)
 	round := func() {
 		now += laneMs
@@ -1088,20 +1090,20 @@ func TestLaneCanQueueAnswersWhatQueueWouldDo(t *testing.T) {
 		switch {
 		case err == nil:
 			return "queued"
-		case errors.Is(err, ErrLanePayloadTooLarge):
+		case errors.Is(err, ErrPayloadTooLarge):
 			return "too large"
-		case errors.Is(err, ErrLaneSoftCap):
+		case errors.Is(err, ErrSoftCap):
 			return "soft cap"
-		case errors.Is(err, ErrLaneHardCap):
+		case errors.Is(err, ErrHardCap):
 			return "hard cap"
 		}
 		return err.Error()
 	}
 	rng := rand.New(rand.NewPCG(11, 12))
-	a := newTestLane(t, LaneConfig{SoftCap: 20, HardCap: 40, SoftCapBytes: 2000, HardCapBytes: 5000})
+	a := newTestLane(t, Config{SoftCap: 20, HardCap: 40, SoftCapBytes: 2000, HardCapBytes: 5000})
 	seen := map[string]bool{}
-	for i := 0; a.State() == LaneOpen; i++ {
-		n := rng.IntN(LaneMaxPayload * 3 / 2)
+	for i := 0; a.State() == Open; i++ {
+		n := rng.IntN(MaxPayload * 3 / 2)
 		critical := rng.IntN(3) == 0
 		want := class(a.CanQueue(n, critical))
 		_, err := a.Queue(time.Duration(i), make([]byte, n), critical)
@@ -1117,16 +1119,16 @@ func TestLaneCanQueueAnswersWhatQueueWouldDo(t *testing.T) {
 
 func TestLaneMemoryStaysBoundedUnderAHostilePeer(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	b := newTestLane(t, LaneConfig{})
-	payload := make([]byte, LaneMaxPayload)
+	b := newTestLane(t, Config{})
+	payload := make([]byte, MaxPayload)
 	for i := range 5000 {
 		// Out-of-order messages as large as allowed, anywhere in the window, never filling
 		// the gap at the front; now and then the host drains.
-		base := b.recvNext + 1 + LaneSeq(rng.IntN(LaneWindow-2))
+		base := b.recvNext + 1 + Seq(rng.IntN(Window-2))
 		if rng.IntN(20) == 0 {
 			base = b.recvNext
 		}
-		if err := b.Receive(time.Duration(i), laneEncode(0, nil, base, payload[:rng.IntN(LaneMaxPayload+1)])); err != nil {
+		if err := b.Receive(time.Duration(i), laneEncode(0, nil, base, payload[:rng.IntN(MaxPayload+1)])); err != nil {
 			t.Fatal(err)
 		}
 		if rng.IntN(4) == 0 {
@@ -1134,7 +1136,7 @@ func TestLaneMemoryStaysBoundedUnderAHostilePeer(t *testing.T) {
 		}
 		laneMustPoll(t, b, time.Duration(i))
 		s := b.Stats()
-		if s.BufferBytes > LaneReceiveBytes || s.ReceiveBytes > LaneReceiveBytes || s.Held >= LaneWindow {
+		if s.BufferBytes > ReceiveBytes || s.ReceiveBytes > ReceiveBytes || s.Held >= Window {
 			t.Fatalf("step %d: %+v above the caps", i, s)
 		}
 	}
@@ -1189,23 +1191,23 @@ func TestLaneArenaCompactionAndGrowthKeepEveryPayload(t *testing.T) {
 }
 
 func TestLaneDatagramsAreRoutedByPeek(t *testing.T) {
-	a := newTestLane(t, LaneConfig{})
+	a := newTestLane(t, Config{})
 	laneQueue(t, a, 0, "m", false)
 	d := laneMustPoll(t, a, 0)
-	id, err := Peek(d)
-	if err != nil || id != LaneDatagramID || !id.Transport() {
+	id, err := wire.Peek(d)
+	if err != nil || id != DatagramID || !id.Transport() {
 		t.Fatalf("Peek of a lane datagram: id %#x, %v", uint8(id), err)
 	}
-	if _, err := new(Decoder).Decode(d); err == nil {
+	if _, err := new(wire.Decoder).Decode(d); err == nil {
 		t.Fatal("a lane datagram decoded as a message")
 	}
 }
 
 func TestLaneSelectiveAcksDoNotAllocate(t *testing.T) {
-	b := newTestLane(t, LaneConfig{})
-	buf := make([]byte, 0, LaneMTU)
+	b := newTestLane(t, Config{})
+	buf := make([]byte, 0, MTU)
 	// Messages 1, 5 and 200 are held beyond the gap at 0.
-	for _, seq := range []LaneSeq{1, 5, 200} {
+	for _, seq := range []Seq{1, 5, 200} {
 		if err := b.Receive(0, laneEncode(0, nil, seq, []byte("held"))); err != nil {
 			t.Fatal(err)
 		}
@@ -1218,7 +1220,7 @@ func TestLaneSelectiveAcksDoNotAllocate(t *testing.T) {
 		t.Fatalf("%v allocations per acknowledgement with a bitmap", n)
 	}
 	g, err := laneDecode(d)
-	if err != nil || !slices.Equal(g.sacked, []LaneSeq{1, 5, 200}) {
+	if err != nil || !slices.Equal(g.sacked, []Seq{1, 5, 200}) {
 		t.Fatalf("sacked %v, %v", g.sacked, err)
 	}
 }
@@ -1227,9 +1229,9 @@ func TestLaneSelectiveAcksDoNotAllocate(t *testing.T) {
 // from its first sequence number is not comparable and must be refused, not walked.
 // (Found by FuzzLaneReceive: it used to index the empty ring.)
 func TestLaneFreshLaneRefusesAnAckHalfTheNumberSpaceAway(t *testing.T) {
-	l := newTestLane(t, LaneConfig{})
-	for _, ack := range []LaneSeq{1 << 31, 1<<31 + 1, 1} {
-		if err := l.Receive(0, laneEncode(ack, nil, 0)); !errors.Is(err, ErrLaneAckRange) {
+	l := newTestLane(t, Config{})
+	for _, ack := range []Seq{1 << 31, 1<<31 + 1, 1} {
+		if err := l.Receive(0, laneEncode(ack, nil, 0)); !errors.Is(err, ErrAckRange) {
 			t.Fatalf("ack %d: %v", ack, err)
 		}
 	}

@@ -1,6 +1,6 @@
 //go:build !race
 
-package wire
+package lane
 
 // laneRaceEnabled is true when the tests run under the race detector.
 const laneRaceEnabled = false

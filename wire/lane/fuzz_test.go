@@ -1,4 +1,4 @@
-package wire
+package lane
 
 import (
 	"bytes"
@@ -26,7 +26,7 @@ func laneFuzzPayload(id, n int) []byte {
 func FuzzLaneReceive(f *testing.F) {
 	// Seeds: real datagrams of an exchange, and the hostile table.
 	{
-		a, b := newTestLane(f, LaneConfig{}), newTestLane(f, LaneConfig{})
+		a, b := newTestLane(f, Config{}), newTestLane(f, Config{})
 		for i := range 6 {
 			laneQueue(f, a, 0, fmt.Sprint("msg", i), i == 2)
 			d := laneMustPoll(f, a, 0)
@@ -47,7 +47,7 @@ func FuzzLaneReceive(f *testing.F) {
 		// Lane b has sent 5 messages of its own and received 3 of its peer's; lane c is
 		// fresh with a small receive buffer.
 		b := laneHostileLane(t)
-		c := newTestLane(t, LaneConfig{ReceiveBytes: 4 * LaneMaxPayload})
+		c := newTestLane(t, Config{ReceiveBytes: 4 * MaxPayload})
 		now := time.Second
 		for i := 0; len(data) > 0; i++ {
 			// A length byte, then the datagram (the rest if the length runs past the end).
@@ -65,8 +65,8 @@ func FuzzLaneReceive(f *testing.F) {
 					if laneFingerprint(l) != before {
 						t.Fatalf("datagram %d rejected with %v but changed the lane", i, err)
 					}
-					for _, known := range []error{ErrLaneTruncated, ErrLaneTrailing, ErrLaneVersion,
-						ErrLaneMalformed, ErrLanePayloadTooLarge, ErrLaneAckRange, ErrLaneSeqRange} {
+					for _, known := range []error{ErrTruncated, ErrTrailing, ErrVersion,
+						ErrMalformed, ErrPayloadTooLarge, ErrAckRange, ErrSeqRange} {
 						if errors.Is(err, known) {
 							err = nil
 						}
@@ -84,7 +84,7 @@ func FuzzLaneReceive(f *testing.F) {
 				if err := laneCheck(l); err != nil {
 					t.Fatalf("datagram %d: %v", i, err)
 				}
-				if s := l.Stats(); s.BufferBytes > LaneHardCapBytes+LaneReceiveBytes || s.ReceiveBytes > l.lim.recvBytes {
+				if s := l.Stats(); s.BufferBytes > HardCapBytes+ReceiveBytes || s.ReceiveBytes > l.lim.recvBytes {
 					t.Fatalf("storage past the caps: %+v", s)
 				}
 			}
@@ -109,8 +109,8 @@ func FuzzLaneOps(f *testing.F) {
 		if len(data) > 768 {
 			data = data[:768]
 		}
-		cfg := LaneConfig{SoftCap: 40, HardCap: 80, SoftCapBytes: 8 << 10, HardCapBytes: 16 << 10,
-			ReceiveBytes: 4 * LaneMaxPayload, InFlightBytes: 4 << 10}
+		cfg := Config{SoftCap: 40, HardCap: 80, SoftCapBytes: 8 << 10, HardCapBytes: 16 << 10,
+			ReceiveBytes: 4 * MaxPayload, InFlightBytes: 4 << 10}
 		lanes := [2]*Lane{newTestLane(t, cfg), newTestLane(t, cfg)}
 		var sent [2][][]byte // accepted payloads per direction, index = seq
 		var got [2]int       // messages delivered on each lane (from the other)
@@ -129,7 +129,7 @@ func FuzzLaneOps(f *testing.F) {
 			data = data[1:]
 			return v
 		}
-		open := func() bool { return lanes[0].State() == LaneOpen && lanes[1].State() == LaneOpen }
+		open := func() bool { return lanes[0].State() == Open && lanes[1].State() == Open }
 		queue := func(side int, critical bool, n int) {
 			p := laneFuzzPayload(len(sent[side]), n)
 			seq, err := lanes[side].Queue(now, p, critical)
@@ -140,9 +140,9 @@ func FuzzLaneOps(f *testing.F) {
 				}
 				sent[side] = append(sent[side], p)
 				popped[side] = append(popped[side], false)
-			case errors.Is(err, ErrLaneSoftCap) && !critical,
-				errors.Is(err, ErrLaneHardCap) && critical,
-				errors.Is(err, ErrLaneMustDisconnect):
+			case errors.Is(err, ErrSoftCap) && !critical,
+				errors.Is(err, ErrHardCap) && critical,
+				errors.Is(err, ErrMustDisconnect):
 			default:
 				t.Fatalf("queue (critical %v, %d bytes): %v", critical, len(p), err)
 			}
@@ -151,7 +151,7 @@ func FuzzLaneOps(f *testing.F) {
 			for {
 				d, err := lanes[side].Poll(now, nil)
 				if err != nil {
-					if !errors.Is(err, ErrLaneMustDisconnect) {
+					if !errors.Is(err, ErrMustDisconnect) {
 						t.Fatalf("poll: %v", err)
 					}
 					return
@@ -159,7 +159,7 @@ func FuzzLaneOps(f *testing.F) {
 				if len(d) == 0 {
 					return
 				}
-				if len(d) > LaneMTU {
+				if len(d) > MTU {
 					t.Fatalf("datagram of %d bytes", len(d))
 				}
 				net = append(net, flight{1 - side, d})
@@ -197,7 +197,7 @@ func FuzzLaneOps(f *testing.F) {
 			if !keep {
 				net = slices.Delete(net, i, i+1)
 			}
-			if err := lanes[fl.to].Receive(now, fl.d); err != nil && !errors.Is(err, ErrLaneMustDisconnect) {
+			if err := lanes[fl.to].Receive(now, fl.d); err != nil && !errors.Is(err, ErrMustDisconnect) {
 				t.Fatalf("receive of a datagram the peer built: %v", err)
 			}
 		}
@@ -262,7 +262,7 @@ func FuzzLaneOps(f *testing.F) {
 		}
 		if !open() {
 			for _, l := range lanes {
-				if err := l.Err(); err != nil && !errors.Is(err, ErrLaneLinkTimeout) && !errors.Is(err, ErrLaneHardCap) {
+				if err := l.Err(); err != nil && !errors.Is(err, ErrLinkTimeout) && !errors.Is(err, ErrHardCap) {
 					t.Fatalf("lane broke with %v", err)
 				}
 			}

@@ -1,4 +1,4 @@
-package wire
+package lane
 
 import (
 	"testing"
@@ -9,9 +9,9 @@ import (
 // size, and a round trip that queues batch messages of size bytes on a, carries them to b,
 // delivers them, and carries b's acknowledgement back.
 func laneBenchPair(b *testing.B, batch, size int) func() {
-	a, c := newTestLane(b, LaneConfig{}), newTestLane(b, LaneConfig{})
+	a, c := newTestLane(b, Config{}), newTestLane(b, Config{})
 	payload := make([]byte, size)
-	buf := make([]byte, 0, LaneMTU)
+	buf := make([]byte, 0, MTU)
 	now := time.Duration(0)
 	round := func() {
 		now += time.Millisecond
@@ -70,8 +70,8 @@ func BenchmarkLaneRoundTripBatch32(b *testing.B) {
 // and a Poll with nothing due.
 func BenchmarkLaneIdleTick(b *testing.B) {
 	laneBenchPair(b, 1, 32)
-	a := newTestLane(b, LaneConfig{})
-	buf := make([]byte, 0, LaneMTU)
+	a := newTestLane(b, Config{})
+	buf := make([]byte, 0, MTU)
 	b.ReportAllocs()
 	for b.Loop() {
 		a.NextDeadline()
@@ -82,13 +82,13 @@ func BenchmarkLaneIdleTick(b *testing.B) {
 // BenchmarkLaneTickWithFullWindowInFlight is a tick of a lane with a whole window of
 // messages in flight and no retransmission due yet.
 func BenchmarkLaneTickWithFullWindowInFlight(b *testing.B) {
-	a := newTestLane(b, LaneConfig{})
-	for range LaneWindow {
+	a := newTestLane(b, Config{})
+	for range Window {
 		if _, err := a.Queue(0, make([]byte, 32), false); err != nil {
 			b.Fatal(err)
 		}
 	}
-	buf := make([]byte, 0, LaneMTU)
+	buf := make([]byte, 0, MTU)
 	for d, _ := a.Poll(0, buf[:0]); len(d) > 0; d, _ = a.Poll(0, buf[:0]) {
 	}
 	b.ReportAllocs()
@@ -101,23 +101,23 @@ func BenchmarkLaneTickWithFullWindowInFlight(b *testing.B) {
 // BenchmarkLaneRetransmitWindow is the retransmission of a whole window of 32-byte
 // messages (seven datagrams), every 250 ms of virtual time.
 func BenchmarkLaneRetransmitWindow(b *testing.B) {
-	a := newTestLane(b, LaneConfig{})
-	for range LaneWindow {
+	a := newTestLane(b, Config{})
+	for range Window {
 		if _, err := a.Queue(0, make([]byte, 32), false); err != nil {
 			b.Fatal(err)
 		}
 	}
-	buf := make([]byte, 0, LaneMTU)
+	buf := make([]byte, 0, MTU)
 	now := time.Duration(0)
 	b.ReportAllocs()
 	for b.Loop() {
 		for d, _ := a.Poll(now, buf[:0]); len(d) > 0; d, _ = a.Poll(now, buf[:0]) {
 		}
-		now += LaneRetransmit
-		if now >= LaneLinkTimeout {
+		now += Retransmit
+		if now >= LinkTimeout {
 			b.StopTimer()
-			a = newTestLane(b, LaneConfig{})
-			for range LaneWindow {
+			a = newTestLane(b, Config{})
+			for range Window {
 				_, _ = a.Queue(0, make([]byte, 32), false)
 			}
 			now = 0
@@ -129,7 +129,7 @@ func BenchmarkLaneRetransmitWindow(b *testing.B) {
 // BenchmarkLaneRejectHostileDatagram is the cost of refusing a malformed datagram.
 func BenchmarkLaneRejectHostileDatagram(b *testing.B) {
 	l := laneHostileLane(b)
-	d := laneEncode(0, nil, 3+LaneWindow, []byte("x"))
+	d := laneEncode(0, nil, 3+Window, []byte("x"))
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := l.Receive(time.Second, d); err == nil {

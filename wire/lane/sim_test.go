@@ -1,4 +1,4 @@
-package wire
+package lane
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// Two lanes connected by the deterministic lossy network of lane_helpers_test.go, driven
+// Two lanes connected by the deterministic lossy network of helpers_test.go, driven
 // the way a host drives them: each lane is polled when its NextDeadline comes (rounded up
 // to the host's tick), every datagram is received when the network delivers it, and
 // Deliver and PopAcked are drained after every Receive. The run checks, as it goes:
@@ -32,7 +32,7 @@ import (
 // laneSimProfile is one network and traffic setting.
 type laneSimProfile struct {
 	name       string
-	cfg        LaneConfig
+	cfg        Config
 	links      [2]laneLink
 	tick       time.Duration // the host polls on this grid; 0 polls at the exact deadline
 	msgs       int           // queue attempts per side
@@ -40,7 +40,7 @@ type laneSimProfile struct {
 	burst      int           // an attempt queues up to this many messages at once
 	maxLen     int           // payload length 5..maxLen
 	critical   float64       // probability that a message is critical
-	start      LaneSeq       // first sequence number of both directions
+	start      Seq           // first sequence number of both directions
 	settle     time.Duration // time allowed after production to finish
 	wantRefuse bool          // the soft cap must refuse some ordinary messages
 }
@@ -90,7 +90,7 @@ func laneRunSim(pr laneSimProfile, seed uint64) (laneSimResult, error) {
 	net := &laneNet{rng: rand.New(rand.NewPCG(seed, 0x6e6574)), links: pr.links}
 	var sides [2]*laneSimSide
 	for i := range sides {
-		l, err := NewLane(pr.cfg)
+		l, err := New(pr.cfg)
 		if err != nil {
 			return res, err
 		}
@@ -180,14 +180,14 @@ func laneRunSim(pr laneSimProfile, seed uint64) (laneSimResult, error) {
 				seq, err := s.lane.Queue(now, p, critical)
 				switch {
 				case err == nil:
-					if want := pr.start + LaneSeq(len(s.sent)); seq != want {
+					if want := pr.start + Seq(len(s.sent)); seq != want {
 						return res, fmt.Errorf("queue gave seq %d, want %d", seq, want)
 					}
 					s.sent = append(s.sent, p)
 					s.firstTx = append(s.firstTx, -1)
 					s.lastTx = append(s.lastTx, -1)
 					s.popped = append(s.popped, false)
-				case errors.Is(err, ErrLaneSoftCap):
+				case errors.Is(err, ErrSoftCap):
 					if critical {
 						return res, fmt.Errorf("critical message refused by the soft cap at %v", now)
 					}
@@ -371,9 +371,9 @@ var laneSimProfiles = []laneSimProfile{
 	},
 	{
 		name:  "big payloads, small buffers",
-		cfg:   LaneConfig{ReceiveBytes: 4 * LaneMaxPayload, InFlightBytes: 3000},
+		cfg:   Config{ReceiveBytes: 4 * MaxPayload, InFlightBytes: 3000},
 		links: laneSymmetric(laneLink{oneWay: 40 * time.Millisecond, jitter: 80 * time.Millisecond, loss: 0.1, dup: 0.1}),
-		msgs:  60, produceFor: 3 * time.Second, burst: 8, maxLen: LaneMaxPayload, critical: 0.2,
+		msgs:  60, produceFor: 3 * time.Second, burst: 8, maxLen: MaxPayload, critical: 0.2,
 		settle: 30 * time.Second,
 	},
 	{
@@ -434,10 +434,10 @@ func TestLaneBurstOfLossesDoesNotStallTheStream(t *testing.T) {
 	}
 	// Every message went out before 2 s, so its next retransmission leaves before 2.25 s
 	// and arrives 200 ms later; the acknowledgement takes 200 ms more.
-	if limit := 2*time.Second + LaneRetransmit + oneWay; res.lastDelivery > limit {
+	if limit := 2*time.Second + Retransmit + oneWay; res.lastDelivery > limit {
 		t.Fatalf("last message delivered at %v, want by %v", res.lastDelivery, limit)
 	}
-	if limit := 2*time.Second + LaneRetransmit + 2*oneWay; res.lastAck > limit {
+	if limit := 2*time.Second + Retransmit + 2*oneWay; res.lastAck > limit {
 		t.Fatalf("last acknowledgement at %v, want by %v", res.lastAck, limit)
 	}
 	t.Logf("%d messages: last delivered at %v, last acknowledged at %v, %d retransmissions",
@@ -445,7 +445,7 @@ func TestLaneBurstOfLossesDoesNotStallTheStream(t *testing.T) {
 }
 
 // TestLaneNoRetransmissionWhenAcksArriveWithin250ms: on a clean link with a round trip
-// below LaneRetransmit nothing is sent twice, and at 400 ms each message is sent twice at
+// below Retransmit nothing is sent twice, and at 400 ms each message is sent twice at
 // most (the record's fixed timer fires once before the acknowledgement can arrive).
 func TestLaneNoRetransmissionWhenAcksArriveWithin250ms(t *testing.T) {
 	for _, tc := range []struct {
@@ -470,10 +470,10 @@ func TestLaneNoRetransmissionWhenAcksArriveWithin250ms(t *testing.T) {
 }
 
 // TestLanePeerThatStopsAcknowledgingIsDisconnected: when every acknowledgement is lost, the
-// sender gives the link up exactly LaneLinkTimeout after the first transmission of its
+// sender gives the link up exactly LinkTimeout after the first transmission of its
 // oldest message, and its critical messages were never dropped before that.
 func TestLanePeerThatStopsAcknowledgingIsDisconnected(t *testing.T) {
-	a := newTestLane(t, LaneConfig{})
+	a := newTestLane(t, Config{})
 	if _, err := a.Queue(0, []byte("PlayerWasted"), true); err != nil {
 		t.Fatal(err)
 	}
@@ -487,7 +487,7 @@ func TestLanePeerThatStopsAcknowledgingIsDisconnected(t *testing.T) {
 		now = at
 		d, err := a.Poll(now, nil)
 		if err != nil {
-			if !errors.Is(err, ErrLaneLinkTimeout) || !errors.Is(err, ErrLaneMustDisconnect) {
+			if !errors.Is(err, ErrLinkTimeout) || !errors.Is(err, ErrMustDisconnect) {
 				t.Fatalf("poll error %v", err)
 			}
 			break
@@ -496,13 +496,13 @@ func TestLanePeerThatStopsAcknowledgingIsDisconnected(t *testing.T) {
 			sends++
 		}
 	}
-	if now != LaneLinkTimeout {
-		t.Fatalf("link given up at %v, want %v", now, LaneLinkTimeout)
+	if now != LinkTimeout {
+		t.Fatalf("link given up at %v, want %v", now, LinkTimeout)
 	}
-	if want := int(LaneLinkTimeout / LaneRetransmit); sends != want {
-		t.Fatalf("message sent %d times in %v, want %d (every %v)", sends, LaneLinkTimeout, want, LaneRetransmit)
+	if want := int(LinkTimeout / Retransmit); sends != want {
+		t.Fatalf("message sent %d times in %v, want %d (every %v)", sends, LinkTimeout, want, Retransmit)
 	}
-	if a.State() != LaneMustDisconnect {
+	if a.State() != MustDisconnect {
 		t.Fatalf("state %v", a.State())
 	}
 }

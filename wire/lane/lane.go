@@ -1,4 +1,4 @@
-package wire
+package lane
 
 import (
 	"encoding/binary"
@@ -8,122 +8,162 @@ import (
 	"math/bits"
 	"slices"
 	"time"
+
+	"github.com/arbitergo/arbiter/wire"
 )
 
-// LaneSeq is the sequence number of a message on a reliable lane: 32 bits, wrapping, compared
+// The errors of the lane. Every one that breaks the lane wraps ErrMustDisconnect.
+var (
+	// ErrConfig means a Config field is out of range.
+	ErrConfig = errors.New("lane: config invalid")
+	// ErrPayloadTooLarge means a message is longer than the payload cap, on Queue or
+	// in a received datagram.
+	ErrPayloadTooLarge = errors.New("lane: payload too large")
+	// ErrSoftCap means an ordinary message was refused because the queue is at its
+	// soft cap; nothing was queued.
+	ErrSoftCap = errors.New("lane: soft cap reached, ordinary message refused")
+	// ErrHardCap means a critical message found the queue at its hard cap: the lane
+	// must disconnect.
+	ErrHardCap = errors.New("lane: hard cap exceeded")
+	// ErrLinkTimeout means a message stayed unacknowledged for the link timeout: the
+	// lane must disconnect.
+	ErrLinkTimeout = errors.New("lane: message unacknowledged past the link timeout")
+	// ErrMustDisconnect wraps every error after which the connection must be closed
+	// with Disconnect; the lane refuses every later Queue, Poll and Receive with it.
+	ErrMustDisconnect = errors.New("lane: must disconnect")
+	// ErrClock means now is negative or earlier than a time the lane has already seen.
+	ErrClock = errors.New("lane: time went backwards")
+	// ErrTruncated means a datagram ends inside a field or a payload.
+	ErrTruncated = errors.New("lane: datagram truncated")
+	// ErrTrailing means a datagram has bytes after its last record.
+	ErrTrailing = errors.New("lane: datagram has trailing bytes")
+	// ErrVersion means a datagram's first byte is not the protocol wire.Version.
+	ErrVersion = errors.New("lane: datagram version unknown")
+	// ErrMalformed means a datagram is not a lane datagram in canonical form: an id
+	// other than DatagramID, a selective-ack bitmap longer than the window, ending in a
+	// zero byte or naming a message past the window, or records out of order.
+	ErrMalformed = errors.New("lane: datagram malformed")
+	// ErrAckRange means a datagram acknowledges a message that was never transmitted.
+	ErrAckRange = errors.New("lane: ack names a message never sent")
+	// ErrSeqRange means a datagram carries a message beyond the receive window, which
+	// no honest sender transmits.
+	ErrSeqRange = errors.New("lane: message beyond the receive window")
+)
+
+// Seq is the sequence number of a message on a reliable lane: 32 bits, wrapping, compared
 // with serial arithmetic. Queue returns it; Acked and PopAcked report it.
-type LaneSeq uint32
+type Seq uint32
 
 // The lane's limits and timers. Durations and caps named by the records keep their values.
 const (
-	// LaneDatagramID is the id in byte 1 of every lane datagram, after the protocol
-	// Version: the first id of the range the message ids leave to the transport, so Peek
+	// DatagramID is the id in byte 1 of every lane datagram, after the protocol
+	// wire.Version: the first id of the range the message ids leave to the transport, so Peek
 	// lets a read loop route lane datagrams to Lane.Receive. Another framing of the lane
 	// would take another id of that range.
-	LaneDatagramID = FirstTransportID
+	DatagramID = wire.FirstTransportID
 
-	// LaneSoftCap is the default number of queued (unacknowledged) messages at which an
+	// SoftCap is the default number of queued (unacknowledged) messages at which an
 	// ordinary message is refused (ADR 0039: the reliable lane's limit of 512).
-	LaneSoftCap = 512
-	// LaneHardCap is the default number of queued messages at which a critical message
+	SoftCap = 512
+	// HardCap is the default number of queued messages at which a critical message
 	// breaks the connection instead of being queued (ADR 0017).
-	LaneHardCap = 1024
-	// LaneSoftCapBytes is the default payload volume of queued messages at which an
+	HardCap = 1024
+	// SoftCapBytes is the default payload volume of queued messages at which an
 	// ordinary message is refused.
-	LaneSoftCapBytes = 128 << 10
-	// LaneHardCapBytes is the default payload volume of queued messages at which a critical
+	SoftCapBytes = 128 << 10
+	// HardCapBytes is the default payload volume of queued messages at which a critical
 	// message breaks the connection. It is also the most the sender's arena grows to.
-	LaneHardCapBytes = 256 << 10
-	// LaneMaxHardCap is the largest hard cap a LaneConfig may ask for (messages).
-	LaneMaxHardCap = 16384
-	// LaneMaxHardCapBytes is the largest byte cap a LaneConfig may ask for.
-	LaneMaxHardCapBytes = 16 << 20
+	HardCapBytes = 256 << 10
+	// MaxHardCap is the largest hard cap a Config may ask for (messages).
+	MaxHardCap = 16384
+	// MaxHardCapBytes is the largest byte cap a Config may ask for.
+	MaxHardCapBytes = 16 << 20
 
-	// LaneMaxPayload is the largest message the lane carries, in bytes. The lane does not
+	// MaxPayload is the largest message the lane carries, in bytes. The lane does not
 	// fragment, so every message must fit one datagram.
-	LaneMaxPayload = 1024
-	// LaneMTU is the default budget of one lane datagram in bytes, below the common path
+	MaxPayload = 1024
+	// MTU is the default budget of one lane datagram in bytes, below the common path
 	// MTU of the Internet after IP and UDP headers.
-	LaneMTU = 1200
-	// LaneMaxMTU is the largest datagram budget a LaneConfig may ask for (the largest UDP
+	MTU = 1200
+	// MaxMTU is the largest datagram budget a Config may ask for (the largest UDP
 	// payload over IPv4).
-	LaneMaxMTU = 65507
-	// LaneRecordOverhead is the framing cost of one message record (offset and length).
-	LaneRecordOverhead = 3
-	// LaneMaxSack is the largest selective-ack bitmap in bytes (LaneWindow bits).
-	LaneMaxSack = LaneWindow / 8
-	// LaneMaxOverhead is the largest framing cost of a datagram that carries one message:
+	MaxMTU = 65507
+	// RecordOverhead is the framing cost of one message record (offset and length).
+	RecordOverhead = 3
+	// MaxSack is the largest selective-ack bitmap in bytes (Window bits).
+	MaxSack = Window / 8
+	// MaxOverhead is the largest framing cost of a datagram that carries one message:
 	// header with a full bitmap, count, base and one record header.
-	LaneMaxOverhead = HeaderSize + 4 + 1 + LaneMaxSack + 1 + 4 + LaneRecordOverhead
-	// LaneMaxRecords is the most message records one datagram carries (the count is a byte).
-	LaneMaxRecords = 255
+	MaxOverhead = wire.HeaderSize + 4 + 1 + MaxSack + 1 + 4 + RecordOverhead
+	// MaxRecords is the most message records one datagram carries (the count is a byte).
+	MaxRecords = 255
 
-	// LaneWindow is the protocol's window in messages: a sender transmits only messages
-	// within LaneWindow of the peer's cumulative ack, and a receiver holds at most
-	// LaneWindow messages from the oldest one not yet delivered. Both ends must agree on
+	// Window is the protocol's window in messages: a sender transmits only messages
+	// within Window of the peer's cumulative ack, and a receiver holds at most
+	// Window messages from the oldest one not yet delivered. Both ends must agree on
 	// it, so it is not configurable.
-	LaneWindow = 256
-	// LaneInFlightBytes is the default cap on payload bytes sent and not yet acknowledged;
+	Window = 256
+	// InFlightBytes is the default cap on payload bytes sent and not yet acknowledged;
 	// new messages wait while it is reached (one message is always allowed).
-	LaneInFlightBytes = 32 << 10
-	// LaneReceiveBytes is the default cap on the payload bytes a lane holds for the peer
+	InFlightBytes = 32 << 10
+	// ReceiveBytes is the default cap on the payload bytes a lane holds for the peer
 	// (received, not yet delivered to the host).
-	LaneReceiveBytes = 64 << 10
-	// LaneAckLog is the number of acknowledgement reports kept for PopAcked; when the host
-	// does not drain them the oldest is dropped and counted (LaneStats.AckLogDropped). One
-	// Receive reports at most LaneWindow acknowledgements, so a host that drains after
+	ReceiveBytes = 64 << 10
+	// AckLog is the number of acknowledgement reports kept for PopAcked; when the host
+	// does not drain them the oldest is dropped and counted (Stats.AckLogDropped). One
+	// Receive reports at most Window acknowledgements, so a host that drains after
 	// every Receive never loses one.
-	LaneAckLog = 1024
+	AckLog = 1024
 
-	// LaneRetransmit is the time after which a sent, unacknowledged message is sent again
+	// Retransmit is the time after which a sent, unacknowledged message is sent again
 	// (ADR 0039: "retransmission after 250 ms").
-	LaneRetransmit = 250 * time.Millisecond
-	// LaneLinkTimeout is how long the oldest message may stay unacknowledged after its first
+	Retransmit = 250 * time.Millisecond
+	// LinkTimeout is how long the oldest message may stay unacknowledged after its first
 	// transmission before the lane gives the link up (ADR 0045: a critical event "waits for
 	// delivery until the link breaks (15 s)").
-	LaneLinkTimeout = 15 * time.Second
+	LinkTimeout = 15 * time.Second
 )
 
 // Errors of the reliable lane. Decode errors are returned unwrapped (so a flood of hostile
 // datagrams costs no allocation); the others may be wrapped with detail. Use errors.Is.
 
-// LaneConfig tunes a lane. The zero value is the records' configuration; a zero field means
-// the default named in its comment. NewLane validates it.
-type LaneConfig struct {
+// Config tunes a lane. The zero value is the records' configuration; a zero field means
+// the default named in its comment. New validates it.
+type Config struct {
 	// SoftCap is the number of queued messages at which ordinary messages are refused.
-	// Zero means LaneSoftCap (512). At most HardCap.
+	// Zero means SoftCap (512). At most HardCap.
 	SoftCap int
 	// HardCap is the number of queued messages at which a critical message breaks the
-	// connection. Zero means LaneHardCap (1024). At most LaneMaxHardCap.
+	// connection. Zero means HardCap (1024). At most MaxHardCap.
 	HardCap int
 	// SoftCapBytes is the payload volume of queued messages at which ordinary messages are
-	// refused. Zero means LaneSoftCapBytes (128 KiB). At least MaxPayload, at most
+	// refused. Zero means SoftCapBytes (128 KiB). At least MaxPayload, at most
 	// HardCapBytes.
 	SoftCapBytes int
 	// HardCapBytes is the payload volume at which a critical message breaks the
-	// connection. Zero means LaneHardCapBytes (256 KiB). At most LaneMaxHardCapBytes.
+	// connection. Zero means HardCapBytes (256 KiB). At most MaxHardCapBytes.
 	HardCapBytes int
-	// MaxPayload is the largest message Queue accepts. Zero means LaneMaxPayload (1024),
-	// which is also its maximum. A receiver always accepts up to LaneMaxPayload.
+	// MaxPayload is the largest message Queue accepts. Zero means MaxPayload (1024),
+	// which is also its maximum. A receiver always accepts up to MaxPayload.
 	MaxPayload int
-	// MTU is the largest datagram Poll builds. Zero means LaneMTU (1200). At least
-	// MaxPayload+LaneMaxOverhead, at most LaneMaxMTU.
+	// MTU is the largest datagram Poll builds. Zero means MTU (1200). At least
+	// MaxPayload+MaxOverhead, at most MaxMTU.
 	MTU int
 	// InFlightBytes caps the payload bytes sent and not yet acknowledged. Zero means
-	// LaneInFlightBytes (32 KiB). At least MaxPayload.
+	// InFlightBytes (32 KiB). At least MaxPayload.
 	InFlightBytes int
-	// ReceiveBytes caps the payload bytes held for the peer. Zero means LaneReceiveBytes
-	// (64 KiB). At least 4*LaneMaxPayload, at most LaneMaxHardCapBytes.
+	// ReceiveBytes caps the payload bytes held for the peer. Zero means ReceiveBytes
+	// (64 KiB). At least 4*MaxPayload, at most MaxHardCapBytes.
 	ReceiveBytes int
 	// Retransmit is the time after which an unacknowledged message is sent again. Zero
-	// means LaneRetransmit (250 ms).
+	// means Retransmit (250 ms).
 	Retransmit time.Duration
 	// LinkTimeout is how long a message may stay unacknowledged after its first
-	// transmission. Zero means LaneLinkTimeout (15 s). Longer than Retransmit.
+	// transmission. Zero means LinkTimeout (15 s). Longer than Retransmit.
 	LinkTimeout time.Duration
 }
 
-// laneLimits is a validated LaneConfig with the defaults filled in.
+// laneLimits is a validated Config with the defaults filled in.
 type laneLimits struct {
 	softCap, hardCap     int
 	softBytes, hardBytes int
@@ -140,81 +180,81 @@ func laneDefault[T int | time.Duration](v, def T) T {
 	return v
 }
 
-func (c LaneConfig) resolve() (laneLimits, error) {
+func (c Config) resolve() (laneLimits, error) {
 	if c.SoftCap < 0 || c.HardCap < 0 || c.SoftCapBytes < 0 || c.HardCapBytes < 0 ||
 		c.MaxPayload < 0 || c.MTU < 0 || c.InFlightBytes < 0 || c.ReceiveBytes < 0 ||
 		c.Retransmit < 0 || c.LinkTimeout < 0 {
-		return laneLimits{}, fmt.Errorf("%w: negative field", ErrLaneConfig)
+		return laneLimits{}, fmt.Errorf("%w: negative field", ErrConfig)
 	}
 	l := laneLimits{
-		softCap:       laneDefault(c.SoftCap, LaneSoftCap),
-		hardCap:       laneDefault(c.HardCap, LaneHardCap),
-		softBytes:     laneDefault(c.SoftCapBytes, LaneSoftCapBytes),
-		hardBytes:     laneDefault(c.HardCapBytes, LaneHardCapBytes),
-		maxPayload:    laneDefault(c.MaxPayload, LaneMaxPayload),
-		mtu:           laneDefault(c.MTU, LaneMTU),
-		inFlightBytes: laneDefault(c.InFlightBytes, LaneInFlightBytes),
-		recvBytes:     laneDefault(c.ReceiveBytes, LaneReceiveBytes),
-		retransmit:    laneDefault(c.Retransmit, LaneRetransmit),
-		linkTime:      laneDefault(c.LinkTimeout, LaneLinkTimeout),
+		softCap:       laneDefault(c.SoftCap, SoftCap),
+		hardCap:       laneDefault(c.HardCap, HardCap),
+		softBytes:     laneDefault(c.SoftCapBytes, SoftCapBytes),
+		hardBytes:     laneDefault(c.HardCapBytes, HardCapBytes),
+		maxPayload:    laneDefault(c.MaxPayload, MaxPayload),
+		mtu:           laneDefault(c.MTU, MTU),
+		inFlightBytes: laneDefault(c.InFlightBytes, InFlightBytes),
+		recvBytes:     laneDefault(c.ReceiveBytes, ReceiveBytes),
+		retransmit:    laneDefault(c.Retransmit, Retransmit),
+		linkTime:      laneDefault(c.LinkTimeout, LinkTimeout),
 	}
 	switch {
-	case l.hardCap > LaneMaxHardCap:
-		return l, fmt.Errorf("%w: hard cap %d above %d", ErrLaneConfig, l.hardCap, LaneMaxHardCap)
+	case l.hardCap > MaxHardCap:
+		return l, fmt.Errorf("%w: hard cap %d above %d", ErrConfig, l.hardCap, MaxHardCap)
 	case l.softCap > l.hardCap:
-		return l, fmt.Errorf("%w: soft cap %d above hard cap %d", ErrLaneConfig, l.softCap, l.hardCap)
-	case l.maxPayload > LaneMaxPayload:
-		return l, fmt.Errorf("%w: max payload %d above %d", ErrLaneConfig, l.maxPayload, LaneMaxPayload)
-	case l.hardBytes > LaneMaxHardCapBytes:
-		return l, fmt.Errorf("%w: hard cap bytes %d above %d", ErrLaneConfig, l.hardBytes, LaneMaxHardCapBytes)
+		return l, fmt.Errorf("%w: soft cap %d above hard cap %d", ErrConfig, l.softCap, l.hardCap)
+	case l.maxPayload > MaxPayload:
+		return l, fmt.Errorf("%w: max payload %d above %d", ErrConfig, l.maxPayload, MaxPayload)
+	case l.hardBytes > MaxHardCapBytes:
+		return l, fmt.Errorf("%w: hard cap bytes %d above %d", ErrConfig, l.hardBytes, MaxHardCapBytes)
 	case l.softBytes > l.hardBytes:
-		return l, fmt.Errorf("%w: soft cap bytes %d above hard cap bytes %d", ErrLaneConfig, l.softBytes, l.hardBytes)
+		return l, fmt.Errorf("%w: soft cap bytes %d above hard cap bytes %d", ErrConfig, l.softBytes, l.hardBytes)
 	case l.softBytes < l.maxPayload:
-		return l, fmt.Errorf("%w: soft cap bytes %d below max payload %d", ErrLaneConfig, l.softBytes, l.maxPayload)
-	case l.mtu < l.maxPayload+LaneMaxOverhead:
-		return l, fmt.Errorf("%w: MTU %d below max payload %d + overhead %d", ErrLaneConfig, l.mtu, l.maxPayload, LaneMaxOverhead)
-	case l.mtu > LaneMaxMTU:
-		return l, fmt.Errorf("%w: MTU %d above %d", ErrLaneConfig, l.mtu, LaneMaxMTU)
+		return l, fmt.Errorf("%w: soft cap bytes %d below max payload %d", ErrConfig, l.softBytes, l.maxPayload)
+	case l.mtu < l.maxPayload+MaxOverhead:
+		return l, fmt.Errorf("%w: MTU %d below max payload %d + overhead %d", ErrConfig, l.mtu, l.maxPayload, MaxOverhead)
+	case l.mtu > MaxMTU:
+		return l, fmt.Errorf("%w: MTU %d above %d", ErrConfig, l.mtu, MaxMTU)
 	case l.inFlightBytes < l.maxPayload:
-		return l, fmt.Errorf("%w: in-flight bytes %d below max payload %d", ErrLaneConfig, l.inFlightBytes, l.maxPayload)
-	case l.recvBytes < 4*LaneMaxPayload:
-		return l, fmt.Errorf("%w: receive bytes %d below %d", ErrLaneConfig, l.recvBytes, 4*LaneMaxPayload)
-	case l.recvBytes > LaneMaxHardCapBytes:
-		return l, fmt.Errorf("%w: receive bytes %d above %d", ErrLaneConfig, l.recvBytes, LaneMaxHardCapBytes)
+		return l, fmt.Errorf("%w: in-flight bytes %d below max payload %d", ErrConfig, l.inFlightBytes, l.maxPayload)
+	case l.recvBytes < 4*MaxPayload:
+		return l, fmt.Errorf("%w: receive bytes %d below %d", ErrConfig, l.recvBytes, 4*MaxPayload)
+	case l.recvBytes > MaxHardCapBytes:
+		return l, fmt.Errorf("%w: receive bytes %d above %d", ErrConfig, l.recvBytes, MaxHardCapBytes)
 	case l.linkTime <= l.retransmit:
-		return l, fmt.Errorf("%w: link timeout %v not above retransmit %v", ErrLaneConfig, l.linkTime, l.retransmit)
+		return l, fmt.Errorf("%w: link timeout %v not above retransmit %v", ErrConfig, l.linkTime, l.retransmit)
 	}
 	return l, nil
 }
 
-// LaneState is whether a lane still works.
-type LaneState uint8
+// State is whether a lane still works.
+type State uint8
 
 // The states of a lane.
 const (
-	// LaneOpen is a working lane.
-	LaneOpen LaneState = iota
-	// LaneMustDisconnect is a lane that broke (hard cap or link timeout): the host sends
+	// Open is a working lane.
+	Open State = iota
+	// MustDisconnect is a lane that broke (hard cap or link timeout): the host sends
 	// Disconnect and closes the connection. Deliver, PopAcked, Acked and Stats still work;
 	// Queue, Poll and Receive return the error that broke it.
-	LaneMustDisconnect
+	MustDisconnect
 )
 
 // String returns the state's name.
-func (s LaneState) String() string {
+func (s State) String() string {
 	switch s {
-	case LaneOpen:
+	case Open:
 		return "open"
-	case LaneMustDisconnect:
+	case MustDisconnect:
 		return "must-disconnect"
 	}
 	return "lane-state(?)"
 }
 
-// LaneAck reports that the peer acknowledged a message.
-type LaneAck struct {
+// Ack reports that the peer acknowledged a message.
+type Ack struct {
 	// Seq is the message's sequence number, as Queue returned it.
-	Seq LaneSeq
+	Seq Seq
 	// At is the time of the Receive that brought the acknowledgement.
 	At time.Duration
 	// Sent is the time of the message's first transmission.
@@ -223,8 +263,8 @@ type LaneAck struct {
 	Critical bool
 }
 
-// LaneStats is a snapshot of a lane's queues and counters, for the host's monitoring.
-type LaneStats struct {
+// Stats is a snapshot of a lane's queues and counters, for the host's monitoring.
+type Stats struct {
 	// Queued is the number of messages queued that the peer does not have yet (sent or
 	// not): neither acknowledged nor held beyond a gap. The caps count these.
 	Queued int
@@ -294,7 +334,7 @@ type laneRecvSlot struct {
 	held bool
 }
 
-// laneCounters are the monotonic counters of LaneStats.
+// laneCounters are the monotonic counters of Stats.
 type laneCounters struct {
 	sent, retransmits, acked                 uint64
 	datagramsSent, datagramsReceived         uint64
@@ -304,10 +344,10 @@ type laneCounters struct {
 
 // Lane is one end of a connection's ordered reliable stream: the sender of this side's
 // messages and the receiver of the peer's. See the package documentation for the
-// rules (the reliable lane). Create it with NewLane. A Lane is not safe for concurrent use.
+// rules (the reliable lane). Create it with New. A Lane is not safe for concurrent use.
 type Lane struct {
 	lim   laneLimits
-	state LaneState
+	state State
 	err   error
 	now   time.Duration // the latest time seen
 
@@ -316,8 +356,8 @@ type Lane struct {
 	// before it is acknowledged. Messages after it may be held by the peer (laneHeld:
 	// selectively acknowledged). unacked counts the messages neither acknowledged nor held.
 	slots         []laneSlot
-	una, sndMax   LaneSeq
-	next          LaneSeq
+	una, sndMax   Seq
+	next          Seq
 	unacked       int
 	unackedBytes  int
 	inFlightBytes int
@@ -327,17 +367,17 @@ type Lane struct {
 
 	// Receiver. [deliverNext, recvNext) are received and wait for Deliver; messages in
 	// (recvNext, recvMax) may be held beyond the gap at recvNext.
-	rslots      [LaneWindow]laneRecvSlot
-	deliverNext LaneSeq
-	recvNext    LaneSeq
-	recvMax     LaneSeq
+	rslots      [Window]laneRecvSlot
+	deliverNext Seq
+	recvNext    Seq
+	recvMax     Seq
 	held        int
 	ackOwed     bool
 	ackOwedAt   time.Duration
 	rcvArena    laneArena
 
 	// Acknowledgement reports for PopAcked: a ring of len(acks) (a power of two).
-	acks    []LaneAck
+	acks    []Ack
 	ackHead int
 	ackLen  int
 
@@ -345,9 +385,9 @@ type Lane struct {
 	st    laneCounters
 }
 
-// NewLane returns an empty lane for a new connection. Both ends of a connection start at
+// New returns an empty lane for a new connection. Both ends of a connection start at
 // sequence number 0. Storage is allocated on first use and grows to the caps as needed.
-func NewLane(cfg LaneConfig) (*Lane, error) {
+func New(cfg Config) (*Lane, error) {
 	lim, err := cfg.resolve()
 	if err != nil {
 		return nil, err
@@ -358,52 +398,52 @@ func NewLane(cfg LaneConfig) (*Lane, error) {
 	return l, nil
 }
 
-func laneDiff(a, b LaneSeq) int32 { return int32(a - b) }
+func laneDiff(a, b Seq) int32 { return int32(a - b) }
 
-func (l *Lane) sndSlot(seq LaneSeq) *laneSlot { return &l.slots[int(seq)&(len(l.slots)-1)] }
+func (l *Lane) sndSlot(seq Seq) *laneSlot { return &l.slots[int(seq)&(len(l.slots)-1)] }
 
-func (l *Lane) rcvSlot(seq LaneSeq) *laneRecvSlot { return &l.rslots[int(seq%LaneWindow)] }
+func (l *Lane) rcvSlot(seq Seq) *laneRecvSlot { return &l.rslots[int(seq%Window)] }
 
 func (l *Lane) clock(now time.Duration) error {
 	if now < l.now {
-		return ErrLaneClock
+		return ErrClock
 	}
 	return nil
 }
 
 func (l *Lane) fail(err error) {
-	l.state = LaneMustDisconnect
+	l.state = MustDisconnect
 	l.err = err
 }
 
 // State reports whether the lane works or must be disconnected.
-func (l *Lane) State() LaneState { return l.state }
+func (l *Lane) State() State { return l.state }
 
-// Err returns the error that broke the lane (wrapping ErrLaneMustDisconnect), or nil while
+// Err returns the error that broke the lane (wrapping ErrMustDisconnect), or nil while
 // it is open.
 func (l *Lane) Err() error { return l.err }
 
 // CanQueue reports what Queue would answer for a payload of n bytes, without queuing: nil,
-// ErrLanePayloadTooLarge, ErrLaneSoftCap for an ordinary message, or an error wrapping
-// ErrLaneMustDisconnect (the hard cap for a critical message, or a broken lane). A host
+// ErrPayloadTooLarge, ErrSoftCap for an ordinary message, or an error wrapping
+// ErrMustDisconnect (the hard cap for a critical message, or a broken lane). A host
 // that must commit a command together with its packet asks first, then commits, then
 // queues.
 func (l *Lane) CanQueue(n int, critical bool) error {
-	if l.state != LaneOpen {
+	if l.state != Open {
 		return l.err
 	}
 	if n < 0 || n > l.lim.maxPayload {
-		return fmt.Errorf("%w: %d bytes, at most %d", ErrLanePayloadTooLarge, n, l.lim.maxPayload)
+		return fmt.Errorf("%w: %d bytes, at most %d", ErrPayloadTooLarge, n, l.lim.maxPayload)
 	}
 	if !critical {
 		if l.unacked >= l.lim.softCap || l.unackedBytes+n > l.lim.softBytes {
-			return ErrLaneSoftCap
+			return ErrSoftCap
 		}
 		return nil
 	}
 	if l.unacked >= l.lim.hardCap || l.unackedBytes+n > l.lim.hardBytes {
 		return fmt.Errorf("%w: %w: %d messages and %d bytes queued, caps %d and %d",
-			ErrLaneMustDisconnect, ErrLaneHardCap, l.unacked, l.unackedBytes, l.lim.hardCap, l.lim.hardBytes)
+			ErrMustDisconnect, ErrHardCap, l.unacked, l.unackedBytes, l.lim.hardCap, l.lim.hardBytes)
 	}
 	return nil
 }
@@ -412,17 +452,17 @@ func (l *Lane) CanQueue(n int, critical bool) error {
 // at the next Poll that has room for it (window, in-flight cap, datagram budget) and is
 // resent every Retransmit until the peer acknowledges it.
 //
-// An ordinary message past the soft cap is refused with ErrLaneSoftCap; a critical message
+// An ordinary message past the soft cap is refused with ErrSoftCap; a critical message
 // is never refused by the soft cap, and past the hard cap it breaks the lane (state
-// LaneMustDisconnect, an error wrapping ErrLaneMustDisconnect and ErrLaneHardCap). A
-// payload above the payload cap is refused with ErrLanePayloadTooLarge. A refused message
+// MustDisconnect, an error wrapping ErrMustDisconnect and ErrHardCap). A
+// payload above the payload cap is refused with ErrPayloadTooLarge. A refused message
 // leaves no trace. The lane keeps no reference to payload.
-func (l *Lane) Queue(now time.Duration, payload []byte, critical bool) (LaneSeq, error) {
+func (l *Lane) Queue(now time.Duration, payload []byte, critical bool) (Seq, error) {
 	if err := l.clock(now); err != nil {
 		return 0, err
 	}
 	if err := l.CanQueue(len(payload), critical); err != nil {
-		if critical && errors.Is(err, ErrLaneHardCap) && l.state == LaneOpen {
+		if critical && errors.Is(err, ErrHardCap) && l.state == Open {
 			l.now = now
 			l.fail(err)
 		}
@@ -448,15 +488,15 @@ func (l *Lane) Queue(now time.Duration, payload []byte, critical bool) (LaneSeq,
 // Acked reports whether the peer has acknowledged message seq: it has seq and every message
 // before it. seq must be a number Queue returned on this lane; numbers not yet given out
 // are not acknowledged.
-func (l *Lane) Acked(seq LaneSeq) bool {
+func (l *Lane) Acked(seq Seq) bool {
 	return laneDiff(seq, l.next) < 0 && laneDiff(seq, l.una) < 0
 }
 
 // PopAcked returns the oldest acknowledgement report not yet popped: which message the peer
 // acknowledged and when (see Acked). Reports come in sequence order, each message once.
-func (l *Lane) PopAcked() (LaneAck, bool) {
+func (l *Lane) PopAcked() (Ack, bool) {
 	if l.ackLen == 0 {
-		return LaneAck{}, false
+		return Ack{}, false
 	}
 	a := l.acks[l.ackHead]
 	l.ackHead = (l.ackHead + 1) & (len(l.acks) - 1)
@@ -487,7 +527,7 @@ func (l *Lane) Deliver() ([]byte, bool) {
 // when the lane must disconnect). Queue and Receive can bring the deadline forward; ask
 // again after them.
 func (l *Lane) NextDeadline() (time.Duration, bool) {
-	if l.state != LaneOpen {
+	if l.state != Open {
 		return 0, false
 	}
 	at := laneNever
@@ -507,9 +547,9 @@ func (l *Lane) NextDeadline() (time.Duration, bool) {
 }
 
 // Stats returns the lane's queues and counters.
-func (l *Lane) Stats() LaneStats {
+func (l *Lane) Stats() Stats {
 	unsent := int(l.next - l.sndMax)
-	return LaneStats{
+	return Stats{
 		Queued:            l.unacked,
 		QueuedBytes:       l.unackedBytes,
 		InFlight:          l.unacked - unsent,
@@ -536,7 +576,7 @@ func (l *Lane) Stats() LaneStats {
 // lies within the window of the peer's cumulative ack, and the in-flight cap has room (one
 // message may always be in flight).
 func (l *Lane) canSendNew() bool {
-	if l.sndMax == l.next || laneDiff(l.sndMax, l.una) >= LaneWindow {
+	if l.sndMax == l.next || laneDiff(l.sndMax, l.una) >= Window {
 		return false
 	}
 	n := int(l.sndSlot(l.sndMax).span.n)
@@ -565,19 +605,19 @@ func (l *Lane) rescanRetransmit() {
 // until it returns nothing: one call builds one datagram.
 //
 // When the oldest unacknowledged message has waited for LinkTimeout, Poll breaks the lane
-// and returns an error wrapping ErrLaneMustDisconnect and ErrLaneLinkTimeout.
+// and returns an error wrapping ErrMustDisconnect and ErrLinkTimeout.
 func (l *Lane) Poll(now time.Duration, dst []byte) ([]byte, error) {
 	if err := l.clock(now); err != nil {
 		return dst, err
 	}
-	if l.state != LaneOpen {
+	if l.state != Open {
 		return dst, l.err
 	}
 	l.now = now
 	if l.una != l.sndMax {
 		if first := l.sndSlot(l.una).firstSent; now-first >= l.lim.linkTime {
 			l.fail(fmt.Errorf("%w: %w: message %d first sent at %v, now %v",
-				ErrLaneMustDisconnect, ErrLaneLinkTimeout, l.una, first, now))
+				ErrMustDisconnect, ErrLinkTimeout, l.una, first, now))
 			return dst, l.err
 		}
 	}
@@ -592,11 +632,11 @@ func (l *Lane) Poll(now time.Duration, dst []byte) ([]byte, error) {
 	dst = append(dst, 0, 0, 0, 0, 0) // count and base, filled in below
 	room := l.lim.mtu - (len(dst) - start)
 	count := 0
-	var base LaneSeq
+	var base Seq
 	full := false
-	put := func(seq LaneSeq, sl *laneSlot) bool {
+	put := func(seq Seq, sl *laneSlot) bool {
 		n := int(sl.span.n)
-		if count == LaneMaxRecords || LaneRecordOverhead+n > room {
+		if count == MaxRecords || RecordOverhead+n > room {
 			return false
 		}
 		if count == 0 {
@@ -605,7 +645,7 @@ func (l *Lane) Poll(now time.Duration, dst []byte) ([]byte, error) {
 		dst = append(dst, byte(seq-base))
 		dst = binary.LittleEndian.AppendUint16(dst, uint16(n))
 		dst = append(dst, l.sndArena.bytes(sl.span)...)
-		room -= LaneRecordOverhead + n
+		room -= RecordOverhead + n
 		count++
 		return true
 	}
@@ -660,7 +700,7 @@ func (l *Lane) Poll(now time.Duration, dst []byte) ([]byte, error) {
 
 // appendAckHeader appends the header, the cumulative ack and the selective-ack bitmap.
 func (l *Lane) appendAckHeader(dst []byte) []byte {
-	dst = append(dst, Version, byte(LaneDatagramID))
+	dst = append(dst, wire.Version, byte(DatagramID))
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(l.recvNext))
 	if l.recvMax == l.recvNext {
 		return append(dst, 0)
@@ -672,7 +712,7 @@ func (l *Lane) appendAckHeader(dst []byte) []byte {
 	at := len(dst)
 	dst = append(dst, make([]byte, nbytes)...) // no allocation: the compiler appends zeros
 	for i := range nbits {
-		if l.rcvSlot(l.recvNext + 1 + LaneSeq(i)).held {
+		if l.rcvSlot(l.recvNext + 1 + Seq(i)).held {
 			dst[at+i/8] |= 1 << (i % 8)
 		}
 	}
@@ -687,7 +727,7 @@ func (l *Lane) Receive(now time.Duration, datagram []byte) error {
 	if err := l.clock(now); err != nil {
 		return err
 	}
-	if l.state != LaneOpen {
+	if l.state != Open {
 		return l.err
 	}
 	p, err := l.parse(datagram)
@@ -705,20 +745,20 @@ func (l *Lane) Receive(now time.Duration, datagram []byte) error {
 	}
 	recs := p.recs
 	for range p.count {
-		seq := p.base + LaneSeq(recs[0])
+		seq := p.base + Seq(recs[0])
 		n := int(binary.LittleEndian.Uint16(recs[1:]))
-		l.accept(seq, recs[LaneRecordOverhead:LaneRecordOverhead+n])
-		recs = recs[LaneRecordOverhead+n:]
+		l.accept(seq, recs[RecordOverhead:RecordOverhead+n])
+		recs = recs[RecordOverhead+n:]
 	}
 	return nil
 }
 
 // laneParsed is a validated datagram; its slices point into the datagram.
 type laneParsed struct {
-	ack   LaneSeq
+	ack   Seq
 	sack  []byte
 	count int
-	base  LaneSeq
+	base  Seq
 	recs  []byte
 }
 
@@ -727,40 +767,40 @@ type laneParsed struct {
 func (l *Lane) parse(d []byte) (laneParsed, error) {
 	var p laneParsed
 	if len(d) < 1 {
-		return p, ErrLaneTruncated
+		return p, ErrTruncated
 	}
-	if d[0] != Version {
-		return p, ErrLaneVersion
+	if d[0] != wire.Version {
+		return p, ErrVersion
 	}
 	if len(d) < 7 {
-		return p, ErrLaneTruncated
+		return p, ErrTruncated
 	}
-	if d[1] != byte(LaneDatagramID) {
-		return p, ErrLaneMalformed
+	if d[1] != byte(DatagramID) {
+		return p, ErrMalformed
 	}
-	p.ack = LaneSeq(binary.LittleEndian.Uint32(d[2:]))
+	p.ack = Seq(binary.LittleEndian.Uint32(d[2:]))
 	s := int(d[6])
-	if s > LaneMaxSack {
-		return p, ErrLaneMalformed
+	if s > MaxSack {
+		return p, ErrMalformed
 	}
 	if len(d) < 7+s+1 {
-		return p, ErrLaneTruncated
+		return p, ErrTruncated
 	}
 	p.sack = d[7 : 7+s]
 	if d := laneDiff(p.ack, l.sndMax); d > 0 || d == math.MinInt32 || uint64(-int64(d)) > l.st.sent {
 		// After the last transmitted message, exactly half the number space away (not
 		// comparable), or before the first message this lane ever sent: no honest peer
 		// sends any of these.
-		return p, ErrLaneAckRange
+		return p, ErrAckRange
 	}
 	if s > 0 {
 		last := p.sack[s-1]
-		if last == 0 || (s == LaneMaxSack && last&0x80 != 0) {
-			return p, ErrLaneMalformed
+		if last == 0 || (s == MaxSack && last&0x80 != 0) {
+			return p, ErrMalformed
 		}
 		hi := (s-1)*8 + bits.Len8(last) - 1
-		if laneDiff(p.ack+1+LaneSeq(hi), l.sndMax) >= 0 {
-			return p, ErrLaneAckRange
+		if laneDiff(p.ack+1+Seq(hi), l.sndMax) >= 0 {
+			return p, ErrAckRange
 		}
 	}
 	i := 7 + s
@@ -768,41 +808,41 @@ func (l *Lane) parse(d []byte) (laneParsed, error) {
 	i++
 	if p.count == 0 {
 		if i != len(d) {
-			return p, ErrLaneTrailing
+			return p, ErrTrailing
 		}
 		return p, nil
 	}
 	if len(d) < i+4 {
-		return p, ErrLaneTruncated
+		return p, ErrTruncated
 	}
-	p.base = LaneSeq(binary.LittleEndian.Uint32(d[i:]))
+	p.base = Seq(binary.LittleEndian.Uint32(d[i:]))
 	i += 4
 	p.recs = d[i:]
 	prev := -1
 	for range p.count {
-		if len(d) < i+LaneRecordOverhead {
-			return p, ErrLaneTruncated
+		if len(d) < i+RecordOverhead {
+			return p, ErrTruncated
 		}
 		off := int(d[i])
 		n := int(binary.LittleEndian.Uint16(d[i+1:]))
 		if (prev < 0 && off != 0) || (prev >= 0 && off <= prev) {
-			return p, ErrLaneMalformed
+			return p, ErrMalformed
 		}
 		prev = off
-		if n > LaneMaxPayload {
-			return p, ErrLanePayloadTooLarge
+		if n > MaxPayload {
+			return p, ErrPayloadTooLarge
 		}
-		i += LaneRecordOverhead
+		i += RecordOverhead
 		if len(d) < i+n {
-			return p, ErrLaneTruncated
+			return p, ErrTruncated
 		}
 		i += n
-		if laneDiff(p.base+LaneSeq(off), l.recvNext) >= LaneWindow {
-			return p, ErrLaneSeqRange
+		if laneDiff(p.base+Seq(off), l.recvNext) >= Window {
+			return p, ErrSeqRange
 		}
 	}
 	if i != len(d) {
-		return p, ErrLaneTrailing
+		return p, ErrTrailing
 	}
 	return p, nil
 }
@@ -810,18 +850,18 @@ func (l *Lane) parse(d []byte) (laneParsed, error) {
 // applyAck takes a validated acknowledgement: every message before ack is acknowledged
 // (reported and released), and the messages the bitmap names are held by the peer
 // (released: no longer resent or stored).
-func (l *Lane) applyAck(now time.Duration, ack LaneSeq, sack []byte) {
+func (l *Lane) applyAck(now time.Duration, ack Seq, sack []byte) {
 	for ; laneDiff(l.una, ack) < 0; l.una++ {
 		sl := l.sndSlot(l.una)
 		l.release(sl)
 		l.st.acked++
-		l.logAck(LaneAck{Seq: l.una, At: now, Sent: sl.firstSent, Critical: sl.flags&laneCritical != 0})
+		l.logAck(Ack{Seq: l.una, At: now, Sent: sl.firstSent, Critical: sl.flags&laneCritical != 0})
 	}
 	for i, b := range sack {
 		for b != 0 {
 			j := bits.TrailingZeros8(b)
 			b &= b - 1
-			if seq := ack + 1 + LaneSeq(i*8+j); laneDiff(seq, l.una) >= 0 {
+			if seq := ack + 1 + Seq(i*8+j); laneDiff(seq, l.una) >= 0 {
 				l.release(l.sndSlot(seq))
 			}
 		}
@@ -846,11 +886,11 @@ func (l *Lane) release(sl *laneSlot) {
 	l.rtxStale = true
 }
 
-// logAck appends a report for PopAcked, dropping the oldest when LaneAckLog are waiting.
-func (l *Lane) logAck(a LaneAck) {
+// logAck appends a report for PopAcked, dropping the oldest when AckLog are waiting.
+func (l *Lane) logAck(a Ack) {
 	if l.ackLen == len(l.acks) {
-		if len(l.acks) < LaneAckLog {
-			grown := make([]LaneAck, max(2*len(l.acks), 64))
+		if len(l.acks) < AckLog {
+			grown := make([]Ack, max(2*len(l.acks), 64))
 			for i := range l.ackLen {
 				grown[i] = l.acks[(l.ackHead+i)&(len(l.acks)-1)]
 			}
@@ -866,12 +906,12 @@ func (l *Lane) logAck(a LaneAck) {
 }
 
 // accept takes one validated message record of the peer.
-func (l *Lane) accept(seq LaneSeq, payload []byte) {
+func (l *Lane) accept(seq Seq, payload []byte) {
 	if laneDiff(seq, l.recvNext) < 0 {
 		l.st.duplicates++
 		return
 	}
-	if laneDiff(seq, l.deliverNext) >= LaneWindow {
+	if laneDiff(seq, l.deliverNext) >= Window {
 		l.st.dropped++ // the host has not drained Deliver: no room in the window
 		return
 	}
@@ -882,7 +922,7 @@ func (l *Lane) accept(seq LaneSeq, payload []byte) {
 	}
 	limit := l.lim.recvBytes
 	if seq != l.recvNext {
-		limit -= LaneMaxPayload // kept for the message that fills the gap
+		limit -= MaxPayload // kept for the message that fills the gap
 	}
 	if l.rcvArena.live+len(payload) > limit {
 		l.st.dropped++
@@ -923,7 +963,7 @@ func (l *Lane) growSlots() {
 // spanScratch returns the empty scratch list for arena compaction, large enough for every
 // live message of either direction.
 func (l *Lane) spanScratch() []*laneSpan {
-	need := max(len(l.slots), LaneWindow)
+	need := max(len(l.slots), Window)
 	if cap(l.spans) < need {
 		l.spans = make([]*laneSpan, 0, need)
 	}
