@@ -99,7 +99,8 @@
 // The first frame of a life does not touch the ledger. Reports numbered up to its
 // damage_seq (at most ReportWindow, 64, past the last accepted report) belong to the
 // previous life and are discarded, so a report in flight from the old life cannot hurt the
-// new one. Ours, sharper than the record: when a frame of the dead client arrived (it is
+// new one. A report credited late is accepted like one credited in order: the window
+// counts from the newest of either, or an old life's report could become the new life's. Ours, sharper than the record: when a frame of the dead client arrived (it is
 // not taken, but kept), the boundary is that frame's damage_seq instead. A dead client
 // makes no reports, so that is exactly its last report of the old life, and a hit the new
 // life took before its first frame reached the server keeps its attribution (the

@@ -568,6 +568,10 @@ func (p *Player) apply(now time.Duration, r *ReportInput, floor float32, gap boo
 // ledger, armor first.
 func (p *Player) late(now time.Duration, r *ReportInput, floor float32) {
 	p.seen |= 1 << uint(revision.Diff(p.cursor, r.Seq))
+	// Accepted late is accepted: the next life's previous-life window counts from it.
+	if revision.Newer(r.Seq, p.lastAccepted) {
+		p.lastAccepted = r.Seq
+	}
 	o := outcomeOf(r, floor)
 	if p.gated(now, r.VitalRev, r.Seq, false) {
 		o.Verdict = ReportAttributionOnly

@@ -598,6 +598,31 @@ func TestPreviousLifeWindowIsAtMost64PastTheLastAcceptedReport(t *testing.T) {
 	wantLedger(t, p, 91.75, 0)
 }
 
+// A report credited late is accepted like one credited in order: the previous life's
+// window of the next life's first frame (at most 64 past the last accepted report) counts
+// from it, so a report of the previous life still in flight is never the new life's.
+func TestPreviousLifeWindowCountsFromAReportCreditedLate(t *testing.T) {
+	p := livePlayer(t)
+	mustReport(t, p, 0, colt(1, Vitals{100, 0}))
+	// reports 2..10 are late: a frame after them waits them out and counts alone
+	mustFrame(t, p, 10*ms, FrameInput{Seq: 2, DamageSeq: 10, Health: 50})
+	p.Advance(10*ms + ReportWait)
+	require.Equal(t, ReportLate, mustReport(t, p, 10*ms+ReportWait+ms, colt(10, Vitals{58.25, 0})).Verdict)
+	_, err := p.Died(2 * time.Second)
+	require.NoError(t, err)
+	p.NewLife(3 * time.Second)
+	// the old life made reports up to 74 (64 past the last accepted one, 10); the new
+	// life's first frame says so
+	r := mustFrame(t, p, 3*time.Second, FrameInput{Seq: 9, DamageSeq: 74, Health: 100})
+	require.Equal(t, FrameFirst, r.Verdict)
+	for _, n := range []uint16{66, 70, 74} {
+		require.Equal(t, ReportPreviousLife, mustReport(t, p, 3*time.Second+ms, colt(n, Vitals{50, 0})).Verdict, "report %d", n)
+	}
+	wantLedger(t, p, 100, 0)
+	require.Equal(t, ReportApplied, mustReport(t, p, 3*time.Second+2*ms, colt(75, Vitals{100, 0})).Verdict)
+	wantLedger(t, p, 91.75, 0)
+}
+
 func TestReportsAreTakenInTheClientsOrderWhateverOrderTheyArrive(t *testing.T) {
 	// a shotgun blast: six pellet reports created in one frame, arriving in every order
 	before := Vitals{100, 0}
