@@ -155,7 +155,9 @@
 // keeps a sliding window (Config.SuspicionWindow, 20 s, in one-second buckets: constant
 // memory) of three sums: the claimed loss and number of claimed hits, the loss the ledger
 // actually felt (frames and reports, never commands), and the correlated hits the victim
-// confirmed with a credited report. Suspect raises Suspicion.Raised once when, over the
+// confirmed with a credited report that touched the ledger: a report that gives
+// attribution only confirms nothing, or a victim whose every report crosses a health
+// command would hide its hits from the ledger and the detector at once. Suspect raises Suspicion.Raised once when, over the
 // window, the victim confirmed at least SuspicionMinHits (20) fewer hits than were claimed,
 // the claimed loss is at least SuspicionMinClaimed (100, a full bar of health), and the
 // felt loss stays below SuspicionRatio (10 %) of the claimed loss; it re-arms when that

@@ -557,7 +557,7 @@ func (p *Player) apply(now time.Duration, r *ReportInput, floor float32, gap boo
 			p.addPass(gapFirst, t-own)
 		}
 	}
-	p.attribute(now, r, true)
+	p.attribute(now, r, true, o.Verdict != ReportAttributionOnly)
 	p.emit(o)
 	p.checkLedgerDeath(now, DeathByReport, r.Weapon)
 }
@@ -585,21 +585,23 @@ func (p *Player) late(now time.Duration, r *ReportInput, floor float32) {
 			p.susp.feel(now, o.Deducted.Total())
 		}
 	}
-	p.attribute(now, r, false)
+	p.attribute(now, r, false, o.Verdict != ReportAttributionOnly)
 	p.emit(o)
 	p.checkLedgerDeath(now, DeathByReport, r.Weapon)
 }
 
-// attribute makes a credited report the last damage (unless a newer one already is) and
-// counts a correlated hit as confirmed for the suspicion detector.
-func (p *Player) attribute(now time.Duration, r *ReportInput, inOrder bool) {
+// attribute makes a credited report the last damage (unless a newer one already is) and,
+// when it touched the ledger (confirmed), counts a correlated hit as confirmed for the
+// suspicion detector. A report that gives attribution only confirms nothing: its hit
+// stays a claim the victim did not show.
+func (p *Player) attribute(now time.Duration, r *ReportInput, inOrder, confirmed bool) {
 	if inOrder || !p.last.Valid || revision.Newer(r.Seq, p.last.Seq) {
 		p.last = LastDamage{Attacker: attackerOf(r), Weapon: r.Weapon, At: now, Seq: r.Seq, Valid: true}
 	}
 	if inOrder {
 		p.creditNum, p.creditAt, p.haveCredit = r.Seq, now, true
 	}
-	if r.Correlated && r.Source.Floored() {
+	if confirmed && r.Correlated && r.Source.Floored() {
 		p.susp.confirm(now)
 	}
 }

@@ -578,7 +578,8 @@ type Suspicion struct {
 	Felt float32
 	// Hits is the number of matured hit claims in the window.
 	Hits int
-	// Confirmed is the number of correlated hit reports credited in the window.
+	// Confirmed is the number of correlated hit reports credited in the window that touched
+	// the ledger (applied or late; never one that gave attribution only).
 	Confirmed int
 }
 
