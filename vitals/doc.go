@@ -212,5 +212,5 @@
 // death and the ledger to relay. Call Advance every tick so waits run out on time. Bad input
 // never panics and never changes anything: it gets a named error (ErrNotFinite,
 // ErrOutOfRange, ErrNotAlive, ...) or a discarding verdict. Memory is fixed at
-// construction (about 10 KB a player); the frame, report and advance calls do not allocate.
+// construction (about 12 KB a player); the frame, report and advance calls do not allocate.
 package vitals
