@@ -94,7 +94,10 @@
 // (whose generation is not checked: the client learns its generation from its first
 // RespawnPlayer) is granted at once unless Config.HoldConnectSpawn or a Decision says
 // otherwise, and starts the connection's first life; its first living frame raises
-// player_spawn with Connect set.
+// player_spawn with Connect set. Until that frame, every request of the connection is a
+// repeat that gets the same grant, whatever generation it names: the client asks for
+// life 0, and after the id's generations wrapped the grant itself may be life 0, which
+// must not read as a living player's request.
 //
 // # Wiring
 //

@@ -100,7 +100,9 @@ func (w *World) DecideRespawn(h Handle, gen Generation, d Decision) error {
 //     the verdict says why (RequestTooEarly with Grant.At, RequestHeld,
 //     RequestAwaitingZero) and Advance grants as soon as it is allowed.
 //   - Granted out of life gen and not yet confirmed by a living frame: the same grant again
-//     (RequestRegranted, same generation, same point), so a lost RespawnPlayer heals.
+//     (RequestRegranted, same generation, same point), so a lost RespawnPlayer heals. For
+//     the connect spawn every request before the first living frame is such a repeat,
+//     whatever generation it names (also the granted one, life 0 after a wrap).
 //   - Alive or dying in life gen: RequestNotDead. Another life: RequestOfPreviousLife or
 //     RequestOfFutureLife. Nothing changes.
 //
@@ -121,7 +123,10 @@ func (w *World) RespawnRequest(h Handle, gen Generation, now time.Duration) (Gra
 	g := Grant{Subject: h}
 	if s.phase == PhaseRespawning {
 		switch {
-		case gen.Next() == s.gen, s.connect && gen != s.gen:
+		// A connect spawn's client does not know its generation before its first
+		// RespawnPlayer, so whatever it names is a repeat, including the granted life
+		// itself when the id's generations wrapped to life 0.
+		case gen.Next() == s.gen, s.connect:
 			g.Verdict = RequestRegranted
 			g.Respawn = RespawnPlayer{Gen: s.gen, Point: s.point}
 			g.Connect = s.connect

@@ -388,3 +388,42 @@ func TestRespawnComesOnlyAfterTheZeroIsAcknowledgedEvenWhenTheGamemodeAllowsItEa
 	require.Equal(t, DueGrant, due[0].Kind)
 	require.Equal(t, Generation(2), due[0].Grant.Respawn.Gen)
 }
+
+// Rule: until its first living frame, a repeated request gets the same grant again, also
+// when the id's generations have wrapped so that the connect grant is life 0: the new
+// client asks for life 0 before it knows its generation, and that request is still a
+// repeat, not a request of a living player.
+func TestRepeatedConnectSpawnRequestGetsTheSameGrantWhenTheGrantIsLifeZero(t *testing.T) {
+	w := newWorld(t, Config{SpawnPoint: pointA})
+	old := spawned(t, w, 9, 0)
+	_, err := w.Leave(old, time.Second)
+	require.NoError(t, err)
+	w.slots[9].gen = 0xFFFF // the id's last life before the wrap
+	h, err := w.Join(9, 2*time.Second)
+	require.NoError(t, err)
+
+	first, err := w.RespawnRequest(h, 0, 2*time.Second)
+	require.NoError(t, err)
+	require.Equal(t, RequestGranted, first.Verdict)
+	require.Equal(t, Generation(0), first.Respawn.Gen, "the generation wrapped to life 0")
+
+	// That RespawnPlayer is lost; the client's timer asks again, for life 0.
+	for i, now := range []time.Duration{3 * time.Second, 4 * time.Second} {
+		again, err := w.RespawnRequest(h, 0, now)
+		require.NoError(t, err)
+		require.Equal(t, RequestRegranted, again.Verdict, "repeat %d: %v", i, again)
+		require.Equal(t, RespawnPlayer{Gen: 0, Point: pointA}, again.Respawn)
+		require.True(t, again.Connect)
+		require.False(t, again.ResetCombat)
+		require.Equal(t, Generation(0), gen(t, w, h), "no new generation")
+	}
+	f, err := w.Frame(h, Claim{Alive: true, Gen: 0}, 100, 4100*ms)
+	require.NoError(t, err)
+	require.Equal(t, FrameFirstOfLife, f.Verdict)
+	require.True(t, f.Spawn.Connect)
+
+	// Alive now: a request is a living player's.
+	g, err := w.RespawnRequest(h, 0, 5*time.Second)
+	require.NoError(t, err)
+	require.Equal(t, RequestNotDead, g.Verdict)
+}

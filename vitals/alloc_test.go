@@ -34,6 +34,26 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 			t.Fatalf("a frame in order allocates %v times", allocs)
 		}
 	})
+	t.Run("frame in order under regeneration", func(t *testing.T) {
+		p := livePlayer(t)
+		now, seq := time.Duration(0), uint16(1)
+		for s := range 20 { // 20 adds a second apart, never echoed: 15 still in flight
+			now = time.Duration(s) * time.Second
+			if _, err := p.AddHealth(now, 1, 100); err != nil {
+				t.Fatal(err)
+			}
+		}
+		allocs := testing.AllocsPerRun(runs, func() {
+			seq++
+			now += 33 * time.Millisecond
+			if _, err := p.Frame(now, FrameInput{Seq: seq, Health: 10}); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Fatalf("a frame under regeneration allocates %v times", allocs)
+		}
+	})
 	t.Run("bullet report in order", func(t *testing.T) {
 		p := livePlayer(t)
 		now := time.Duration(0)

@@ -75,3 +75,27 @@ func BenchmarkAdvanceIdle(b *testing.B) {
 		p.Advance(now)
 	}
 }
+
+// BenchmarkFrameUnderRegeneration: a frame taken in order while the gamemode regenerates
+// the player (add_health every second) and the client echoes a revision 15 commands old:
+// the frame is judged at its revision and the commands in flight are replayed after it.
+func BenchmarkFrameUnderRegeneration(b *testing.B) {
+	p := livePlayer(b)
+	in := FrameInput{Seq: 1, Health: 10}
+	now := time.Duration(0)
+	next := time.Duration(0)
+	b.ReportAllocs()
+	for b.Loop() {
+		in.Seq++
+		now += 33 * time.Millisecond
+		if now >= next {
+			next = now + time.Second
+			if _, err := p.AddHealth(now, 1, 100); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := p.Frame(now, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

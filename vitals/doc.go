@@ -45,19 +45,42 @@
 //
 // Every command takes the connection's next revision and the ledger takes its value when it
 // is sent. The client echoes the revision of the last command it took in every frame and
-// report. An item echoing an older revision than the last command sent was created before
-// the client took that command: it does not touch the ledger (a report still gives
-// attribution) until the command settles, 2 s after the client acknowledged it
-// (Acknowledged) or 15 s after it was sent, or, for what comes after it in the client's
-// order, once an item echoed it. An echo newer than anything sent is never taken.
+// report. An item echoing an older revision than a command was created before the client
+// took that command. An echo newer than anything sent is never taken.
 //
-// Deliberate reading of the record: "settled when echoed" releases only what comes after
-// the echoing item in the client's order. A frame or report created before the client took
-// a command can still arrive after an item that echoes it (they travel separately); taking
-// it then would deduct, from the commanded value, a loss that happened before the command
-// (an honest player healed during a fight would be cut and flagged). For an honest client
-// the echo therefore releases nothing it did not already release; it still stops a client
-// that echoes a command once and then falls back to an old revision.
+// Each command settles on its own clock, whatever the gamemode's command rate: for what
+// comes after an item that echoed it in the client's order, at once; for everything,
+// AckGrace (2 s) after the client acknowledged it (the lane is ordered: an acknowledgement
+// covers every earlier command) or SendTimeout (15 s) after it was sent. At most
+// MaxPendingCommands (32) commands are in flight; above that the oldest settles at once.
+//
+// Ours, where the record holds such an item off the ledger (attribution only) until the
+// newest command settles: an item is judged against the ledger as of the revision it
+// echoes, and the commands the client had not taken yet are replayed after it, as the
+// client applied them. The ledger is kept as a base (the ledger as of the newest revision
+// the client's order showed or that settled) and the commands in flight; the canonical
+// ledger is the base with them replayed (a set puts its value, an add adds up to its max
+// and never lowers). An echo older than a settled command is judged as if it echoed the
+// newest settled one. For an honest client this is exactly what it holds: a hit from before
+// a set is erased by the set, a hit from before an add stays (an add never erases fresh
+// damage), and a hit that took the base to 0 killed the client before it took the
+// commands behind it (a dead client drops them), so the ledger counts the death. It closes
+// what the record's hold leaves open: a client that withholds its acknowledgement and keeps
+// echoing an old revision was untouchable for 15 s after every command (110 confirmed hits
+// left it at full health), and under regeneration, a command every second, the newest
+// command never settled and the ledger never fell again. Now such a client is judged by
+// what it confirms at the revision it claims, its frames showing more than it had then are
+// cut and flagged, and it dies when that reaches 0.
+//
+// What still stays off the ledger is an item that reached the server out of the client's
+// order behind an item that echoed a newer command (a frame overtaken by a later report, a
+// late report): the command is in the base already, so it cannot be judged as of its own
+// revision. It is held off (FrameGated; a report gives attribution only) until that command
+// settles by time. Deliberate reading of the record: "settled when echoed" releases only
+// what comes after the echoing item in the client's order, so for an honest client the
+// echo releases nothing it did not already release; it still stops a client that echoes a
+// command once and then falls back to an old revision. A report that gives attribution only
+// confirms nothing to the god-mode detector (below).
 //
 // # The client's order
 //
@@ -99,7 +122,8 @@
 // The first frame of a life does not touch the ledger. Reports numbered up to its
 // damage_seq (at most ReportWindow, 64, past the last accepted report) belong to the
 // previous life and are discarded, so a report in flight from the old life cannot hurt the
-// new one. Ours, sharper than the record: when a frame of the dead client arrived (it is
+// new one. A report credited late is accepted like one credited in order: the window
+// counts from the newest of either, or an old life's report could become the new life's. Ours, sharper than the record: when a frame of the dead client arrived (it is
 // not taken, but kept), the boundary is that frame's damage_seq instead. A dead client
 // makes no reports, so that is exactly its last report of the old life, and a hit the new
 // life took before its first frame reached the server keeps its attribution (the
@@ -154,7 +178,9 @@
 // keeps a sliding window (Config.SuspicionWindow, 20 s, in one-second buckets: constant
 // memory) of three sums: the claimed loss and number of claimed hits, the loss the ledger
 // actually felt (frames and reports, never commands), and the correlated hits the victim
-// confirmed with a credited report. Suspect raises Suspicion.Raised once when, over the
+// confirmed with a credited report that touched the ledger: a report that gives
+// attribution only confirms nothing, or a victim whose every report crosses a health
+// command would hide its hits from the ledger and the detector at once. Suspect raises Suspicion.Raised once when, over the
 // window, the victim confirmed at least SuspicionMinHits (20) fewer hits than were claimed,
 // the claimed loss is at least SuspicionMinClaimed (100, a full bar of health), and the
 // felt loss stays below SuspicionRatio (10 %) of the claimed loss; it re-arms when that
@@ -186,5 +212,5 @@
 // death and the ledger to relay. Call Advance every tick so waits run out on time. Bad input
 // never panics and never changes anything: it gets a named error (ErrNotFinite,
 // ErrOutOfRange, ErrNotAlive, ...) or a discarding verdict. Memory is fixed at
-// construction (about 10 KB a player); the frame, report and advance calls do not allocate.
+// construction (about 12 KB a player); the frame, report and advance calls do not allocate.
 package vitals

@@ -28,7 +28,8 @@ func ExamplePlayer_Report_hit() {
 }
 
 // The gamemode heals a player while a hit is in flight: the report, created before the
-// client took the heal, only gives attribution; the client's next frames echo the heal.
+// client took the heal, is judged before it (the heal erases its loss, as it did on the
+// client); the client's next frames echo the heal.
 func ExamplePlayer_SetHealth_commandRace() {
 	p, _ := vitals.NewPlayer(vitals.Config{})
 	p.NewLife(0)
@@ -53,8 +54,8 @@ func ExamplePlayer_SetHealth_commandRace() {
 	fmt.Println(f.Verdict, "ledger", f.Ledger)
 	// Output:
 	// send set_health rev 1 value 100 ledger 100/0
-	// attribution_only ledger 100/0
-	// gated ledger 100/0
+	// applied ledger 100/0
+	// counted ledger 100/0
 	// counted ledger 100/0
 }
 

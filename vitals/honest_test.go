@@ -25,6 +25,9 @@ type simParams struct {
 	jitter   time.Duration
 	loss     float64
 	duration time.Duration
+	// regen: the gamemode also sends add_health every second (regeneration), racing
+	// every hit
+	regen bool
 }
 
 func (p simParams) String() string {
@@ -82,6 +85,7 @@ type sim struct {
 	c2sLast   time.Duration
 	s2cLast   time.Duration
 	calm      bool // damage, commands and tables stopped (the end of the run)
+	regenNext time.Duration
 	failures  []string
 	stats     simStats
 	trace     [80]string // the last events, printed with the first failure
@@ -236,6 +240,10 @@ func (s *sim) serverTick() {
 	if !s.calm && s.p.Counted() && s.r.Float64() < 0.03 {
 		s.gamemodeCommand()
 	}
+	if s.prm.regen && !s.calm && s.p.Counted() && s.now >= s.regenNext {
+		s.regenNext = s.now + time.Second
+		s.regenerate()
+	}
 	if !s.calm && s.r.Float64() < 0.005 {
 		s.gamemodeTable()
 	}
@@ -260,6 +268,23 @@ func (s *sim) gamemodeCommand() {
 	}
 	if err != nil {
 		s.fail("command refused: %v", err)
+		return
+	}
+	s.stats.commands++
+	cmd := res.Command
+	s.tracef("server sends %v -> %v", cmd, res.Ledger)
+	s.reliableDown(func() { s.clientCommand(cmd) }, func() {
+		if err := s.p.Acknowledged(s.now, cmd.Rev); err != nil {
+			s.fail("ack: %v", err)
+		}
+	})
+}
+
+// regenerate is the gamemode's regeneration tick: add_health every second.
+func (s *sim) regenerate() {
+	res, err := s.p.AddHealth(s.now, float32(1+s.r.IntN(5)), 100)
+	if err != nil {
+		s.fail("regeneration refused: %v", err)
 		return
 	}
 	s.stats.commands++
@@ -547,6 +572,34 @@ func TestHonestClientIsNeverWronged(t *testing.T) {
 	// The run must have exercised what it claims to.
 	runs := 8 * seeds
 	if total.deaths < runs || total.commands < 8*runs || total.tables < runs || total.hits < 30*runs {
+		t.Fatalf("the simulation exercised too little: %+v", total)
+	}
+	t.Logf("%+v", total)
+}
+
+// TestHonestClientIsNeverWrongedUnderRegeneration runs the honest client while the gamemode
+// regenerates it (add_health every second) on top of its other commands: the newest command
+// is nearly always in flight, every hit races one, and still no honest frame is flagged,
+// no death comes early and the ledger ends equal to the client's health.
+func TestHonestClientIsNeverWrongedUnderRegeneration(t *testing.T) {
+	seeds := 8
+	if testing.Short() || raceEnabled {
+		seeds = 2
+	}
+	var total simStats
+	for _, rtt := range []time.Duration{0, 200 * time.Millisecond, 400 * time.Millisecond} {
+		for seed := range uint64(seeds) {
+			prm := simParams{seed: 500 + seed, rtt: rtt, jitter: 30 * time.Millisecond, loss: 0.05, duration: 30 * time.Second, regen: true}
+			st, failures := runHonestSim(prm)
+			if len(failures) > 0 {
+				t.Fatalf("%v regen:\n%s", prm, strings.Join(failures, "\n"))
+			}
+			total.commands += st.commands
+			total.hits += st.hits
+			total.deaths += st.deaths
+		}
+	}
+	if runs := 3 * seeds; total.commands < 25*runs || total.hits < 30*runs || total.deaths < runs {
 		t.Fatalf("the simulation exercised too little: %+v", total)
 	}
 	t.Logf("%+v", total)

@@ -54,6 +54,7 @@ func (p *Player) Frame(now time.Duration, in FrameInput) (FrameResult, error) {
 		return FrameResult{Verdict: FrameStale, Effects: p.quiet()}, nil
 	}
 	p.begin()
+	p.settle(now)
 	p.expire(now, false)
 	// A damage_seq never moves back: the client's counter only grows.
 	if !revision.Newer(in.DamageSeq, p.frameDS) {
@@ -94,6 +95,7 @@ func (p *Player) Report(now time.Duration, in ReportInput) (ReportResult, error)
 		return ReportResult{Verdict: v, Effects: p.quiet()}, nil
 	}
 	p.begin()
+	p.settle(now)
 	if kind == numHold && p.life != LifeSpawned && in.Seq == p.cursor+1 && p.nwait == 0 && p.nheld == 0 {
 		// the common case: next in the client's order, nothing waits
 		p.apply(now, &in, floor, false, 0)
@@ -439,27 +441,29 @@ func (p *Player) judgeFrame(now time.Duration, f *FrameInput, forced bool, passF
 	if revision.Newer(f.VitalRev, p.rev) {
 		return FrameFutureRevision
 	}
-	if p.gated(now, f.VitalRev, f.DamageSeq, true) {
+	if p.heldOff(now, f.VitalRev, f.DamageSeq, true) {
 		return FrameGated
 	}
 	p.echo(f.VitalRev, f.DamageSeq)
-	before := p.ledger
+	// Judged as of the revision it echoes: against the base, with the commands the client
+	// had not taken yet replayed after it.
+	before := p.base
 	shown := Vitals{Health: nonNegative(f.Health), Armor: nonNegative(f.Armor)}
 	v := FrameCounted
 	if p.life == LifeCountedDead {
-		p.ledger = minVitals(p.ledger, shown)
+		p.base = minVitals(p.base, shown)
 		v = FrameAfterDeath
 	} else {
 		var excess float32
-		if shown.Health > p.ledger.Health+RaiseTolerance {
-			excess = shown.Health - p.ledger.Health
-		} else if shown.Health < p.ledger.Health {
-			p.ledger.Health = shown.Health
+		if shown.Health > p.base.Health+RaiseTolerance {
+			excess = shown.Health - p.base.Health
+		} else if shown.Health < p.base.Health {
+			p.base.Health = shown.Health
 		}
-		if shown.Armor > p.ledger.Armor+RaiseTolerance {
-			excess = max32(excess, shown.Armor-p.ledger.Armor)
-		} else if shown.Armor < p.ledger.Armor {
-			p.ledger.Armor = shown.Armor
+		if shown.Armor > p.base.Armor+RaiseTolerance {
+			excess = max32(excess, shown.Armor-p.base.Armor)
+		} else if shown.Armor < p.base.Armor {
+			p.base.Armor = shown.Armor
 		}
 		if excess > 0 {
 			if p.excused(now, f.DamageSeq) {
@@ -471,7 +475,8 @@ func (p *Player) judgeFrame(now time.Duration, f *FrameInput, forced bool, passF
 			}
 		}
 	}
-	if t := drop(before, p.ledger).Total(); t > 0 {
+	if t := drop(before, p.base).Total(); t > 0 {
+		p.relevel()
 		p.susp.feel(now, t)
 		if forced {
 			p.addPass(passFirst, t)
@@ -536,28 +541,30 @@ func (p *Player) apply(now time.Duration, r *ReportInput, floor float32, gap boo
 	p.seen |= 1
 	p.lastAccepted = r.Seq
 	o := outcomeOf(r, floor)
-	if p.gated(now, r.VitalRev, r.Seq, false) {
+	if p.heldOff(now, r.VitalRev, r.Seq, false) {
 		o.Verdict = ReportAttributionOnly
 	} else {
+		// Judged as of the revision it echoes (see judgeFrame).
 		p.echo(r.VitalRev, r.Seq)
 		o.Verdict = ReportApplied
-		before := p.ledger
+		before := p.base
 		var own float32
 		if r.Source.Hit() {
-			p.ledger = hitResult(p.ledger, r, floor)
+			p.base = hitResult(p.base, r, floor)
 			own = min32(before.Total(), max32(r.Loss, floor))
 		} else {
-			p.ledger = minVitals(p.ledger, Vitals{Health: nonNegative(r.After.Health), Armor: nonNegative(r.After.Armor)})
+			p.base = minVitals(p.base, Vitals{Health: nonNegative(r.After.Health), Armor: nonNegative(r.After.Armor)})
 			own = r.Loss
 		}
-		o.Deducted = drop(before, p.ledger)
+		p.relevel()
+		o.Deducted = drop(before, p.base)
 		t := o.Deducted.Total()
 		p.susp.feel(now, t)
 		if gap && t > own {
 			p.addPass(gapFirst, t-own)
 		}
 	}
-	p.attribute(now, r, true)
+	p.attribute(now, r, true, o.Verdict != ReportAttributionOnly)
 	p.emit(o)
 	p.checkLedgerDeath(now, DeathByReport, r.Weapon)
 }
@@ -568,34 +575,41 @@ func (p *Player) apply(now time.Duration, r *ReportInput, floor float32, gap boo
 // ledger, armor first.
 func (p *Player) late(now time.Duration, r *ReportInput, floor float32) {
 	p.seen |= 1 << uint(revision.Diff(p.cursor, r.Seq))
+	// Accepted late is accepted: the next life's previous-life window counts from it.
+	if revision.Newer(r.Seq, p.lastAccepted) {
+		p.lastAccepted = r.Seq
+	}
 	o := outcomeOf(r, floor)
-	if p.gated(now, r.VitalRev, r.Seq, false) {
+	if p.heldOff(now, r.VitalRev, r.Seq, false) {
 		o.Verdict = ReportAttributionOnly
 	} else {
 		p.echo(r.VitalRev, r.Seq)
 		o.Verdict = ReportLate
 		if rest := floor - p.takePass(r.Seq); floor > 0 && rest > 0 {
-			before := p.ledger
-			p.ledger = deduct(p.ledger, rest)
-			o.Deducted = drop(before, p.ledger)
+			before := p.base
+			p.base = deduct(p.base, rest)
+			p.relevel()
+			o.Deducted = drop(before, p.base)
 			p.susp.feel(now, o.Deducted.Total())
 		}
 	}
-	p.attribute(now, r, false)
+	p.attribute(now, r, false, o.Verdict != ReportAttributionOnly)
 	p.emit(o)
 	p.checkLedgerDeath(now, DeathByReport, r.Weapon)
 }
 
-// attribute makes a credited report the last damage (unless a newer one already is) and
-// counts a correlated hit as confirmed for the suspicion detector.
-func (p *Player) attribute(now time.Duration, r *ReportInput, inOrder bool) {
+// attribute makes a credited report the last damage (unless a newer one already is) and,
+// when it touched the ledger (confirmed), counts a correlated hit as confirmed for the
+// suspicion detector. A report that gives attribution only confirms nothing: its hit
+// stays a claim the victim did not show.
+func (p *Player) attribute(now time.Duration, r *ReportInput, inOrder, confirmed bool) {
 	if inOrder || !p.last.Valid || revision.Newer(r.Seq, p.last.Seq) {
 		p.last = LastDamage{Attacker: attackerOf(r), Weapon: r.Weapon, At: now, Seq: r.Seq, Valid: true}
 	}
 	if inOrder {
 		p.creditNum, p.creditAt, p.haveCredit = r.Seq, now, true
 	}
-	if r.Correlated && r.Source.Floored() {
+	if confirmed && r.Correlated && r.Source.Floored() {
 		p.susp.confirm(now)
 	}
 }

@@ -42,20 +42,17 @@ type passCredit struct {
 // A Player is not safe for concurrent use: one goroutine owns a world and its players.
 // Its memory is fixed at construction; nothing a client sends makes it grow.
 type Player struct {
-	cfg    Config
-	life   LifeState
+	cfg  Config
+	life LifeState
+	// ledger is the canonical ledger: base with the commands in flight replayed (see
+	// pending.go). base is the ledger as of the newest revision the client's order showed.
 	ledger Vitals
+	base   Vitals
 
-	// The health revision of the connection: the last command sent and how far it settled.
-	rev       uint16
-	revSent   time.Duration
-	revAck    time.Duration
-	revAcked  bool
-	revEchoed bool
-	// echoAt is the place in the client's order (a report number, or a frame's
-	// damage_seq) of the first item that echoed the last command: only what comes after it
-	// in the client's order is released by the echo.
-	echoAt uint16
+	// The health revision of the connection: the last command sent, and the commands in
+	// flight until each settles.
+	rev  uint16
+	cmds pendingRing
 
 	mult multState
 
@@ -110,11 +107,10 @@ func NewPlayer(cfg Config) (*Player, error) {
 		return nil, err
 	}
 	return &Player{
-		cfg:       c,
-		revEchoed: true,
-		mult:      newMultState(),
-		seen:      ^uint64(0),
-		susp:      newSuspicionState(c.SuspicionWindow),
+		cfg:  c,
+		mult: newMultState(),
+		seen: ^uint64(0),
+		susp: newSuspicionState(c.SuspicionWindow),
 	}, nil
 }
 
@@ -206,7 +202,11 @@ func (p *Player) NewLife(now time.Duration) Effects {
 	p.dropHeld(ReportPreviousLife, p.cursor+ReportWindow)
 	p.whead, p.nwait = 0, 0
 	p.life = LifeSpawned
-	p.ledger = Vitals{Health: StartHealth, Armor: StartArmor}
+	// The commands sent to the previous life do not apply to this one: a new life starts
+	// after every revision sent.
+	p.cmds.reset()
+	p.base = Vitals{Health: StartHealth, Armor: StartArmor}
+	p.ledger = p.base
 	p.last = LastDamage{}
 	p.pass = [MaxPassCredits]passCredit{}
 	p.passNext = 0
@@ -247,7 +247,7 @@ func (p *Player) DeathZero(now time.Duration) (Command, error) {
 		return Command{}, fmt.Errorf("%w: death zero while %v", ErrStillAlive, p.life)
 	}
 	p.ledgerDeath = true
-	p.ledger.Health = 0
+	p.base.Health = 0
 	return p.issue(now, CommandSetHealth, 0, 0, true), nil
 }
 
@@ -319,14 +319,20 @@ func (p *Player) countDeath(d Death) {
 	}
 }
 
-// checkLedgerDeath counts the death when the ledger's health reached 0.
+// checkLedgerDeath counts the death when the ledger's health reached 0: the base's (the
+// client died before it took the commands in flight, which it then drops) or the
+// canonical one's (set_health(0)).
 func (p *Player) checkLedgerDeath(now time.Duration, reason DeathReason, weapon uint8) {
-	if p.ledger.Health > 0 || p.ledgerDeath {
-		return
-	}
 	if p.life != LifeCounted && p.life != LifeCountedDead {
 		return
 	}
+	if p.base.Health <= 0 && p.ledger.Health > 0 {
+		p.voidPending()
+	}
+	if p.ledger.Health > 0 || p.ledgerDeath {
+		return
+	}
+	p.base.Health = min32(p.base.Health, 0)
 	p.ledger.Health = 0
 	p.ledgerDeath = true
 	p.countDeath(Death{At: now, Killer: p.lastAttacker(), Weapon: weapon, Reason: reason})
@@ -334,58 +340,32 @@ func (p *Player) checkLedgerDeath(now time.Duration, reason DeathReason, weapon 
 
 // ---- health revision ----
 
+// issue sends a command: it takes the connection's next revision and goes in flight; the
+// canonical ledger takes its value now.
 func (p *Player) issue(now time.Duration, k CommandKind, value, max float32, critical bool) Command {
+	p.settle(now)
 	p.rev = revision.Next(p.rev)
-	p.revSent = now
-	p.revAcked = false
-	p.revEchoed = false
+	p.push(pendingCommand{rev: p.rev, kind: k, value: value, max: max, sent: now})
 	return Command{Kind: k, Rev: p.rev, Value: value, Max: max, Critical: critical}
 }
 
 // Acknowledged tells vitals the client acknowledged the health command with revision rev
-// (the reliable lane reported it). The last command settles AckGrace after that.
+// (the reliable lane reported it). The lane is ordered, so every command up to rev is
+// acknowledged; each settles AckGrace after its acknowledgement.
 func (p *Player) Acknowledged(now time.Duration, rev uint16) error {
 	if revision.Newer(rev, p.rev) {
 		return fmt.Errorf("%w: health revision %d, last sent %d", ErrFutureRevision, rev, p.rev)
 	}
-	if rev == p.rev && !p.revAcked {
-		p.revAcked = true
-		p.revAck = now
-	}
-	return nil
-}
-
-// gated reports whether an item echoing rev must stay off the ledger: its echo is older than
-// the last command sent and that command has not settled for it. The command settles
-// AckGrace after its acknowledgement or SendTimeout after it was sent, and, for what comes
-// after it in the client's order, once an item echoed it. An item that comes before the
-// echo in the client's order (a report or frame overtaken on the way) was created before the
-// client took the command: the echo does not release it. place is the item's place in the
-// client's order: a report's number, or a frame's damage_seq.
-func (p *Player) gated(now time.Duration, echo uint16, place uint16, frame bool) bool {
-	if echo == p.rev {
-		return false
-	}
-	if p.revEchoed {
-		if frame && revision.NewerOrEqual(place, p.echoAt) || !frame && revision.Newer(place, p.echoAt) {
-			return false
+	for i := 0; i < p.cmds.n; i++ {
+		c := p.cmds.at(i)
+		if revision.Newer(c.rev, rev) {
+			break
+		}
+		if !c.acked {
+			c.acked, c.ack = true, now
 		}
 	}
-	if p.revAcked && now-p.revAck >= AckGrace {
-		return false
-	}
-	return now-p.revSent < SendTimeout
-}
-
-// echo records that an item at place echoed rev; if rev is the last command sent, the
-// command is echoed from the earliest such place on.
-func (p *Player) echo(rev uint16, place uint16) {
-	if rev != p.rev {
-		return
-	}
-	if !p.revEchoed || revision.Newer(p.echoAt, place) {
-		p.revEchoed, p.echoAt = true, place
-	}
+	return nil
 }
 
 // ---- commands ----
@@ -432,7 +412,6 @@ func (p *Player) SetHealth(now time.Duration, value float32) (CommandResult, err
 	}
 	p.begin()
 	c := p.issue(now, CommandSetHealth, value, 0, false)
-	p.ledger.Health = value
 	p.checkLedgerDeath(now, DeathByCommand, UnknownWeapon)
 	return p.commandResult(c), nil
 }
@@ -447,7 +426,6 @@ func (p *Player) SetArmor(now time.Duration, value float32) (CommandResult, erro
 	}
 	p.begin()
 	c := p.issue(now, CommandSetArmor, value, 0, false)
-	p.ledger.Armor = value
 	return p.commandResult(c), nil
 }
 
@@ -462,9 +440,6 @@ func (p *Player) AddHealth(now time.Duration, amount, max float32) (CommandResul
 	}
 	p.begin()
 	c := p.issue(now, CommandAddHealth, amount, max, false)
-	if h := p.ledger.Health; h < max {
-		p.ledger.Health = min32(h+amount, max)
-	}
 	return p.commandResult(c), nil
 }
 
@@ -478,9 +453,6 @@ func (p *Player) AddArmor(now time.Duration, amount, max float32) (CommandResult
 	}
 	p.begin()
 	c := p.issue(now, CommandAddArmor, amount, max, false)
-	if a := p.ledger.Armor; a < max {
-		p.ledger.Armor = min32(a+amount, max)
-	}
 	return p.commandResult(c), nil
 }
 
@@ -523,6 +495,7 @@ func (p *Player) HitClaimed(now time.Duration, expected float32) (Suspicion, err
 // own time.
 func (p *Player) Advance(now time.Duration) Effects {
 	p.begin()
+	p.settle(now)
 	if p.nwait > 0 || p.nheld > 0 {
 		p.expire(now, false)
 	}

@@ -216,10 +216,15 @@ func TestEachCommandTakesTheConnectionsNextRevision(t *testing.T) {
 
 // ---- 3. Health revision ----
 
-func TestEchoOlderThanTheLastCommandDoesNotTouchTheLedgerUntilItSettles(t *testing.T) {
+// A frame or a report echoing a revision older than a command was created before the
+// client took the command: it is judged against the ledger as of its own revision, and the
+// command still applies after it (a set erases its loss, an add does not), until the
+// command settles (echoed, 2 s after its acknowledgement, 15 s after it was sent); from
+// then on an older echo is judged as if it echoed the command.
+func TestEchoOlderThanACommandIsJudgedBeforeItUntilItSettles(t *testing.T) {
 	type settle struct {
 		name string
-		do   func(p *Player) time.Duration // returns the moment from which echoes of 0 count
+		do   func(p *Player) time.Duration // returns the moment the set settled
 	}
 	for _, s := range []settle{
 		{"echoed", func(p *Player) time.Duration {
@@ -237,22 +242,25 @@ func TestEchoOlderThanTheLastCommandDoesNotTouchTheLedgerUntilItSettles(t *testi
 			_, err := p.SetHealth(100*ms, 50)
 			require.NoError(t, err)
 			r := mustFrame(t, p, 200*ms, FrameInput{Seq: 2, Health: 100})
-			require.Equal(t, FrameGated, r.Verdict)
+			require.Equal(t, FrameCounted, r.Verdict, "100 before the set is no raise")
+			wantLedger(t, p, 50, 0)
 			from := s.do(p)
-			// a report echoing 0 still gives attribution, but does not touch the ledger
-			in := colt(1, Vitals{50, 0})
+			in := colt(1, Vitals{100, 0})
 			rr := mustReport(t, p, from-ms, in)
-			wantVerdict := ReportAttributionOnly
-			if s.name == "echoed" {
-				wantVerdict = ReportApplied // comes after the echo in the client's order
-			}
-			require.Equal(t, wantVerdict, rr.Verdict)
+			require.Equal(t, ReportApplied, rr.Verdict)
 			require.Equal(t, uint16(7), p.LastDamage().Attacker)
-			if s.name != "echoed" {
+			if s.name == "echoed" {
+				// it comes after the echo in the client's order: judged after the set
+				wantLedger(t, p, 41.75, 0)
+			} else {
+				// judged before the set, which erases its loss
+				require.InDelta(t, 8.25, rr.Reports[0].Deducted.Health, 1e-3)
 				wantLedger(t, p, 50, 0)
 				r = mustFrame(t, p, from-ms, FrameInput{Seq: 10, DamageSeq: 1, Health: 40})
-				require.Equal(t, FrameGated, r.Verdict)
+				require.Equal(t, FrameCounted, r.Verdict)
+				wantLedger(t, p, 50, 0)
 			}
+			// settled: an echo of 0 is judged as if it echoed the set
 			r = mustFrame(t, p, from, FrameInput{Seq: 11, DamageSeq: 1, Health: 40})
 			require.Equal(t, FrameCounted, r.Verdict)
 			wantLedger(t, p, 40, 0)
@@ -272,10 +280,13 @@ func TestEchoReleasesOnlyWhatComesAfterItInTheClientsOrder(t *testing.T) {
 	r3 := colt(3, Vitals{85.55, 0})
 	r3.VitalRev = 1
 	require.Equal(t, ReportHeld, mustReport(t, p, 200*ms, r3).Verdict)
-	// ...report 2 comes, then a frame from before the add: neither is released by that echo
+	// ...report 2 comes: it is taken first, in the client's order, as of revision 0 (the
+	// add still applies after it), then report 3 after the add
 	rr := mustReport(t, p, 210*ms, colt(2, Vitals{53.8, 0}))
-	require.Equal(t, []ReportVerdict{ReportAttributionOnly, ReportApplied}, verdicts(rr.Reports))
+	require.Equal(t, []ReportVerdict{ReportApplied, ReportApplied}, verdicts(rr.Reports))
 	wantLedger(t, p, 77.3, 0)
+	// a frame from before the add, overtaken by report 3's echo: it comes before that echo
+	// in the client's order, but the add is in the ledger already, so it stays off it
 	r := mustFrame(t, p, 220*ms, FrameInput{Seq: 3, DamageSeq: 2, Health: 45.55})
 	require.Equal(t, FrameGated, r.Verdict)
 	wantLedger(t, p, 77.3, 0)
@@ -340,11 +351,12 @@ func TestCommandReachingADeadClientIsDroppedButItsRevisionIsStillTaken(t *testin
 	set, err := p.SetHealth(100*ms, 80)
 	require.NoError(t, err)
 	require.Equal(t, uint16(1), set.Command.Rev)
-	// the lethal hit was created before the client took the set: it echoes revision 0
+	// a hit created before the client took the set: it echoes revision 0, is judged before
+	// the set, and the set erases its loss
 	lethal := deagle(2, Vitals{53.8, 0})
 	lethal.Attacker = 9
 	rr := mustReport(t, p, 150*ms, lethal)
-	require.Equal(t, ReportAttributionOnly, rr.Verdict)
+	require.Equal(t, ReportApplied, rr.Verdict)
 	require.False(t, rr.Died)
 	wantLedger(t, p, 80, 0)
 	require.Equal(t, uint16(9), p.Killer(nil))
@@ -595,6 +607,31 @@ func TestPreviousLifeWindowIsAtMost64PastTheLastAcceptedReport(t *testing.T) {
 	mustFrame(t, p, time.Second, FrameInput{Seq: 9, DamageSeq: 1000, Health: 100})
 	require.Equal(t, ReportPreviousLife, mustReport(t, p, time.Second, colt(65, Vitals{100, 0})).Verdict)
 	require.Equal(t, ReportApplied, mustReport(t, p, time.Second, colt(66, Vitals{100, 0})).Verdict)
+	wantLedger(t, p, 91.75, 0)
+}
+
+// A report credited late is accepted like one credited in order: the previous life's
+// window of the next life's first frame (at most 64 past the last accepted report) counts
+// from it, so a report of the previous life still in flight is never the new life's.
+func TestPreviousLifeWindowCountsFromAReportCreditedLate(t *testing.T) {
+	p := livePlayer(t)
+	mustReport(t, p, 0, colt(1, Vitals{100, 0}))
+	// reports 2..10 are late: a frame after them waits them out and counts alone
+	mustFrame(t, p, 10*ms, FrameInput{Seq: 2, DamageSeq: 10, Health: 50})
+	p.Advance(10*ms + ReportWait)
+	require.Equal(t, ReportLate, mustReport(t, p, 10*ms+ReportWait+ms, colt(10, Vitals{58.25, 0})).Verdict)
+	_, err := p.Died(2 * time.Second)
+	require.NoError(t, err)
+	p.NewLife(3 * time.Second)
+	// the old life made reports up to 74 (64 past the last accepted one, 10); the new
+	// life's first frame says so
+	r := mustFrame(t, p, 3*time.Second, FrameInput{Seq: 9, DamageSeq: 74, Health: 100})
+	require.Equal(t, FrameFirst, r.Verdict)
+	for _, n := range []uint16{66, 70, 74} {
+		require.Equal(t, ReportPreviousLife, mustReport(t, p, 3*time.Second+ms, colt(n, Vitals{50, 0})).Verdict, "report %d", n)
+	}
+	wantLedger(t, p, 100, 0)
+	require.Equal(t, ReportApplied, mustReport(t, p, 3*time.Second+2*ms, colt(75, Vitals{100, 0})).Verdict)
 	wantLedger(t, p, 91.75, 0)
 }
 
@@ -1302,10 +1339,14 @@ func TestNumbersAndRevisionsWrapAround(t *testing.T) {
 			Health: 100, Armor: p.Ledger().Armor}).Verdict, "i=%d", i)
 	}
 	require.Equal(t, uint16(70), p.Revision())
-	// past the wrap, an echo of the previous revision is still held off the ledger
+	// past the wrap, an echo of the previous revision is still judged before the newer
+	// command, which applies after it
 	_, err := p.SetHealth(now, 50)
 	require.NoError(t, err)
-	r := mustFrame(t, p, now+ms, FrameInput{Seq: 70002 - 65536, DamageSeq: 70000 - 65536, VitalRev: rev, Health: 100})
-	require.Equal(t, FrameGated, r.Verdict)
+	r := mustFrame(t, p, now+ms, FrameInput{Seq: 70002 - 65536, DamageSeq: 70000 - 65536, VitalRev: rev, Health: 40})
+	require.Equal(t, FrameCounted, r.Verdict)
 	wantLedger(t, p, 50, float32(70000%100))
+	r = mustFrame(t, p, now+2*ms, FrameInput{Seq: 70003 - 65536, DamageSeq: 70000 - 65536, VitalRev: rev + 1, Health: 45})
+	require.Equal(t, FrameCounted, r.Verdict)
+	wantLedger(t, p, 45, float32(70000%100))
 }

@@ -34,10 +34,10 @@ const (
 	// may still show the health from before the hit without being flagged.
 	CreditGrace = time.Second
 	// AckGrace is how long after the client acknowledged a health command an echo of an
-	// older revision is still held off the ledger.
+	// older revision is still judged before that command (the command settles then).
 	AckGrace = 2 * time.Second
 	// SendTimeout is how long after a health command was sent an echo of an older revision
-	// is held off the ledger at most, acknowledged or not (the link breaks by then).
+	// is judged before it at most, acknowledged or not (the link breaks by then).
 	SendTimeout = 15 * time.Second
 	// MultiplierGrace is how long after the client acknowledged the last multiplier table
 	// the floors still use the lowest multiplier it may have been applying.
@@ -348,8 +348,9 @@ const (
 	FrameRaiseExcused
 	// FrameWaiting: the frame waits for a report that comes before it.
 	FrameWaiting
-	// FrameGated: the frame echoes a revision older than an unsettled command; it does not
-	// touch the ledger.
+	// FrameGated: the frame echoes a revision older than an unsettled command that an item
+	// after it in the client's order already echoed (it arrived out of that order); it does
+	// not touch the ledger.
 	FrameGated
 	// FrameFutureRevision: the frame echoes a revision never sent; it is ignored and
 	// nothing changed.
@@ -402,7 +403,8 @@ const (
 	// ReportApplied: credited in the client's order; it touched the ledger.
 	ReportApplied ReportVerdict = iota + 1
 	// ReportAttributionOnly: credited, but it echoes a revision older than an unsettled
-	// command, so it did not touch the ledger.
+	// command that an item after it in the client's order already echoed, so it did not
+	// touch the ledger (and confirms nothing to the god-mode detector).
 	ReportAttributionOnly
 	// ReportLate: credited after its place in the client's order was passed by a frame (or
 	// a later report) that counted without it: it paid its floor, nothing else.
@@ -480,7 +482,8 @@ type Outcome struct {
 	Claimed float32
 	// Floor is the floor of the hit (0 for sources without one).
 	Floor float32
-	// Deducted is what this report took from the ledger in this call.
+	// Deducted is what this report took from the ledger in this call, as of the revision
+	// it echoed (a set the client took after it may have given it back).
 	Deducted Vitals
 }
 
@@ -578,7 +581,8 @@ type Suspicion struct {
 	Felt float32
 	// Hits is the number of matured hit claims in the window.
 	Hits int
-	// Confirmed is the number of correlated hit reports credited in the window.
+	// Confirmed is the number of correlated hit reports credited in the window that touched
+	// the ledger (applied or late; never one that gave attribution only).
 	Confirmed int
 }
 

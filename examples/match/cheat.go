@@ -44,6 +44,17 @@ const (
 	// and it drives whenever it can. Vehicle health stays the client's in the records, so
 	// nothing is measured as a gain: the vehicle_god_mode detector (adr-0041) must flag it.
 	CheatVehicleGod
+	// CheatStaleEcho: after its game took a health or armor command it withholds the
+	// lane's acknowledgement (StaleAckHold, just short of the link timeout) and keeps
+	// echoing the revision from before that command in every frame and report, while its
+	// frames show full health; the gamemode sends it a command every StaleCommandEvery and
+	// regenerates everyone for a minute. It gains, per life, the health and armor its
+	// ledger keeps above a shadow ledger (the highest the records allow: commands apply
+	// when sent, each confirmed hit takes at least its floor and may come before any command
+	// sent less than the 15 s settling time before it), rounded up, and every confirmed hit
+	// (credited in order) that took nothing from a living ledger, so that it was neither on
+	// the ledger nor an unconfirmed claim for the god-mode detector.
+	CheatStaleEcho
 
 	cheatCount
 )
@@ -65,6 +76,8 @@ func (c Cheat) String() string {
 		return "spam"
 	case CheatVehicleGod:
 		return "vehicle_god"
+	case CheatStaleEcho:
+		return "stale_echo"
 	}
 	return "cheat(?)"
 }
@@ -115,17 +128,26 @@ type cheater struct {
 	diedAt    time.Duration // when the server committed its death; -1 while alive
 	excused   time.Duration // the last spawn or health command (health frames)
 	enc       []byte
+	stale     *staleEcho // the stale-echo cheat's state (CheatStaleEcho)
 }
 
 func newCheater(kind Cheat, idx int) *cheater {
-	return &cheater{kind: kind, report: CheaterReport{Player: idx, Cheat: kind.String()}, diedAt: -1,
+	ch := &cheater{kind: kind, report: CheaterReport{Player: idx, Cheat: kind.String()}, diedAt: -1,
 		relayed: map[uint16]bool{}, deadSeen: map[uint16]time.Duration{}}
+	if kind == CheatStaleEcho {
+		ch.stale = &staleEcho{}
+	}
+	return ch
 }
 
 // outgoing rewrites a datagram of the cheater's client on its way out, and may add forged
 // datagrams after it (send).
 func (m *Match) outgoing(p *player, now time.Duration, d []byte, send func([]byte)) {
 	ch := p.cheat
+	if ch != nil && ch.stale != nil {
+		m.staleOutgoing(p, now, d, send)
+		return
+	}
 	id, err := wire.Peek(d)
 	if ch == nil || err != nil || id.Transport() {
 		send(d)
@@ -280,6 +302,10 @@ func (m *Match) serverAlive(p *player) bool {
 func (m *Match) cheatTick(now time.Duration) {
 	for _, p := range m.cheaters {
 		ch := p.cheat
+		if ch.stale != nil {
+			m.staleTick(p)
+			continue
+		}
 		if ch.kind != CheatHealthFrames {
 			continue
 		}
@@ -327,6 +353,8 @@ func (m *Match) finishCheats() {
 			ch.report.Gained += max(0, len(ch.relayed)-ch.granted-m.gm.given[p.idx])
 		case CheatSpam:
 			ch.report.Gained += cadenceExcess(ch.relayAt, m.catalogInterval(weaponM4))
+		case CheatStaleEcho:
+			ch.stale.closeLife(p)
 		}
 		m.report.Cheaters = append(m.report.Cheaters, ch.report)
 		m.report.CheatsGained += ch.report.Gained

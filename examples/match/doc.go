@@ -17,8 +17,10 @@
 // The gamemode puts the players in teams with friendly fire off, sends health, armor and
 // weapon commands to random living players while they fight (a set_health(0) now and
 // then), moves one player to another team every TeamSwapEvery, turns a team's friendly
-// fire on for 20 s, changes the damage multipliers and a weapon's damage mid-match, and
-// chooses each dead player's next spawn point.
+// fire on for 20 s, changes the damage multipliers and a weapon's damage mid-match,
+// regenerates every living player for a minute from a sixth of the match on
+// (add_health(RegenAmount, 100) every RegenEvery, so a health command is nearly always in
+// flight), and chooses each dead player's next spawn point.
 //
 // Every player is honest: every action goes through its client, which refuses what the
 // game would. The network gives each player its own round-trip time (spread evenly from
@@ -52,12 +54,16 @@
 // Config.Cheaters makes some players cheat (Cheat): a game that skips every hit, frames
 // that always show full health, a frozen ammo counter with forged shots past the real
 // ammo, frames that claim a dead player alive with forged shots, shots forged ten times
-// faster than the weapon allows, and a car that never takes damage. The cheats sit between a client and the network,
+// faster than the weapon allows, a car that never takes damage, and a client that
+// withholds its lane acknowledgement of every health command and keeps echoing an old
+// health revision (stale_echo; the gamemode sends it a command every 15 s, and
+// regenerates everyone for a minute). The cheats sit between a client and the network,
 // as a trainer or a modified client would. Report.Cheaters says, for each, what it
 // gained that the records say it must not (the promise is 0: the server's ledger never
 // rose without a command, no shot was relayed beyond the rounds given or the weapon's
 // cadence or while the server held the shooter dead, no frame was relayed alive for a
-// dead player) and how the server met it (refusals, god_mode cuts, the god_mode and
+// dead player, the ledger never kept more than the confirmed hits allowed) and how the
+// server met it (refusals, god_mode cuts, the god_mode and
 // vehicle_god_mode suspicion flags).
 // The honest measurements count only the honest players.
 //

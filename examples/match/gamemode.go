@@ -41,6 +41,7 @@ type gamemode struct {
 	next     struct{ cmd, effect, swap time.Duration }
 	stage    int
 	race     raceState
+	stale    staleGM // regeneration and the stale-echo cheat's commands
 	// given counts the M4 rounds the gamemode gave each player (the frozen-ammo
 	// cheater's measurement).
 	given []int
@@ -90,6 +91,7 @@ func (g *gamemode) tick(now time.Duration) {
 		return
 	}
 	g.stages(now)
+	g.staleTick(now)
 	if now >= g.next.cmd {
 		g.next.cmd = now + CommandEvery
 		g.command(now)
@@ -156,13 +158,13 @@ func (g *gamemode) command(now time.Duration) {
 	}
 	switch k := g.rng.IntN(12); k {
 	case 0, 1, 2:
-		g.issue(s.SetHealth(now, p.id, float32(40+g.rng.IntN(61))), true)
+		g.issue(g.vital(now, p, vitals.CommandSetHealth, float32(40+g.rng.IntN(61)), 0), true)
 	case 3, 4:
-		g.issue(s.AddHealth(now, p.id, 25, 100), true)
+		g.issue(g.vital(now, p, vitals.CommandAddHealth, 25, 100), true)
 	case 5:
-		g.issue(s.SetArmor(now, p.id, float32(g.rng.IntN(101))), true)
+		g.issue(g.vital(now, p, vitals.CommandSetArmor, float32(g.rng.IntN(101)), 0), true)
 	case 6:
-		g.issue(s.AddArmor(now, p.id, 30, 100), true)
+		g.issue(g.vital(now, p, vitals.CommandAddArmor, 30, 100), true)
 	case 7:
 		err := s.GiveWeapon(now, p.id, weaponM4, 60, false)
 		g.issue(err, true)
@@ -177,7 +179,7 @@ func (g *gamemode) command(now time.Duration) {
 		g.issue(s.SetArmedWeapon(now, p.id, weaponM4), true)
 	case 11:
 		if g.rng.IntN(6) == 0 {
-			g.issue(s.SetHealth(now, p.id, 0), true) // the gamemode slays a player
+			g.issue(g.vital(now, p, vitals.CommandSetHealth, 0, 0), true) // the gamemode slays a player
 		} else if _, owned, err := s.Ammo(p.id, weaponGrenade); err == nil && owned {
 			g.issue(s.TakeWeapon(now, p.id, weaponGrenade), true)
 		}

@@ -229,9 +229,10 @@ func TestFrameArrivingBeforeItsReportWaitsForIt(t *testing.T) {
 	s.noWrongs()
 }
 
-// A report created before a health command that arrives after it: the command wins, the
-// report gives attribution only.
-func TestReportCreatedBeforeAHealthCommandGivesAttributionOnly(t *testing.T) {
+// A report created before a health command that arrives after it: it is credited and
+// judged as of the revision it echoes, before the command, and the set erases its loss,
+// as it did on the client: the ledger agrees with the client.
+func TestReportCreatedBeforeAHealthCommandIsJudgedBeforeIt(t *testing.T) {
 	s := newScenario(t, Config{})
 	s.filter = func(f, to sim.NodeID, id wire.ID, _ []byte) sim.Fate {
 		if from(1, f, to) && id == wire.IDDamageReport {
@@ -247,8 +248,12 @@ func TestReportCreatedBeforeAHealthCommandGivesAttributionOnly(t *testing.T) {
 	require.Equal(t, float32(80), s.client(1).Health(), "the client took the command after the hit")
 	s.agree(1)
 	dmg := s.eventsOf(refserver.EventPlayerDamage)
-	require.Len(t, dmg, 1, "the report still gives attribution")
-	require.Zero(t, dmg[0].Deducted, "but touches nothing of the ledger the command set")
+	require.Len(t, dmg, 1, "the report gives attribution")
+	require.Equal(t, "applied", dmg[0].Detail)
+	require.Positive(t, dmg[0].Deducted, "its loss is taken as of its revision...")
+	h, err := s.m.server.Health(1)
+	require.NoError(t, err)
+	require.Equal(t, float32(80), h, "...and the set, which came after it, erases it")
 	s.noWrongs()
 }
 

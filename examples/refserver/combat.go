@@ -217,14 +217,21 @@ func (w *World) remember(now time.Duration, p *player, seq uint16, weapon uint8,
 
 // claimHit feeds the god-mode detector of the player a shot claims to hit, if the ray
 // passed near it: judged against the rewound pose it was sent; expected is the loss the
-// hit would cause that player. A claimed hit on a vehicle is remembered as the vehicle's
-// last hit (its explosion's credit), and feeds the vehicle_god_mode detector of its
-// driver (vexpected is the loss it would cause the vehicle; see claimVehicleHit).
+// hit would cause that player. A claim never feeds a detector when the victim was told not
+// to apply it: a shot stamped "teammate" for the victim (friendly fire off) is refused by
+// its client, which rightly feels nothing. A claimed hit on a vehicle is remembered as the
+// vehicle's last hit (its explosion's credit), and feeds the vehicle_god_mode detector of
+// its driver (vexpected is the loss it would cause the vehicle; see claimVehicleHit).
 func (w *World) claimHit(now time.Duration, p *player, ht wire.HitType, hid uint16, r rewind.Ray, near []rewind.Recipient, expected, vexpected float32) {
 	switch ht {
 	case wire.HitPlayer:
 		victim := w.conn(hid)
 		if victim == nil || victim == p {
+			return
+		}
+		// The stamp relayShot sends the victim for this very shot (the same relation, in
+		// the same call): a teammate's shot is refused by the victim's client.
+		if w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(victim.id)).Teammate {
 			return
 		}
 		for i := range near {
@@ -251,7 +258,9 @@ func (w *World) claimHit(now time.Duration, p *player, ht wire.HitType, hid uint
 // sent as the shot's recipient (rewound with the vehicle, or its present pose when the
 // vehicle is frozen), and counted only when the ray passed within VehicleClaimReach of
 // that pose. A vehicle whose driver was not near the ray, an empty one, and
-// the shooter's own are not judged: nobody's frames show their health for this shot.
+// the shooter's own are not judged: nobody's frames show their health for this shot. The
+// shooter's stamp does not matter here: damage to a vehicle is not damage to a player, and
+// a teammate's shot damages the car on its driver's client like anyone's.
 func (w *World) claimVehicleHit(now time.Duration, p *player, hid uint16, r rewind.Ray, near []rewind.Recipient, expected float32) {
 	for i := range near {
 		rc := &near[i]

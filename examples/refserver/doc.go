@@ -98,11 +98,15 @@
 //   - A claimed hit on a player near the ray feeds that player's god-mode detector
 //     (vitals.HitClaimed) with the loss the hit would cause: judged against the same
 //     rewound pose that player was sent, and only when the ray passed within ClaimReach
-//     (1 m) of it (farther, the victim's trace could not confirm it: the shooter missed). A claimed hit on a vehicle makes the shooter the
+//     (1 m) of it (farther, the victim's trace could not confirm it: the shooter missed),
+//     and never when the shot was stamped "teammate" for that player (friendly fire off):
+//     a claim never feeds a detector when the victim was told not to apply it. A claimed
+//     hit on a vehicle makes the shooter the
 //     candidate author of its explosion (VehicleCreditWindow), and feeds the
 //     vehicle_god_mode detector of its driver (vitals.VehicleDetector) with the
 //     weapon's damage when the ray passed within VehicleClaimReach (6 m) of the vehicle's
-//     pose that driver was sent.
+//     pose that driver was sent, whatever the stamp: damage to a vehicle is not damage to
+//     a player, and a teammate may wreck it.
 //
 // Damage reports (reports.go, onDamageReport), in this order:
 //
