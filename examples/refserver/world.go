@@ -379,6 +379,8 @@ func (w *World) handle(now time.Duration, conn uint16, m wire.Message) Verdict {
 		if err != nil || v != rewind.PongAccepted {
 			return VerdictIgnored
 		}
+		// The estimate moved: the inventory bounds old shots of overwritten weapons by it.
+		p.inv.SetRTT(w.rw.RTT(rewind.PlayerID(p.id)))
 		return VerdictAccepted
 	case *wire.Disconnect:
 		w.markDrop(p, wire.ReasonQuit)
