@@ -222,7 +222,7 @@
 //   - Vehicles and positions: CreateVehicle, MoveVehicle, RespawnVehicle, FreezeVehicle,
 //     SetPlayerPosition (ErrUnknownVehicle, ErrVehicleExists); each restarts the rewind
 //     history as adr-0041 says. Kick.
-//   - Readbacks: Vitals, Health, Armor, Weapons, HeldWeapon, Ammo, Alive, Phase,
+//   - Readbacks: Vitals, Health, Armor, Weapons, HeldWeapon, Ammo, WeaponRev, Alive, Phase,
 //     Generation, RTT, Team, Token, Connected, Players, VehicleWrecked, LaneStats, Stats.
 //
 // # Events

@@ -25,6 +25,9 @@ type Stats struct {
 	Refused uint64
 	// Frames counts player frames taken; Relayed the RemotePlayerSync datagrams sent.
 	Frames, Relayed uint64
+	// FireSpent counts the rounds of continuous weapons the inventory spent itself for
+	// frames that showed their fire held (inventory.FrameResult.FireSpent).
+	FireSpent uint64
 	// Shots counts accepted shots, ShotsRefused refused ones.
 	Shots, ShotsRefused uint64
 	// Reports counts damage reports handed to vitals; Credited the credited outcomes.
