@@ -227,8 +227,11 @@ func (m *Match) oldShotArrived(p *player, now time.Duration, s *wire.WeaponShot)
 	}
 	delete(p.weapons.old, s.ShotSeq)
 	w := &m.report.Weapons
+	late := millis(now - o.at - o.rtt)
+	if w.OldShots == 0 || late > w.OldShotLatestMs {
+		w.OldShotLatestMs = late
+	}
 	w.OldShots++
-	w.OldShotLatestMs = max(w.OldShotLatestMs, millis(now-o.at-o.rtt))
 }
 
 // trackClient runs after every flush of an honest client: it remembers the client's
