@@ -51,10 +51,10 @@ const (
 	// loss (examples/match, TestOldShotsOfTakenGunsArriveWithinTheWindow with
 	// -match.soak, seeds 11..13: about 65 000 commands taking a gun that was firing,
 	// 191 000 old shots): the latest honest old shot arrived 696 ms after the command
-	// plus the measured RTT, with the command lost three times in a row; the default
-	// matches at 400 ms, seeds 1..4, saw at most 212 ms. 900 ms covers three lost
-	// transmissions with 200 ms to spare; four in a row (about one command in 160 000
-	// at 5 % loss) can make an old shot late.
+	// plus the measured RTT (each lost transmission adds 250 ms, so that is two or
+	// three of them); the default matches at 400 ms, seeds 1..4, saw at most 212 ms.
+	// 900 ms covers three lost transmissions in a row with some 150 ms to spare; four
+	// (about one command in 160 000 at 5 % loss) can make an old shot late.
 	OverwriteShotMargin = 900 * time.Millisecond
 	// UnmeasuredRTT is the round trip the store assumes while the host has measured none
 	// (SetRTT with measured false): two and a half times the 400 ms the project promises
