@@ -6,8 +6,8 @@ import (
 )
 
 // TestHotPathsDoNotAllocate guards the promise the benchmarks measure: a frame (merged,
-// stale, with continuous fire held), a shot (accepted and refused), a projectile and a
-// blow allocate nothing.
+// stale, with continuous fire held), a shot (accepted and refused), a projectile, a blow
+// and a new round-trip estimate allocate nothing.
 func TestHotPathsDoNotAllocate(t *testing.T) {
 	inv := newInv(t)
 	give(t, inv, 0, wM4, MaxWeaponAmmo, true)
@@ -32,6 +32,7 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		{"shot refused", func() { inv.Shot(now, true, shotOf(wM4, 0, 5000)) }},
 		{"projectile", func() { inv.Projectile(now, true, wGrenade) }},
 		{"melee", func() { inv.Melee(now, true, wKnife, 1) }},
+		{"set rtt", func() { inv.SetRTT(now%time.Second, true) }},
 	}
 	for _, c := range cases {
 		if n := testing.AllocsPerRun(100, func() { now += 200 * time.Millisecond; c.run() }); n != 0 {

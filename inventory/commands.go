@@ -143,21 +143,31 @@ func (inv *Inventory) Give(now time.Duration, weapon uint8, ammo uint16, setAsCu
 	rev := inv.nextRev()
 	sl := inv.cat.slot[weapon]
 	s := &inv.slots[sl]
-	if s.weapon == weapon {
-		if uint32(s.total)+uint32(ammo) > MaxWeaponAmmo {
+	capped := uint32(s.total)+uint32(ammo) > MaxWeaponAmmo
+	switch {
+	case s.weapon == weapon:
+		if capped {
 			// Capped: the client ends at the cap too, whatever it fired before it
 			// applied the give, so the give overwrites its count like SetAmmo.
-			inv.displace(now, s, rev)
+			inv.displace(now, s, rev, true)
 			s.credit = 0
 		}
 		s.total = satAdd(s.total, ammo)
-	} else {
+	case s.weapon != Fists && inv.pooled(weapon) && !capped:
+		// The slot pools its ammo: the new weapon carries the old one's total over, and
+		// the rounds a frame already counted for old shots still in flight with it. The
+		// old weapon's shots fired before the client applied the give spend from that
+		// total: the client's count after the give no longer holds them either.
+		inv.displace(now, s, rev, false)
+		*s = slotState{weapon: weapon, total: s.total + ammo, credit: s.credit, creditUntil: s.creditUntil}
+	default:
+		// Replaced (or carried over to the cap, which overwrites the count as above).
 		var carried uint16
 		if s.weapon != Fists {
-			if inv.cat.current()[weapon].Pooled {
+			if inv.pooled(weapon) {
 				carried = s.total
 			}
-			inv.displace(now, s, rev)
+			inv.displace(now, s, rev, true)
 		}
 		*s = slotState{weapon: weapon, total: satAdd(ammo, carried)}
 	}
@@ -181,7 +191,7 @@ func (inv *Inventory) Take(now time.Duration, weapon uint8) (TakeWeapon, error) 
 		return TakeWeapon{}, fmt.Errorf("%w: %d", ErrNotOwned, weapon)
 	}
 	rev := inv.nextRev()
-	inv.displace(now, s, rev)
+	inv.displace(now, s, rev, true)
 	*s = slotState{}
 	if inv.active == inv.cat.slot[weapon] {
 		inv.active = 0
@@ -211,7 +221,7 @@ func (inv *Inventory) SetAmmo(now time.Duration, weapon uint8, total, clip uint1
 		}
 	}
 	rev := inv.nextRev()
-	inv.displace(now, s, rev)
+	inv.displace(now, s, rev, true)
 	newClip := clip
 	if clip == ClipNotSet {
 		newClip = min(s.clip, total)
@@ -225,7 +235,7 @@ func (inv *Inventory) Clear(now time.Duration) ClearWeapons {
 	rev := inv.nextRev()
 	for i := range inv.slots {
 		if inv.slots[i].weapon != Fists {
-			inv.displace(now, &inv.slots[i], rev)
+			inv.displace(now, &inv.slots[i], rev, true)
 		}
 		inv.slots[i] = slotState{}
 	}

@@ -50,12 +50,15 @@
 // round and makes its weapon the held one; an accepted projectile takes one round. The
 // flamethrower, spraycan and extinguisher send no shots: while frames show their fire
 // held, the server spends ContinuousSpendRate (10) rounds per second itself, counted on
-// the time between consecutive frames of one press (at most MaxFireGap each). The game
-// sprays several times faster, so the server never spends more than the client did;
-// two moments in which the game sprays nothing are not counted: the first frame of a
-// press, and frames that show the clip empty (a reload). The fire key and the clip are
-// the client's word, like everything in a frame; the rule is there for a client whose
-// ammo counter is frozen, which shows a full clip and runs dry.
+// the whole time between consecutive frames of one press, however far apart they come:
+// a client that sends its frames sparsely pays the same rate as one that sends them
+// every 33 ms (the floor rate holds whatever the spacing). The game sprays several
+// times faster, so the server never spends more than the client did; two moments in
+// which the game sprays nothing are not counted: the first frame of a press, and
+// frames that show the clip empty (a reload), after which the next gap counts at most
+// MaxFireGap, since the reload may have ended anywhere in it. The fire key and the clip
+// are the client's word, like everything in a frame; the rule is there for a client
+// whose ammo counter is frozen, which shows a full clip and runs dry.
 //
 // # The invariant, and what it takes under reordering
 //
@@ -78,14 +81,37 @@
 //     the client (the client's count after the command does not include them), and
 //     refusing them would refuse honest shots of a weapon the client still held. So
 //     the overwritten weapon is remembered: its shots are accepted without spending
-//     from the new count (NotCharged) until DisplacedShotGrace after the client echoed
-//     the command (its blows, which reach the server through the victim's link, and its
-//     projectiles, whose lost launch a host judges at the detonation, until
-//     DisplacedGrace), or SettleTimeout after the command if it never does. Those old
-//     shots spend instead from the rounds the weapon had when it was overwritten; once
-//     those are gone, shots spend from the new count. So a client firing forged shots
-//     in the window (or never echoing to keep it open) fires at most what it had plus
-//     what it was given: the window moves no round it was not given.
+//     from the new count (NotCharged) within the window of old shots (below: the round
+//     trip plus OverwriteShotMargin, or DisplacedShotGrace after the client echoed the
+//     command if that comes first); its blows, which reach the server through the
+//     victim's link, and its projectiles, whose lost launch a host judges at the
+//     detonation, until DisplacedGrace after the echo, or SettleTimeout after the
+//     command if it never comes. Those old shots spend instead from the rounds the
+//     weapon had when it was overwritten; once those are gone, shots spend from the new
+//     count. So a client firing forged shots in the window fires at most what it had
+//     plus what it was given: the window moves no round it was not given.
+//   - Carried-over rounds are spent once. A give into a slot that pools its ammo does
+//     not throw the old weapon's rounds away: the new weapon's total holds them. So the
+//     old weapon keeps no stock of its own; its shots fired before the client applied
+//     the give spend from the slot's new total (and from the rounds a frame already
+//     counted, which move over with the total). Uzi 50 then MP5 +10 is 60 shots in all,
+//     whichever of the two fires them and whatever the client echoes. The stock of old
+//     rounds a take, a clear or a set ammo leaves in such a slot is the slot's, shared
+//     by every weapon that was in it. In a slot that does not pool, the replaced weapon
+//     keeps the rounds it had as its own stock, and the new one has only what it was
+//     given: again at most what the player had plus what it was given.
+//   - Old shots end with the round trip. A shot the client fired before a command
+//     reached it leaves the client at the latest when the command arrives, so it reaches
+//     the server within one round trip of the command's queueing, plus the time the
+//     network took to lose and resend the command. The host tells the store its
+//     round-trip estimate (SetRTT, a fact the store does not measure); old shots (and
+//     the continuous fire the server leaves uncharged meanwhile) are accepted for the
+//     estimate plus OverwriteShotMargin after the command, and no longer, whatever the
+//     client acknowledges or echoes: withholding them no longer keeps a taken weapon
+//     firing. Without an estimate the store assumes UnmeasuredRTT, and an estimate
+//     above RTTLimit counts as RTTLimit, so no client keeps the window open longer than
+//     RTTLimit + OverwriteShotMargin by looking slow. An echo or an acknowledgement can
+//     still end the window earlier (DisplacedShotGrace after it).
 //
 // # Shot validation
 //
@@ -130,7 +156,8 @@
 // # What the host owns
 //
 // Passing only frames of the current life (lifecycle); the shooter's alive flag;
-// dropping duplicated datagrams before Shot or Projectile; routing weapon pickups
+// dropping duplicated datagrams before Shot or Projectile; the player's round-trip
+// estimate (SetRTT) before each weapon command; routing weapon pickups
 // through Give (the store grows only by commands); the 0.33 factor and the rounding
 // margin of the floor (vitals); the vehicle guns. The detonator the game hands out with
 // a satchel is not in the store; a frame holding it leaves the held weapon as it was.
@@ -140,7 +167,11 @@
 // A client that never reloads still fires within its finite total and the weapon's
 // cadence (the record's own remaining hole). The continuous spend trusts the frame's
 // fire key and clip: a client that forges its frames can hide its fire, and a press
-// shorter than a frame interval costs nothing. The figures of the default table (ranges,
+// shorter than a frame interval costs nothing. Blows and projectiles of an overwritten
+// weapon still have the echo's DisplacedGrace, or SettleTimeout without an echo (they
+// spend only the weapon's old rounds): a projectile whose launch was lost is judged at
+// its detonation, a fuse after it was thrown, and a blow arrives through its victim's
+// link, neither bounded by the thrower's round trip. The figures of the default table (ranges,
 // intervals, the 2 m RangeSlack) come from the game data and its sources, not from
 // measurements in a running game.
 //

@@ -89,11 +89,12 @@ func (r FrameResult) String() string {
 //     overwrote a weapon, old shots of that weapon are accepted for DisplacedGrace more.
 //  2. Continuous fire: while consecutive frames show the same continuous weapon held
 //     with fire held, the server spends ContinuousSpendRate rounds per second of the
-//     time between them (at most MaxFireGap per frame) from the store. The first frame
-//     of a press, the last fraction of a round, and the time up to a frame showing an
-//     empty clip (the weapon reloads and sprays nothing) are free. This runs whatever
-//     the frame echoes, so a client cannot escape it by never echoing; it skips a
-//     weapon whose overwriting command is still in flight.
+//     whole time between them from the store, however far apart they come. The first
+//     frame of a press, the last fraction of a round, and the time up to a frame
+//     showing an empty clip (the weapon reloads and sprays nothing) are free, and the
+//     gap after such a frame counts at most MaxFireGap. This runs whatever the frame
+//     echoes, so a client cannot escape it by never echoing; it skips a weapon whose
+//     overwriting command may still be in flight (the window of its old shots).
 //  3. The revision gate: only a frame echoing exactly the current revision (equality,
 //     across the 16-bit wrap) is merged: the held weapon moves only within the store,
 //     the held total only down (min(observed, stored)), the clip freely under the total.
@@ -176,19 +177,22 @@ func (inv *Inventory) settleDisplaced(now time.Duration, echo uint16) {
 func (inv *Inventory) continuousFire(now time.Duration, f Frame) uint16 {
 	w := f.Weapon
 	var s *slotState
-	if f.FireHeld && int(w) < NumWeapons && inv.cat.kind[w] == KindContinuous && !inv.isDisplaced(now, w) {
+	if f.FireHeld && int(w) < NumWeapons && inv.cat.kind[w] == KindContinuous && !inv.inShotWindow(now, w) {
 		s = inv.slotOf(w)
 	}
 	if s == nil {
-		inv.fireWeapon, inv.fireAcc = 0, 0
+		inv.fireWeapon, inv.fireAcc, inv.fireEmpty = 0, 0, false
 		return 0
 	}
 	if inv.fireWeapon != w {
-		inv.fireWeapon, inv.fireLast, inv.fireAcc = w, now, 0
+		inv.fireWeapon, inv.fireLast, inv.fireAcc, inv.fireEmpty = w, now, 0, f.Clip == 0
 		return 0
 	}
-	gap := min(max(now-inv.fireLast, 0), MaxFireGap)
-	inv.fireLast = now
+	gap := max(now-inv.fireLast, 0)
+	if inv.fireEmpty {
+		gap = min(gap, MaxFireGap) // the reload ended somewhere in the gap
+	}
+	inv.fireLast, inv.fireEmpty = now, f.Clip == 0
 	if f.Clip == 0 {
 		return 0 // reloading (or dry): the weapon sprays nothing
 	}
@@ -198,6 +202,6 @@ func (inv *Inventory) continuousFire(now time.Duration, f Frame) uint16 {
 		return 0
 	}
 	inv.fireAcc -= n * ContinuousSpendPeriod
-	fromCredit, fromTotal := s.spend(now, uint16(n))
+	fromCredit, fromTotal := s.spend(now, uint16(min(n, MaxWeaponAmmo)))
 	return fromCredit + fromTotal
 }

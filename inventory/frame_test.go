@@ -285,11 +285,11 @@ func TestContinuousFireCountsOnlyTimeBetweenFramesOfOnePress(t *testing.T) {
 	inv := newInv(t)
 	give(t, inv, 0, wFlame, 500, true)
 	rev := inv.Rev()
-	// A lost frame: a 400 ms gap counts as MaxFireGap only.
+	// Lost frames: a 400 ms gap between two frames with the fire held counts in full.
 	inv.Frame(0, Frame{WeaponRev: rev, Weapon: wFlame, Total: 500, Clip: 500, FireHeld: true})
 	r := inv.Frame(400*ms, Frame{WeaponRev: rev, Weapon: wFlame, Total: 500, Clip: 500, FireHeld: true})
-	if r.FireSpent != 1 {
-		t.Fatalf("a 400 ms gap spent %d, want 1 (MaxFireGap)", r.FireSpent)
+	if r.FireSpent != 4 {
+		t.Fatalf("a 400 ms gap spent %d, want 4", r.FireSpent)
 	}
 	// Released: the next press starts free.
 	inv.Frame(450*ms, Frame{WeaponRev: rev, Weapon: wFlame, Total: 500})

@@ -34,18 +34,48 @@ const (
 	// projectiles of an overwritten weapon are also bounded by the rounds it had when it
 	// was overwritten (see Inventory.displace): no grace fires more than the player had.
 	DisplacedShotGrace = 500 * time.Millisecond
-	// SettleTimeout is how long after an overwriting command the same holds when the
-	// client never echoes the command (the reliable lane gives up on a connection after
-	// 15 s, so an honest client has applied it by then).
+	// SettleTimeout is how long after an overwriting command the same holds for blows
+	// and projectiles when the client never echoes the command (the reliable lane gives
+	// up on a connection after 15 s, so an honest client has applied it by then). Old
+	// shots end much earlier, at the player's round trip plus OverwriteShotMargin, and
+	// never later than this.
 	SettleTimeout = 15 * time.Second
+	// OverwriteShotMargin is what the window of an overwritten weapon's old shots adds
+	// to the player's round trip (see Inventory.SetRTT): a shot the client fired before
+	// the command reached it leaves the server no later than the command's queueing plus
+	// one round trip, plus the server's and the client's flush (a tick each), the
+	// jitter of both ways beyond what the measured estimate holds, and 250 ms for each
+	// transmission of the command the network lost (the reliable lane sends it again
+	// every 250 ms; a message queued behind a lost one waits for its retransmission the
+	// same way). Measured in the simulated match at 400 ms RTT, 30 ms jitter and 5 %
+	// loss (examples/match, TestOldShotsOfTakenGunsArriveWithinTheWindow with
+	// -match.soak, seeds 11..13: about 65 000 commands taking a gun that was firing,
+	// 191 000 old shots): the latest honest old shot arrived 696 ms after the command
+	// plus the measured RTT (each lost transmission adds 250 ms, so that is two or
+	// three of them); the default matches at 400 ms, seeds 1..4, saw at most 212 ms.
+	// 900 ms covers three lost transmissions in a row with some 150 ms to spare; four
+	// (about one command in 160 000 at 5 % loss) can make an old shot late.
+	OverwriteShotMargin = 900 * time.Millisecond
+	// UnmeasuredRTT is the round trip the store assumes while the host has measured none
+	// (SetRTT with measured false): two and a half times the 400 ms the project promises
+	// to serve without wronging anyone.
+	UnmeasuredRTT = time.Second
+	// RTTLimit is the largest round trip the window of old shots takes from the host: a
+	// larger estimate (a link far slower than the project promises to serve, or a client
+	// that holds back its pongs to look slower) counts as RTTLimit. So no client keeps a
+	// taken weapon firing longer than RTTLimit + OverwriteShotMargin after the command.
+	RTTLimit = time.Second
 	// ContinuousSpendRate is the number of rounds per second the server spends itself
 	// while frames show a continuous weapon's fire held. The game spends several times
 	// more; the point is that a frozen counter still runs dry.
 	ContinuousSpendRate = 10
 	// ContinuousSpendPeriod is the fire time one round stands for.
 	ContinuousSpendPeriod = time.Second / ContinuousSpendRate
-	// MaxFireGap is the most fire time one frame accounts for. Frames come at least
-	// every 100 ms; a longer gap (a lost frame) is not counted as fire held.
+	// MaxFireGap is the most fire time counted between a frame that shows the clip of a
+	// held continuous weapon empty (a reload: it sprays nothing) and the next frame with
+	// the fire held: the server cannot tell when in that gap the reload ended. Between
+	// two frames that both show the fire held with rounds in the clip the whole time is
+	// counted, however far apart they are.
 	MaxFireGap = 100 * time.Millisecond
 )
 
@@ -127,6 +157,13 @@ type Inventory struct {
 	// server accepts without spending from the new store.
 	displacedShotUntil [NumWeapons]time.Duration
 	displacedRounds    [NumWeapons]uint16
+	// poolRounds is displacedRounds for the weapons of a slot that pools its ammo: one
+	// stock per slot, whichever of its weapons fired from it.
+	poolRounds [NumSlots]uint16
+
+	// rtt is the host's round-trip estimate (SetRTT), capped at RTTLimit; UnmeasuredRTT
+	// while none is measured.
+	rtt time.Duration
 
 	shotTAT  [NumWeapons]time.Duration // theoretical arrival time of the next shot
 	meleeTAT [NumWeapons]time.Duration
@@ -134,6 +171,7 @@ type Inventory struct {
 	fireWeapon uint8 // continuous weapon of the current press, 0 for none
 	fireLast   time.Duration
 	fireAcc    time.Duration
+	fireEmpty  bool // the last frame of the press showed the clip empty
 
 	skills [NumWeapons]skillState // by the catalogue's skill index
 }
@@ -142,8 +180,30 @@ type Inventory struct {
 // tiers poor, no rate history. Use it to reuse an Inventory for a new player.
 func (inv *Inventory) Reset() {
 	cat := inv.cat
-	*inv = Inventory{cat: cat}
+	*inv = Inventory{cat: cat, rtt: UnmeasuredRTT}
 	inv.resetCombat()
+}
+
+// SetRTT tells the store the host's estimate of the player's round-trip time, and
+// whether it has one (measured false: none yet, UnmeasuredRTT is assumed; an estimate
+// above RTTLimit counts as RTTLimit). Call it before each overwriting command (take,
+// clear, set ammo, a give that replaces a weapon or reaches the cap), or whenever the
+// estimate moves: the command takes the estimate of its moment. Old shots of the weapon
+// it overwrote are accepted for rtt + OverwriteShotMargin after it, and no longer: a
+// shot the client fired before the command reached it cannot honestly arrive later,
+// whatever the client acknowledges or echoes. A new connection (NewInventory, Reset)
+// starts unmeasured; RespawnGrant keeps the estimate. SetRTT never allocates.
+func (inv *Inventory) SetRTT(rtt time.Duration, measured bool) {
+	if !measured {
+		rtt = UnmeasuredRTT
+	}
+	inv.rtt = min(max(rtt, 0), RTTLimit)
+}
+
+// shotWindow is how long after an overwriting command queued now old shots of the weapon
+// it overwrote may still arrive.
+func (inv *Inventory) shotWindow() time.Duration {
+	return min(inv.rtt+OverwriteShotMargin, SettleTimeout)
 }
 
 // resetCombat forgets the rate checks, the continuous fire and the overwritten weapons.
@@ -153,7 +213,7 @@ func (inv *Inventory) resetCombat() {
 		inv.meleeTAT[i] = noTime
 	}
 	inv.displaced, inv.displacedEcho, inv.displacedLoaded = 0, 0, 0
-	inv.fireWeapon, inv.fireAcc = 0, 0
+	inv.fireWeapon, inv.fireAcc, inv.fireEmpty = 0, 0, false
 }
 
 // Catalog returns the catalogue the store was made from.
@@ -231,36 +291,90 @@ func (inv *Inventory) usable(now time.Duration, s *slotState) bool {
 	return !inv.cat.kind[s.weapon].needsAmmo() || s.total > 0 || s.creditAt(now) > 0
 }
 
-// displace records that the command with revision rev overwrites weapon, which the
-// client may still be using until it applies the command: its shots and blows are then
-// accepted without spending (see DisplacedGrace). A blow needs only the weapon (a gun
-// butt works with an empty gun); a shot or a projectile also needs rounds, so
-// displacedLoaded remembers whether the weapon had any.
-func (inv *Inventory) displace(now time.Duration, s *slotState, rev uint16) {
-	if s.weapon == Fists {
+// displace records that the command with revision rev overwrites the weapon of slot s,
+// which the client may still be using until it applies the command: its shots and blows
+// are then accepted without spending from the new count (see DisplacedGrace and
+// shotWindow). A blow needs only the weapon (a gun butt works with an empty gun); a shot
+// or a projectile also needs rounds, so displacedLoaded remembers whether the weapon had
+// any.
+//
+// discard tells whether the command throws the weapon's rounds away (take, clear, set
+// ammo, a give that replaces a weapon of a slot that does not pool, a give that reaches
+// the cap): they become the stock its old shots spend from (oldRounds). A give into a
+// slot that pools its ammo carries them over instead, so the replaced weapon's old
+// shots spend from the slot's new total (poolOf), once.
+func (inv *Inventory) displace(now time.Duration, s *slotState, rev uint16, discard bool) {
+	w := s.weapon
+	if w == Fists {
 		return
 	}
-	bit := uint64(1) << s.weapon
-	// The old shots may spend what the weapon had now, plus what an earlier overwrite of
-	// it still left (a client that had not applied that one yet fires from its supply).
-	rounds := uint16(0)
-	if inv.cat.kind[s.weapon].needsAmmo() {
-		rounds = satAdd(s.total, s.creditAt(now))
+	bit := uint64(1) << w
+	if discard {
+		// The old shots may spend what the weapon had now, plus what an earlier
+		// overwrite left (a client that had not applied that one yet fires from its
+		// supply).
+		rounds := uint16(0)
+		if inv.cat.kind[w].needsAmmo() {
+			rounds = satAdd(s.total, s.creditAt(now))
+		}
+		stock := inv.oldRounds(w)
+		if inv.stockOpen(now, w) {
+			rounds = satAdd(rounds, *stock)
+		}
+		*stock = rounds
 	}
-	if inv.isDisplacedLoaded(now, s.weapon, false) {
-		rounds = satAdd(rounds, inv.displacedRounds[s.weapon])
-	}
-	loaded := inv.usable(now, s) || inv.isDisplaced(now, s.weapon) && inv.displacedLoaded&bit != 0
+	loaded := inv.usable(now, s) || inv.isDisplaced(now, w) && inv.displacedLoaded&bit != 0
 	inv.displaced |= bit
 	inv.displacedEcho &^= bit
 	inv.displacedLoaded &^= bit
 	if loaded {
 		inv.displacedLoaded |= bit
 	}
-	inv.displacedRev[s.weapon] = rev
-	inv.displacedUntil[s.weapon] = now + SettleTimeout
-	inv.displacedShotUntil[s.weapon] = now + SettleTimeout
-	inv.displacedRounds[s.weapon] = rounds
+	inv.displacedRev[w] = rev
+	inv.displacedUntil[w] = now + SettleTimeout
+	inv.displacedShotUntil[w] = now + inv.shotWindow()
+}
+
+// pooled reports whether weapon's slot pools the ammo of its weapons.
+func (inv *Inventory) pooled(weapon uint8) bool { return inv.cat.current()[weapon].Pooled }
+
+// oldRounds is the stock the old shots of an overwritten weapon spend from: its own, or
+// its slot's when the slot pools its ammo (any weapon of the slot fired from one supply).
+func (inv *Inventory) oldRounds(weapon uint8) *uint16 {
+	if inv.pooled(weapon) {
+		return &inv.poolRounds[inv.cat.slot[weapon]]
+	}
+	return &inv.displacedRounds[weapon]
+}
+
+// stockOpen reports whether weapon's stock of old rounds may still be spent at now: some
+// overwritten weapon that had rounds and shares the stock is still protected.
+func (inv *Inventory) stockOpen(now time.Duration, weapon uint8) bool {
+	if !inv.pooled(weapon) {
+		return inv.isDisplaced(now, weapon) && inv.displacedLoaded&(1<<weapon) != 0
+	}
+	sl := inv.cat.slot[weapon]
+	for m := inv.displaced & inv.displacedLoaded; m != 0; m &= m - 1 {
+		x := uint8(bits.TrailingZeros64(m))
+		if inv.cat.slot[x] == sl && inv.isDisplaced(now, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// poolOf returns the slot whose total a weapon of a pooled slot shares: its slot, if it
+// holds any weapon (the one a give carried the rounds over to); nil for a weapon of a
+// slot that does not pool.
+func (inv *Inventory) poolOf(weapon uint8) *slotState {
+	if !inv.pooled(weapon) {
+		return nil
+	}
+	s := &inv.slots[inv.cat.slot[weapon]]
+	if s.weapon == Fists {
+		return nil
+	}
+	return s
 }
 
 // isDisplaced reports whether weapon's old blows may still arrive at now.
@@ -268,10 +382,18 @@ func (inv *Inventory) isDisplaced(now time.Duration, weapon uint8) bool {
 	return int(weapon) < NumWeapons && inv.displaced&(1<<weapon) != 0 && now < inv.displacedUntil[weapon]
 }
 
-// isDisplacedLoaded reports whether weapon's old shots (it had rounds) may still arrive:
-// rounds of it left from before the overwrite, within DisplacedShotGrace of the echo for
-// a shot, DisplacedGrace for a projectile (a host may judge a projectile whose launch was
-// lost at its detonation, a fuse later).
+// inShotWindow reports whether weapon's old shots (and its continuous fire from before
+// the command) may still arrive at now.
+func (inv *Inventory) inShotWindow(now time.Duration, weapon uint8) bool {
+	return inv.isDisplaced(now, weapon) && now < inv.displacedShotUntil[weapon]
+}
+
+// isDisplacedLoaded reports whether weapon's old shots (it had rounds) may still arrive
+// and be paid: within the shot window (the round trip plus OverwriteShotMargin after the
+// command, DisplacedShotGrace after its echo) for a shot, DisplacedGrace after the echo
+// for a projectile (a host may judge a projectile whose launch was lost at its
+// detonation, a fuse later); and rounds left, in its stock of old rounds or, in a pooled
+// slot, in the total the rounds were carried over to.
 func (inv *Inventory) isDisplacedLoaded(now time.Duration, weapon uint8, shot bool) bool {
 	if !inv.isDisplaced(now, weapon) || inv.displacedLoaded&(1<<weapon) == 0 {
 		return false
@@ -279,7 +401,13 @@ func (inv *Inventory) isDisplacedLoaded(now time.Duration, weapon uint8, shot bo
 	if shot && now >= inv.displacedShotUntil[weapon] {
 		return false
 	}
-	return inv.displacedRounds[weapon] > 0 || !inv.cat.kind[weapon].needsAmmo()
+	if !inv.cat.kind[weapon].needsAmmo() || *inv.oldRounds(weapon) > 0 {
+		return true
+	}
+	if ps := inv.poolOf(weapon); ps != nil {
+		return inv.usable(now, ps)
+	}
+	return false
 }
 
 // pruneDisplaced forgets overwritten weapons whose time is up.

@@ -549,6 +549,9 @@ func (s *sim) loadout() {
 // command issues a random gamemode command and schedules the next.
 func (s *sim) command() {
 	now := s.now
+	// The host's estimate of the round trip: the link's, without its jitter (a median of
+	// samples with jitter is at least that).
+	s.inv.SetRTT(s.down.oneWay(now)+s.up.oneWay(now), true)
 	w := uint8(s.rng.IntN(NumWeapons))
 	switch r := s.rng.IntN(100); {
 	case r < 45:

@@ -178,6 +178,9 @@ func finite(vs ...float32) bool {
 func (inv *Inventory) ownership(now time.Duration, weapon uint8, shot bool) (s *slotState, displaced bool, v Verdict) {
 	s = inv.slotOf(weapon)
 	if inv.isDisplacedLoaded(now, weapon, shot) {
+		if s == nil {
+			s = inv.poolOf(weapon) // its rounds were carried over to the slot's weapon
+		}
 		return s, true, Accepted
 	}
 	if s == nil {
@@ -204,13 +207,15 @@ func rateOK(tat, now, interval, tolerance time.Duration) (time.Duration, bool) {
 }
 
 // pay takes the round of an accepted action. An old shot of an overwritten weapon spends
-// from the rounds that weapon had when overwritten, not from the new store.
+// from the rounds that weapon had when a command threw them away (its stock of old
+// rounds), not from the new store; once the stock is gone, from the store (in a pooled
+// slot: from the total its rounds were carried over to).
 func (inv *Inventory) pay(now time.Duration, s *slotState, displaced bool, weapon uint8) Payment {
 	if displaced {
-		if inv.displacedRounds[weapon] > 0 {
-			inv.displacedRounds[weapon]--
+		if stock := inv.oldRounds(weapon); *stock > 0 {
+			*stock--
+			return NotCharged
 		}
-		return NotCharged
 	}
 	if s == nil {
 		return NotCharged

@@ -312,21 +312,27 @@ func TestSetAmmoInFlightDoesNotChargeShotsFiredBeforeIt(t *testing.T) {
 	}
 }
 
-func TestOverwrittenWeaponIsProtectedAtMostSettleTimeoutWithoutEcho(t *testing.T) {
+// TestOverwrittenWeaponIsProtectedAtMostTheRoundTripWithoutEcho: the MP5's old shots after
+// a pooled swap come only within the round trip (none measured: UnmeasuredRTT) plus
+// OverwriteShotMargin, and spend from the Uzi that carries the MP5's rounds.
+func TestOverwrittenWeaponIsProtectedAtMostTheRoundTripWithoutEcho(t *testing.T) {
 	inv := newInv(t)
 	give(t, inv, 0, wMP5, 30, true)
 	give(t, inv, 0, wUzi, 20, true) // pooled swap: MP5's old shots may still come
 	if got := ammoOf(t, inv, wUzi); got != 50 {
 		t.Fatalf("Uzi %d, want 50", got)
 	}
-	if r := inv.Shot(SettleTimeout-ms, true, shotOf(wMP5, 0, 20)); r.Verdict != Accepted || r.Paid != NotCharged {
-		t.Fatalf("old MP5 shot before the timeout: %v", r)
+	window := UnmeasuredRTT + OverwriteShotMargin
+	if r := inv.Shot(window-ms, true, shotOf(wMP5, 0, 20)); r.Verdict != Accepted || r.Paid != PaidFromStore {
+		t.Fatalf("old MP5 shot within the window: %v", r)
 	}
-	if r := inv.Shot(SettleTimeout, true, shotOf(wMP5, 0, 20)); r.Verdict != NotOwned {
-		t.Fatalf("MP5 shot after the timeout: %v", r)
+	for _, at := range []time.Duration{window, SettleTimeout - ms} {
+		if r := inv.Shot(at, true, shotOf(wMP5, 0, 20)); r.Verdict != NotOwned {
+			t.Fatalf("MP5 shot %v after the swap: %v", at, r)
+		}
 	}
-	if got := ammoOf(t, inv, wUzi); got != 50 {
-		t.Fatalf("Uzi %d: the MP5's old shots are not charged to it", got)
+	if got := ammoOf(t, inv, wUzi); got != 49 {
+		t.Fatalf("Uzi %d: the MP5's old shot spends the rounds carried over to it", got)
 	}
 }
 
@@ -410,22 +416,27 @@ func TestOldShotsOfAnOverwrittenWeaponSpendOnlyWhatItHad(t *testing.T) {
 
 func TestOverwrittenWeaponIsSettledByTheLanesAcknowledgement(t *testing.T) {
 	inv := newInv(t)
+	inv.SetRTT(RTTLimit, true) // the longest window of old shots
 	give(t, inv, 0, wMP5, 30, true)
 	g := give(t, inv, 0, wUzi, 20, true) // pooled swap: the MP5's old shots may still come
-	if err := inv.Acknowledged(time.Second, g.Rev+1); !errors.Is(err, ErrFutureRevision) {
+	if err := inv.Acknowledged(100*ms, g.Rev+1); !errors.Is(err, ErrFutureRevision) {
 		t.Fatalf("acknowledging a revision never sent: %v", err)
 	}
-	if r := inv.Shot(5*time.Second, true, shotOf(wMP5, 0, 20)); r.Verdict != Accepted {
+	if r := inv.Shot(400*ms, true, shotOf(wMP5, 0, 20)); r.Verdict != Accepted {
 		t.Fatalf("old MP5 shot before any acknowledgement: %v", r)
 	}
-	// The lane acknowledged the give at 6 s, and the client never echoes it in a frame.
-	if err := inv.Acknowledged(6*time.Second, g.Rev); err != nil {
+	// The lane acknowledged the give at 500 ms, and the client never echoes it in a frame.
+	ackAt := 500 * ms
+	if err := inv.Acknowledged(ackAt, g.Rev); err != nil {
 		t.Fatal(err)
 	}
-	if r := inv.Shot(6*time.Second+DisplacedShotGrace-ms, true, shotOf(wMP5, 0, 20)); r.Verdict != Accepted {
+	if r := inv.Shot(ackAt+DisplacedShotGrace-ms, true, shotOf(wMP5, 0, 20)); r.Verdict != Accepted {
 		t.Fatalf("old MP5 shot within DisplacedShotGrace of the acknowledgement: %v", r)
 	}
-	if r := inv.Shot(6*time.Second+DisplacedShotGrace, true, shotOf(wMP5, 0, 20)); r.Verdict != NotOwned {
-		t.Fatalf("old MP5 shot after DisplacedShotGrace of the acknowledgement, long before SettleTimeout: %v", r)
+	if ackAt+DisplacedShotGrace >= RTTLimit+OverwriteShotMargin {
+		t.Fatal("the test needs the acknowledgement's grace to end before the round trip's window")
+	}
+	if r := inv.Shot(ackAt+DisplacedShotGrace, true, shotOf(wMP5, 0, 20)); r.Verdict != NotOwned {
+		t.Fatalf("old MP5 shot after DisplacedShotGrace of the acknowledgement, before the round trip's window: %v", r)
 	}
 }

@@ -55,6 +55,22 @@ const (
 	// (credited in order) that took nothing from a living ledger, so that it was neither on
 	// the ledger nor an unconfirmed claim for the god-mode detector.
 	CheatStaleEcho
+	// CheatCarryOver: the gamemode gives it an Uzi (CarryOverUzi rounds) at each spawn and,
+	// CarryOverDelay later, an MP5 (CarryOverMP5) into the same slot, which pools its ammo:
+	// the MP5's total holds the Uzi's rounds. Once its client applied the MP5, it withholds
+	// its lane acknowledgements and its echo of the give for CheatWindow and fires forged
+	// shots of the replaced Uzi (as many as it had) through the overwrite window, then of
+	// the MP5 (more than it has). It gains every Uzi or MP5 shot the server relays beyond
+	// the rounds it was given (what the store held plus what the gives added).
+	CheatCarryOver
+	// CheatTakenWeapon: TakenDelay after each spawn the gamemode takes its Deagle. Once its
+	// client applied the take, it withholds its lane acknowledgements (the lane's
+	// acknowledgements are cumulative: it holds back every lane datagram, so nothing of the
+	// take's is acknowledged) and its echo of the take for CheatWindow, and keeps firing
+	// forged Deagle shots. It gains every Deagle shot the server relays, in the life the
+	// take was in, later than an honest client's shot fired before the take could arrive
+	// (TakenHonestBound after the take).
+	CheatTakenWeapon
 
 	cheatCount
 )
@@ -78,6 +94,10 @@ func (c Cheat) String() string {
 		return "vehicle_god"
 	case CheatStaleEcho:
 		return "stale_echo"
+	case CheatCarryOver:
+		return "carry_over"
+	case CheatTakenWeapon:
+		return "taken_weapon"
 	}
 	return "cheat(?)"
 }
@@ -129,6 +149,7 @@ type cheater struct {
 	excused   time.Duration // the last spawn or health command (health frames)
 	enc       []byte
 	stale     *staleEcho // the stale-echo cheat's state (CheatStaleEcho)
+	hold      *withhold  // carry over, taken weapon
 }
 
 func newCheater(kind Cheat, idx int) *cheater {
@@ -136,6 +157,9 @@ func newCheater(kind Cheat, idx int) *cheater {
 		relayed: map[uint16]bool{}, deadSeen: map[uint16]time.Duration{}}
 	if kind == CheatStaleEcho {
 		ch.stale = &staleEcho{}
+	}
+	if kind == CheatCarryOver || kind == CheatTakenWeapon {
+		ch.hold = newWithhold()
 	}
 	return ch
 }
@@ -146,6 +170,9 @@ func (m *Match) outgoing(p *player, now time.Duration, d []byte, send func([]byt
 	ch := p.cheat
 	if ch != nil && ch.stale != nil {
 		m.staleOutgoing(p, now, d, send)
+		return
+	}
+	if ch != nil && ch.hold != nil && m.withholding(p, now, d, send) {
 		return
 	}
 	id, err := wire.Peek(d)
@@ -216,6 +243,10 @@ func (ch *cheater) forgeShot(send func([]byte)) {
 // forge runs every client tick of a cheater: the shots its game would not fire.
 func (m *Match) forge(p *player, now time.Duration, send func([]byte)) {
 	ch := p.cheat
+	if ch != nil && ch.hold != nil {
+		m.forgeHeld(p, now, send)
+		return
+	}
 	if ch == nil || !ch.haveShot {
 		return
 	}
@@ -230,6 +261,17 @@ func (m *Match) forge(p *player, now time.Duration, send func([]byte)) {
 		if !p.c.Alive() && p.c.Spawned() && p.rng.IntN(10) == 0 {
 			ch.forgeShot(send)
 		}
+	}
+}
+
+// forgeHeld runs every client tick of the carry-over and taken-weapon cheaters: the shots
+// they fire through the overwrite window.
+func (m *Match) forgeHeld(p *player, now time.Duration, send func([]byte)) {
+	switch p.cheat.kind {
+	case CheatCarryOver:
+		m.forgeCarryOver(p, now, send)
+	case CheatTakenWeapon:
+		m.forgeTakenWeapon(p, now, send)
 	}
 }
 
@@ -263,6 +305,10 @@ func (m *Match) watch(to int, now time.Duration, d []byte) {
 			return
 		}
 		ch := p.cheat
+		if ch.hold != nil {
+			m.watchHeld(p, now, msg)
+			return
+		}
 		if ch.kind == CheatFrozenAmmo && msg.Weapon != weaponM4 {
 			return
 		}
@@ -306,6 +352,10 @@ func (m *Match) cheatTick(now time.Duration) {
 			m.staleTick(p)
 			continue
 		}
+		if ch.hold != nil {
+			m.heldTick(p, now)
+			continue
+		}
 		if ch.kind != CheatHealthFrames {
 			continue
 		}
@@ -333,6 +383,10 @@ func (m *Match) onCheaterSpawn(p *player, now time.Duration) {
 		return
 	}
 	p.cheat.excused = now
+	if p.cheat.hold != nil {
+		m.heldSpawn(p, now)
+		return
+	}
 	if p.cheat.kind != CheatFrozenAmmo {
 		return
 	}
@@ -355,6 +409,8 @@ func (m *Match) finishCheats() {
 			ch.report.Gained += cadenceExcess(ch.relayAt, m.catalogInterval(weaponM4))
 		case CheatStaleEcho:
 			ch.stale.closeLife(p)
+		case CheatCarryOver:
+			ch.hold.closeLife(ch)
 		}
 		m.report.Cheaters = append(m.report.Cheaters, ch.report)
 		m.report.CheatsGained += ch.report.Gained

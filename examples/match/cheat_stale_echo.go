@@ -9,13 +9,14 @@ import (
 	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/vitals"
 	"github.com/arbitergo/arbiter/wire"
+	"github.com/arbitergo/arbiter/wire/lane"
 )
 
 // The stale-echo cheat (CheatStaleEcho) and the gamemode's health commands it feeds on.
 const (
 	// StaleAckHold is how long the stale-echo cheater holds its lane acknowledgement back
 	// after its game took a health or armor command. The server's lane gives the link up
-	// when its oldest message stays unacknowledged for 15 s (wire.LaneLinkTimeout) after
+	// when its oldest message stays unacknowledged for 15 s (lane.LinkTimeout) after
 	// its first transmission; 12 s leaves room for a 400 ms round trip and retransmissions,
 	// so the cheater keeps its connection and withholds as long as it can.
 	StaleAckHold = 12 * time.Second
@@ -94,7 +95,7 @@ func (m *Match) staleOutgoing(p *player, now time.Duration, d []byte, send func(
 		// now, never again from the one held (that would outlast the link timeout).
 		st.holding, st.haveAck = false, false
 	}
-	if len(d) >= 7 && d[0] == wire.Version && d[1] == byte(wire.LaneDatagramID) {
+	if len(d) >= 7 && d[0] == wire.Version && d[1] == byte(lane.DatagramID) {
 		out, changed := st.laneDatagram(d)
 		if changed {
 			ch.report.Forged++

@@ -8,6 +8,7 @@ import (
 
 	"github.com/arbitergo/arbiter/vitals"
 	"github.com/arbitergo/arbiter/wire"
+	"github.com/arbitergo/arbiter/wire/lane"
 )
 
 func shadowOf(cmds []shadowCommand, hits ...shadowHit) float32 {
@@ -60,13 +61,13 @@ func TestStaleShadowIsTheHighestLedgerTheRecordsAllow(t *testing.T) {
 // a damage report among them echoes the old revision. Once it lets go, the next datagram
 // acknowledges everything.
 func TestStaleEchoHoldsTheLaneAcknowledgementBack(t *testing.T) {
-	server, err := wire.NewLane(wire.LaneConfig{})
+	server, err := lane.New(lane.Config{})
 	require.NoError(t, err)
-	client, err := wire.NewLane(wire.LaneConfig{})
+	client, err := lane.New(lane.Config{})
 	require.NoError(t, err)
 	st := &staleEcho{}
 	var now time.Duration
-	exchange := func(payload []byte) (wire.LaneSeq, []byte) {
+	exchange := func(payload []byte) (lane.Seq, []byte) {
 		now += 50 * time.Millisecond
 		seq, err := server.Queue(now, payload, false)
 		require.NoError(t, err)

@@ -16,11 +16,13 @@
 //
 // The gamemode puts the players in teams with friendly fire off, sends health, armor and
 // weapon commands to random living players while they fight (a set_health(0) now and
-// then), moves one player to another team every TeamSwapEvery, turns a team's friendly
-// fire on for 20 s, changes the damage multipliers and a weapon's damage mid-match,
-// regenerates every living player for a minute from a sixth of the match on
-// (add_health(RegenAmount, 100) every RegenEvery, so a health command is nearly always in
-// flight), and chooses each dead player's next spawn point.
+// then; it takes a player's M4 or swaps it for an AK-47 in the same pooled slot and gives
+// it back a few seconds later, and sets the Deagle's ammo, so weapons are taken from
+// players while they fire them), moves one player to another team every TeamSwapEvery,
+// turns a team's friendly fire on for 20 s, changes the damage multipliers and a weapon's
+// damage mid-match, regenerates every living player for a minute from a sixth of the match
+// on (add_health(RegenAmount, 100) every RegenEvery, so a health command is nearly always
+// in flight), and chooses each dead player's next spawn point.
 //
 // Every player is honest: every action goes through its client, which refuses what the
 // game would. The network gives each player its own round-trip time (spread evenly from
@@ -37,9 +39,11 @@
 //   - refused commands: a gamemode command refused for a player the server held alive
 //     and counted;
 //   - disagreements: a hit an honest victim reported that the server neither credited
-//     nor discarded by a record's rule (a shot accepted before a team change), and,
-//     after the match settled (Config.Settle of quiet play), any player whose life,
-//     generation, health, armor or weapons the server and the client disagree on.
+//     nor discarded by a record's rule (a shot accepted before a team change); during
+//     play, the server's count of a weapon below the honest client's once both applied
+//     the same commands (Report.Weapons.CountBelow); and, after the match settled
+//     (Config.Settle of quiet play), any player whose life, generation, health, armor or
+//     weapons the server and the client disagree on.
 //
 // The Report also counts frames, shots, reports by source, deaths by how they were
 // committed, respawns, commands, the server's events and the network's work, and
@@ -47,23 +51,30 @@
 // players under fire at 200 ms of round trip, how many cross a damage report created
 // before the client applied them, and on how many a fixed time window (RaceWindows) would
 // have corrupted the ledger while the revision rule does not; and, in every match, how
-// many frames reach the server before the hit report they follow.
+// many frames reach the server before the hit report they follow. Report.Weapons says how
+// late the shots an honest client fired before it applied a command that took the gun
+// reached the server, after the command and the round trip the server measured (the
+// window of such shots is that round trip plus inventory.OverwriteShotMargin), and how
+// many rounds honest clients sprayed against what the server charged them itself.
 //
 // # Cheaters
 //
 // Config.Cheaters makes some players cheat (Cheat): a game that skips every hit, frames
 // that always show full health, a frozen ammo counter with forged shots past the real
 // ammo, frames that claim a dead player alive with forged shots, shots forged ten times
-// faster than the weapon allows, a car that never takes damage, and a client that
-// withholds its lane acknowledgement of every health command and keeps echoing an old
-// health revision (stale_echo; the gamemode sends it a command every 15 s, and
-// regenerates everyone for a minute). The cheats sit between a client and the network,
-// as a trainer or a modified client would. Report.Cheaters says, for each, what it
-// gained that the records say it must not (the promise is 0: the server's ledger never
-// rose without a command, no shot was relayed beyond the rounds given or the weapon's
-// cadence or while the server held the shooter dead, no frame was relayed alive for a
-// dead player, the ledger never kept more than the confirmed hits allowed) and how the
-// server met it (refusals, god_mode cuts, the god_mode and
+// faster than the weapon allows, a car that never takes damage, a client that withholds
+// its lane acknowledgement of every health command and keeps echoing an old health
+// revision (stale_echo; the gamemode sends it a command every 15 s, and regenerates
+// everyone for a minute), a replaced weapon fired again after a pooled slot carried its
+// rounds over (carry_over), and a taken weapon kept firing while the take's
+// acknowledgement and echo are withheld (taken_weapon). The cheats sit between a client
+// and the network, as a trainer or a modified client would. Report.Cheaters says, for
+// each, what it gained that the records say it must not (the promise is 0: the server's
+// ledger never rose without a command, no shot was relayed beyond the rounds given or the
+// weapon's cadence or while the server held the shooter dead or later than an honest
+// client could have fired a taken weapon, no frame was relayed alive for a dead player,
+// the ledger never kept more than the confirmed hits allowed) and how the server met it
+// (refusals, god_mode cuts, the god_mode and
 // vehicle_god_mode suspicion flags).
 // The honest measurements count only the honest players.
 //

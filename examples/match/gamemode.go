@@ -45,6 +45,8 @@ type gamemode struct {
 	// given counts the M4 rounds the gamemode gave each player (the frozen-ammo
 	// cheater's measurement).
 	given []int
+	// returns are the M4s taken or swapped away, to give back (overwrite.go).
+	returns []pendingReturn
 }
 
 func newGamemode(m *Match, rng *rand.Rand) *gamemode {
@@ -92,6 +94,7 @@ func (g *gamemode) tick(now time.Duration) {
 	}
 	g.stages(now)
 	g.staleTick(now)
+	g.returnGuns(now)
 	if now >= g.next.cmd {
 		g.next.cmd = now + CommandEvery
 		g.command(now)
@@ -156,7 +159,7 @@ func (g *gamemode) command(now time.Duration) {
 	if p.cheat != nil {
 		p.cheat.excused = now // a health or armor command may raise the ledger
 	}
-	switch k := g.rng.IntN(12); k {
+	switch k := g.rng.IntN(14); k {
 	case 0, 1, 2:
 		g.issue(g.vital(now, p, vitals.CommandSetHealth, float32(40+g.rng.IntN(61)), 0), true)
 	case 3, 4:
@@ -174,15 +177,27 @@ func (g *gamemode) command(now time.Duration) {
 	case 8:
 		g.issue(s.GiveWeapon(now, p.id, weaponShotgun, 10, g.rng.IntN(2) == 0), true)
 	case 9:
-		g.issue(s.SetWeaponAmmo(now, p.id, weaponDeagle, 35, wire.NoClip), true)
+		if g.owns(p, weaponDeagle) {
+			err := s.SetWeaponAmmo(now, p.id, weaponDeagle, 35, wire.NoClip)
+			g.issue(err, true)
+			if err == nil {
+				g.m.noteOverwrite(p, weaponDeagle, now)
+			}
+		}
 	case 10:
-		g.issue(s.SetArmedWeapon(now, p.id, weaponM4), true)
+		if g.owns(p, weaponM4) {
+			g.issue(s.SetArmedWeapon(now, p.id, weaponM4), true)
+		}
 	case 11:
 		if g.rng.IntN(6) == 0 {
 			g.issue(g.vital(now, p, vitals.CommandSetHealth, 0, 0), true) // the gamemode slays a player
 		} else if _, owned, err := s.Ammo(p.id, weaponGrenade); err == nil && owned {
 			g.issue(s.TakeWeapon(now, p.id, weaponGrenade), true)
 		}
+	case 12:
+		g.takeGun(now, p)
+	case 13:
+		g.swapRifle(now, p)
 	}
 }
 

@@ -51,6 +51,8 @@ type Match struct {
 	quiet        bool // play is over: no damage, no commands
 	// OnEvent, when set, sees every server event as the match drains it (tests).
 	OnEvent func(refserver.Event)
+	// shotDec decodes the honest shots the weapon measurements look at.
+	shotDec wire.Decoder
 }
 
 // player is one player of the match: its honest client, its bot and what the match
@@ -71,6 +73,8 @@ type player struct {
 	framesSeen   bool
 	// race bookkeeping: health commands sent, in order
 	sent []sentCommand
+	// weapons: commands that took its guns, its old shots, its spray (overwrite.go)
+	weapons weaponTrack
 }
 
 // sentCommand is a set_health the gamemode sent to a player.
@@ -184,6 +188,7 @@ func (m *Match) Start() error {
 				m.physics(m.sim.Now())
 			}
 			m.cheatTick(m.sim.Now())
+			m.checkCounts(m.sim.Now())
 			m.gm.tick(m.sim.Now())
 		}
 		return true
@@ -235,7 +240,8 @@ func (m *Match) clientTick(p *player) {
 	now := m.sim.Now()
 	_ = p.c.Tick(now)
 	send := func(d []byte) { m.net.Send(p.node, serverNode, d) }
-	_ = p.c.Flush(now, func(d []byte) { m.outgoing(p, now, d, send) })
+	_ = p.c.Flush(now, func(d []byte) { m.clientSent(p, d); m.outgoing(p, now, d, send) })
+	m.trackClient(p)
 	m.forge(p, now, send)
 	// The match reads the clients' state directly; their events are only drained.
 	for _, ok := p.c.PopEvent(); ok; _, ok = p.c.PopEvent() {
@@ -258,6 +264,8 @@ func (m *Match) observe(p *player, now time.Duration, d []byte) {
 		if !p.framesSeen || revision.Newer(msg.DamageSeq, p.frameCovered) {
 			p.frameCovered, p.framesSeen = msg.DamageSeq, true
 		}
+	case *wire.WeaponShot:
+		m.oldShotArrived(p, now, msg)
 	case *wire.DamageReport:
 		if isSum(msg.Weapon) {
 			return
@@ -516,6 +524,8 @@ func (m *Match) collect() {
 		r.Network.RTTMedianMs = stats.Median(rtts)
 	}
 	r.Commands = m.gm.commands
+	r.Weapons.FireCharged = int(m.server.Stats().FireSpent)
+	r.Weapons.OldShotMarginMs = millis(inventory.OverwriteShotMargin)
 	if r.Race.ReportedHits > 0 {
 		r.Race.FramesFirstPercent = 100 * float64(r.Race.FramesFirst) / float64(r.Race.ReportedHits)
 	}

@@ -161,6 +161,8 @@ func TestCheatsGainNothing(t *testing.T) {
 	require.Positive(t, by[CheatRevive.String()].Refused, "a dead player's shots are refused")
 	require.Positive(t, by[CheatSpam.String()].Refused, "shots past the cadence are refused")
 	require.Positive(t, by[CheatStaleEcho.String()].Flagged, "frames judged at the revision a stale echo claims are cut and flagged")
+	require.Positive(t, by[CheatCarryOver.String()].Refused, "shots past the carried-over rounds are refused")
+	require.Positive(t, by[CheatTakenWeapon.String()].Refused, "a taken weapon's shots after the round trip are refused")
 	if !raceEnabled {
 		require.Positive(t, by[CheatSkipHits.String()].Flagged, "skipped hits raise the god-mode suspicion")
 		require.Positive(t, by[CheatVehicleGod.String()].Flagged, "a car that never takes damage raises the vehicle_god_mode suspicion")

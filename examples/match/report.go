@@ -56,6 +56,9 @@ type Report struct {
 	// Race is the measurement of commands racing damage (Config.Race and the counts of
 	// frames arriving before their report, which every match measures).
 	Race RaceReport `json:"race"`
+	// Weapons is the measurement of the weapon store's rules: old shots of guns a command
+	// took, the server's count against the client's, continuous fire.
+	Weapons WeaponsReport `json:"weapons"`
 	// Suspicions counts god-mode and vehicle_god_mode suspicion flags raised on honest
 	// players. A flag changes
 	// nothing (the detector never touches health), so it is not a wrong, but a detector
@@ -173,6 +176,11 @@ func (r Report) String() string {
 	n := r.Network
 	p("\n  network: %d datagrams, %d lost, %d duplicated, %d overtaken, %d lane retransmissions, median rtt %.0f ms\n",
 		n.Datagrams, n.Lost, n.Duplicated, n.Overtaken, n.Retransmissions, n.RTTMedianMs)
+	wp := r.Weapons
+	p("  weapons taken mid-life from honest players: %d; old shots fired before the take applied: %d, the latest %.0f ms after the take and the round trip (window: round trip + %.0f ms)\n",
+		wp.Overwrites, wp.OldShots, wp.OldShotLatestMs, wp.OldShotMarginMs)
+	p("  continuous fire: honest clients sprayed %d rounds, the server charged %d; its count below a client's: %d times\n",
+		wp.Sprayed, wp.FireCharged, wp.CountBelow)
 	rc := r.Race
 	p("  frames that arrived before their report: %d of %d hit reports (%.1f %%)\n", rc.FramesFirst, rc.ReportedHits, rc.FramesFirstPercent)
 	if rc.SetHealth > 0 {

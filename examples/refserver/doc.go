@@ -212,7 +212,9 @@
 //     (ErrOutOfRange). set_health(0) is critical and counts the death.
 //   - Weapons (adr-weapon-inventory): GiveWeapon, TakeWeapon, SetWeaponAmmo, ClearWeapons,
 //     SetArmedWeapon, SetWeaponSkill (ErrWeapon); in any life state (the loadout comes
-//     before the first frame).
+//     before the first frame). Every accepted pong hands the rewind's round-trip estimate
+//     to the player's inventory (SetRTT): old shots of a weapon a command overwrote are
+//     accepted for that round trip plus inventory.OverwriteShotMargin after the command.
 //   - SetDamageMultipliers (world-wide, each connection's own table revision; joiners get
 //     it) and SetWeaponProperties (a gun's damage per tier and range, a new catalogue
 //     revision to every connection; ErrPropertiesBusy).
@@ -224,7 +226,7 @@
 //   - Vehicles and positions: CreateVehicle, MoveVehicle, RespawnVehicle, FreezeVehicle,
 //     SetPlayerPosition (ErrUnknownVehicle, ErrVehicleExists); each restarts the rewind
 //     history as adr-0041 says. Kick.
-//   - Readbacks: Vitals, Health, Armor, Weapons, HeldWeapon, Ammo, Alive, Phase,
+//   - Readbacks: Vitals, Health, Armor, Weapons, HeldWeapon, Ammo, WeaponRev, Alive, Phase,
 //     Generation, RTT, Team, Token, Connected, Players, VehicleWrecked, LaneStats, Stats.
 //
 // # Events

@@ -744,6 +744,16 @@ func (w *World) Ammo(id uint16, weapon uint8) (uint16, bool, error) {
 	return n, ok, nil
 }
 
+// WeaponRev returns the revision of the last weapon command queued for the player: the
+// weapon_rev its frames echo once its client applied every weapon command.
+func (w *World) WeaponRev(id uint16) (uint16, error) {
+	p := w.conn(id)
+	if p == nil {
+		return 0, fmt.Errorf("%w: %d", ErrUnknownPlayer, id)
+	}
+	return p.inv.Rev(), nil
+}
+
 // Alive reports whether the server holds the player alive (what the relay stamps): alive,
 // dying (counted, the report awaited) or respawning.
 func (w *World) Alive(id uint16) bool {

@@ -87,7 +87,9 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 			w.refuseInput(p.id, VerdictFutureRevision, "vital_rev")
 		}
 	}
-	if ir := p.inv.Frame(now, inventory.Frame{WeaponRev: m.WeaponRev, Weapon: m.Weapon, Clip: m.Clip, Total: m.Total, FireHeld: m.FireHeld}); ir.Verdict == inventory.FrameFutureRevision {
+	ir := p.inv.Frame(now, inventory.Frame{WeaponRev: m.WeaponRev, Weapon: m.Weapon, Clip: m.Clip, Total: m.Total, FireHeld: m.FireHeld})
+	w.stats.FireSpent += uint64(ir.FireSpent)
+	if ir.Verdict == inventory.FrameFutureRevision {
 		w.refuseInput(p.id, VerdictFutureRevision, "weapon_rev")
 	}
 

@@ -26,6 +26,9 @@ type Stats struct {
 	Refused uint64
 	// Frames counts player frames taken; Relayed the RemotePlayerSync datagrams sent.
 	Frames, Relayed uint64
+	// FireSpent counts the rounds of continuous weapons the inventory spent itself for
+	// frames that showed their fire held (inventory.FrameResult.FireSpent).
+	FireSpent uint64
 	// Shots counts accepted shots, ShotsRefused refused ones.
 	Shots, ShotsRefused uint64
 	// Reports counts damage reports handed to vitals; Credited the credited outcomes.
@@ -384,6 +387,8 @@ func (w *World) handle(now time.Duration, conn uint16, m wire.Message) Verdict {
 		if err != nil || v != rewind.PongAccepted {
 			return VerdictIgnored
 		}
+		// The estimate moved: the inventory bounds old shots of overwritten weapons by it.
+		p.inv.SetRTT(w.rw.RTT(rewind.PlayerID(p.id)))
 		return VerdictAccepted
 	case *wire.Disconnect:
 		w.markDrop(p, wire.ReasonQuit)
