@@ -44,6 +44,15 @@ const (
 	// and it drives whenever it can. Vehicle health stays the client's in the records, so
 	// nothing is measured as a gain: the vehicle_god_mode detector (adr-0041) must flag it.
 	CheatVehicleGod
+	// CheatFarOrigin: its shots at a target farther than FarOriginMin start a metre from
+	// the target (as its client shows it) instead of at its own hands, and now and then it
+	// throws a grenade at an enemy beyond any throw (FarThrowMin) whose launch starts next
+	// to the target and which explodes at the target's feet. The victims' honest clients
+	// trace and explode what the server relays. It gains every credited damage report that
+	// answers a shot or projectile the server relayed starting, or exploding, farther from
+	// where the cheater stood than it could have put it (beyond refserver.OriginReach and
+	// its lead; beyond the grenade's reach and refserver.ThrowSlack).
+	CheatFarOrigin
 
 	cheatCount
 )
@@ -65,6 +74,8 @@ func (c Cheat) String() string {
 		return "spam"
 	case CheatVehicleGod:
 		return "vehicle_god"
+	case CheatFarOrigin:
+		return "far_origin"
 	}
 	return "cheat(?)"
 }
@@ -115,11 +126,16 @@ type cheater struct {
 	diedAt    time.Duration // when the server committed its death; -1 while alive
 	excused   time.Duration // the last spawn or health command (health frames)
 	enc       []byte
+	far       *farOrigin // the far-origin cheat's state (nil for the others)
 }
 
 func newCheater(kind Cheat, idx int) *cheater {
-	return &cheater{kind: kind, report: CheaterReport{Player: idx, Cheat: kind.String()}, diedAt: -1,
+	ch := &cheater{kind: kind, report: CheaterReport{Player: idx, Cheat: kind.String()}, diedAt: -1,
 		relayed: map[uint16]bool{}, deadSeen: map[uint16]time.Duration{}}
+	if kind == CheatFarOrigin {
+		ch.far = newFarOrigin()
+	}
+	return ch
 }
 
 // outgoing rewrites a datagram of the cheater's client on its way out, and may add forged
@@ -156,6 +172,10 @@ func (m *Match) outgoing(p *player, now time.Duration, d []byte, send func([]byt
 			return
 		}
 	case *wire.WeaponShot:
+		if ch.kind == CheatFarOrigin {
+			m.farShot(p, d, msg, send)
+			return
+		}
 		ch.lastShot, ch.haveShot = *msg, true
 		ch.shotSeq = msg.ShotSeq
 		send(d)
@@ -165,6 +185,16 @@ func (m *Match) outgoing(p *player, now time.Duration, d []byte, send func([]byt
 			}
 		}
 		return
+	case *wire.ProjectileLaunch:
+		if ch.kind == CheatFarOrigin {
+			m.farLaunch(p, d, msg, send)
+			return
+		}
+	case *wire.Detonation:
+		if ch.kind == CheatFarOrigin {
+			m.farDetonation(p, d, msg, send)
+			return
+		}
 	}
 	send(d)
 }
@@ -194,6 +224,10 @@ func (ch *cheater) forgeShot(send func([]byte)) {
 // forge runs every client tick of a cheater: the shots its game would not fire.
 func (m *Match) forge(p *player, now time.Duration, send func([]byte)) {
 	ch := p.cheat
+	if ch != nil && ch.kind == CheatFarOrigin {
+		m.forgeFarOrigin(p, now)
+		return
+	}
 	if ch == nil || !ch.haveShot {
 		return
 	}
@@ -227,13 +261,15 @@ func (m *Match) watch(to int, now time.Duration, d []byte) {
 		return
 	}
 	id, err := wire.Peek(d)
-	if err != nil || (id != wire.IDRemoteWeaponShot && id != wire.IDRemotePlayerSync) {
+	if err != nil || (id != wire.IDRemoteWeaponShot && id != wire.IDRemotePlayerSync &&
+		id != wire.IDRemoteProjectile && id != wire.IDRemoteDetonation) {
 		return
 	}
 	msg, err := m.cheatDecoder.Decode(d)
 	if err != nil {
 		return
 	}
+	m.watchFarOrigin(msg)
 	switch msg := msg.(type) {
 	case *wire.RemoteWeaponShot:
 		p := m.player(msg.Shooter)

@@ -9,8 +9,9 @@
 // waypoints, pick the nearest enemy their client shows and fire the weapon that suits the
 // distance (M4, Desert Eagle, shotgun), throw grenades, charge with a knife (blows and
 // stealth kills), hold a spraycan, drive cars (some armed: a Predator's fixed-damage guns,
-// a gunship's bullet guns), ram pedestrians, and shoot cars until they explode with
-// their occupants. The arena adds falls, near drownings, and the gamemode's fires and
+// a gunship's bullet guns) or ride in them and fire out of the window (a passenger's game
+// moves the car with the driver's relayed frames), ram pedestrians, and shoot cars until
+// they explode with their occupants. The arena adds falls, near drownings, and the gamemode's fires and
 // explosions with a creator. Walls are a chance: the victim's game decides every hit
 // (World.Trace), as the records say only the victim can.
 //
@@ -45,19 +46,26 @@
 // players under fire at 200 ms of round trip, how many cross a damage report created
 // before the client applied them, and on how many a fixed time window (RaceWindows) would
 // have corrupted the ledger while the revision rule does not; and, in every match, how
-// many frames reach the server before the hit report they follow.
+// many frames reach the server before the hit report they follow; and, over the honest
+// players, where the server found their shots and projectiles starting and exploding
+// against what it accepted of them (Report.Origins: the worst case its origin tolerances
+// are sized from).
 //
 // # Cheaters
 //
 // Config.Cheaters makes some players cheat (Cheat): a game that skips every hit, frames
 // that always show full health, a frozen ammo counter with forged shots past the real
 // ammo, frames that claim a dead player alive with forged shots, shots forged ten times
-// faster than the weapon allows, and a car that never takes damage. The cheats sit between a client and the network,
+// faster than the weapon allows, a car that never takes damage, and shots and grenades that
+// start next to their victim while the cheater stands far away. The cheats sit between a
+// client and the network,
 // as a trainer or a modified client would. Report.Cheaters says, for each, what it
 // gained that the records say it must not (the promise is 0: the server's ledger never
 // rose without a command, no shot was relayed beyond the rounds given or the weapon's
 // cadence or while the server held the shooter dead, no frame was relayed alive for a
-// dead player) and how the server met it (refusals, god_mode cuts, the god_mode and
+// dead player, no damage was credited from a shot or grenade relayed from where the
+// shooter could not have fired or thrown it) and how the server met it (refusals, god_mode
+// cuts, the god_mode and
 // vehicle_god_mode suspicion flags).
 // The honest measurements count only the honest players.
 //
