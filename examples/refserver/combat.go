@@ -501,8 +501,13 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 			w.stats.FarOrigins++
 			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictFarOrigin, farDetail("launch lost: detonation", a.Distance, tol))
 		}
-		if r := p.inv.Projectile(now, true, m.Weapon); r.Verdict != inventory.Accepted {
-			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, inventoryVerdict(r.Verdict), "launch lost: "+r.Verdict.String())
+		// A rocket of the Hunter or Hydra its frames put it in comes from no store.
+		v := w.vehicle(p.frame.vehicle)
+		fromSeat := v != nil && p.frame.have && !v.wrecked && launchesRockets(v.model, m.Weapon)
+		if !fromSeat {
+			if r := p.inv.Projectile(now, true, m.Weapon); r.Verdict != inventory.Accepted {
+				return w.refuseProjectile(now, p, m.Projectile, m.Weapon, inventoryVerdict(r.Verdict), "launch lost: "+r.Verdict.String())
+			}
 		}
 		p.projFilter.mark(m.Projectile)
 		*rec = projectileRecord{valid: true, seq: m.Projectile, weapon: m.Weapon, life: p.lifeSerial, at: now, origin: m.Position, healed: true}

@@ -137,14 +137,16 @@ const (
 	OriginWindow = 500 * time.Millisecond
 	// OriginReach is how far, in metres, a shot's ray or a thrown projectile may start from
 	// the accepted path of an actor on foot: the muzzle or the hand at arm's length from
-	// the body's root, and the step a frame covers. Measured in the simulator (400 ms,
-	// 30 ms jitter, 5 % loss, seeds 1-4): at most 1.0 m (see doc.go and the match
-	// report's origin measurements).
+	// the body's root, and the step a frame covers. Measured in the simulator (the match
+	// report's origins; seeds 1-4 at 400 ms, 30 ms jitter, 5 % loss, and the default
+	// match): at most 1.25 m for shots and for grenades thrown on foot.
 	OriginReach = 3
 	// SeatedOriginReach is OriginReach for an actor whose frames put it in a vehicle's
 	// seat within OriginWindow (a drive-by: its frames carry the vehicle's position): the
 	// seat and the arm out of the window from the vehicle's centre, up to half the length
-	// of a coach. Measured: at most 2.0 m for passengers of cars driving at 13 m/s.
+	// of a coach. Measured: at most 5.2 m for passengers firing out of cars driving at
+	// 13 m/s (a passenger's game moves the car by the driver's relayed frames, which
+	// arrive in bursts; the lead adds 2 m at that speed).
 	SeatedOriginReach = 8
 	// OriginLead is the time by which an actor may have moved beyond the newest frame the
 	// World accepted when its shot or launch arrives (a frame interval, the jitter and two
@@ -162,12 +164,14 @@ const (
 	// ThrowSlack is added to a thrown weapon's Range (the catalogue's throw reach: 40 m for
 	// grenades, tear gas, molotovs and satchels) for the distance between its launch and
 	// its detonation: a throw from a height, the bounces and the roll. Measured: honest
-	// grenades detonated at most 31 m from their launch.
+	// grenades detonated at most 30.5 m from their launch (the simulator throws at 12-30 m
+	// on flat ground).
 	ThrowSlack = 20
 	// RocketSpeed bounds, in metres per second, how fast a rocket (weapon 35 or 36) moves
 	// away from its launch: above the game's rockets with the speed of the fastest jet that
 	// launches them added. Its detonation lies within RocketSpeed × (the time since the
-	// launch was accepted + RocketTimeSlack), at most MaxRocketTravel.
+	// launch was accepted + RocketTimeSlack), at most MaxRocketTravel. (The simulator fires
+	// no rockets: this and the vehicle launch bounds are sized from the game alone.)
 	RocketSpeed = 150
 	// RocketTimeSlack is added to the time between a rocket's launch and its detonation as
 	// the server received them: the two datagrams' delays differ by up to the jitter.
@@ -191,7 +195,8 @@ const (
 	LostLaunchLookback = 3 * time.Second
 	// LostLaunchSlack is added, in metres, to the reach of such a detonation from the
 	// owner's path: how far the owner may have walked since the throw beyond what its
-	// history still holds. Measured: at most 25 m from the owner's path.
+	// history still holds. Measured: such detonations lay at most 29.3 m from the owner's
+	// path (the bound for a grenade is 40 + 20 + 3 + 10 = 73 m).
 	LostLaunchSlack = 10
 
 	// MaxFanOut caps the relayed messages (frames, vehicle frames, shots) the World holds

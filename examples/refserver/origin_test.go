@@ -248,3 +248,25 @@ func TestASatchelRidesAVehicleThatStoodWithinItsThrow(t *testing.T) {
 	require.Equal(t, VerdictFarDetonation, h.detonate(a, 2, satchel, wire.Vec3{Y: 300}), "where no car it rode went")
 	require.Equal(t, VerdictAccepted, h.detonate(a, 1, satchel, add3(b.pos, wire.Vec3{Z: 1})), "on the car")
 }
+
+func TestALostLaunchOfAVehiclesRocketIsHealedFromItsSeatWithoutTheStore(t *testing.T) {
+	h, a, _ := duel(t, deagle)
+	require.NoError(t, h.w.GiveWeapon(h.now, 0, rocket, 2, false))
+	require.NoError(t, h.w.CreateVehicle(h.now, 3, ModelHunter, wire.Vec3{Z: 50}, wire.Quat{W: 1}))
+	h.flush()
+	a.vehicle, a.seat, a.pos = 3, 0, wire.Vec3{Z: 50}
+	h.move(a, wire.Vec3{X: 1}, 20)
+	// The rocket's launch was lost; its detonation 80 m ahead arrives.
+	require.Equal(t, VerdictAccepted, h.detonate(a, 1, rocket, add3(a.pos, wire.Vec3{X: 80, Z: -50})))
+	n, _, _ := h.w.Ammo(0, rocket)
+	require.Equal(t, uint16(2), n, "the Hunter's rocket spends nothing of the pilot's own launcher")
+	require.Equal(t, VerdictFarOrigin, h.detonate(a, 2, rocket, add3(a.pos, wire.Vec3{X: 900})), "beyond any rocket's flight")
+	// On foot, a rocket is the store's.
+	a.vehicle, a.seat = NoVehicle, 0
+	h.move(a, wire.Vec3{}, 20)
+	require.Equal(t, VerdictAccepted, h.detonate(a, 3, rocket, add3(a.pos, wire.Vec3{X: 30})))
+	n, _, _ = h.w.Ammo(0, rocket)
+	require.Equal(t, uint16(1), n, "its own launcher's rocket is spent")
+	require.Equal(t, VerdictAccepted, h.detonate(a, 4, rocket, add3(a.pos, wire.Vec3{X: 30})))
+	require.Equal(t, VerdictNoAmmo, h.detonate(a, 5, rocket, add3(a.pos, wire.Vec3{X: 30})))
+}
