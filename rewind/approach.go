@@ -46,7 +46,7 @@ func (w *World) PlayerApproach(id PlayerID, from time.Duration, p Vec3) (Approac
 	if !tr.has {
 		return Approach{}, fmt.Errorf("%w: %d", ErrNoPosition, id)
 	}
-	return tr.approach(from, p), nil
+	return tr.approach(from, p, true), nil
 }
 
 // VehicleApproach is PlayerApproach for vehicle id's accepted path (its position only); a
@@ -59,13 +59,14 @@ func (w *World) VehicleApproach(id VehicleID, from time.Duration, p Vec3) (Appro
 	if !validPosition(p) {
 		return Approach{}, fmt.Errorf("%w: %v", ErrBadPosition, p)
 	}
-	return v.approach(from, p), nil
+	return v.approach(from, p, false), nil
 }
 
 // approach walks the track back from its newest sample to moment from (or to the floor,
 // or to the oldest sample the ring retains) and measures p against the path (see
-// PlayerApproach). The track must hold a sample.
-func (h *track) approach(from time.Duration, p Vec3) Approach {
+// PlayerApproach). With paths the track keeps its path lengths (cum) and the length is
+// read from them; without, it is summed segment by segment. The track must hold a sample.
+func (h *track) approach(from time.Duration, p Vec3, paths bool) Approach {
 	lo := max(h.last-HistoryDepth+1, h.floor)
 	n := h.last
 	a := &h.s[n&ringMask]
@@ -82,14 +83,19 @@ func (h *track) approach(from time.Duration, p Vec3) Approach {
 				break
 			}
 		} else {
-			start := b.pos
+			start, f := b.pos, 0.0
 			if b.t < from {
 				// from lies between b and a (b.t < from < a.t): the path starts at the
 				// entity's position at from.
-				start = lerp(b.pos, a.pos, float64(from-b.t)/float64(a.t-b.t))
+				f = float64(from-b.t) / float64(a.t-b.t)
+				start = lerp(b.pos, a.pos, f)
 			}
 			best = min(best, segDist2(p, start, a.pos))
-			out.Length += math.Sqrt(dist2(start, a.pos))
+			if paths {
+				out.Length += (a.cum - b.cum) * (1 - f)
+			} else {
+				out.Length += math.Sqrt(dist2(start, a.pos))
+			}
 			first = max(b.t, from)
 			if b.t < from {
 				break
@@ -103,15 +109,20 @@ func (h *track) approach(from time.Duration, p Vec3) Approach {
 	return out
 }
 
-// segDist2 is the squared distance from p to the closed segment from a to b.
+// segDist2 is the squared distance from p to the closed segment from a to b. Only a point
+// whose projection falls inside the segment costs a division.
 func segDist2(p, a, b Vec3) float64 {
 	dx, dy, dz := float64(b.X)-float64(a.X), float64(b.Y)-float64(a.Y), float64(b.Z)-float64(a.Z)
 	px, py, pz := float64(p.X)-float64(a.X), float64(p.Y)-float64(a.Y), float64(p.Z)-float64(a.Z)
-	l2 := dot3(dx, dy, dz, dx, dy, dz)
-	t := 0.0
-	if l2 > 0 {
-		t = min(max(dot3(px, py, pz, dx, dy, dz)/l2, 0), 1)
+	d := dot3(px, py, pz, dx, dy, dz)
+	if d <= 0 {
+		return dot3(px, py, pz, px, py, pz)
 	}
+	l2 := dot3(dx, dy, dz, dx, dy, dz)
+	if d >= l2 {
+		return dist2(p, b)
+	}
+	t := d / l2
 	ex, ey, ez := madd(px, -dx, t), madd(py, -dy, t), madd(pz, -dz, t)
 	return dot3(ex, ey, ez, ex, ey, ez)
 }
