@@ -136,8 +136,7 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 	}
 	od, otol, seated := w.ownOrigin(now, p, m.Origin)
 	if !(od <= otol) {
-		w.stats.FarOrigins++
-		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, VerdictFarOrigin, farDetail("origin", od, otol))
+		return w.refuseShotFar(now, p, m.ShotSeq, m.Weapon, od, otol)
 	}
 	o := &w.msgs.rws
 	*o = wire.RemoteWeaponShot{Shooter: p.id, ShotSeq: m.ShotSeq, Weapon: m.Weapon, HitType: m.HitType, HitID: m.HitID,
@@ -424,8 +423,7 @@ func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLau
 	if m.Vehicle == NoVehicle {
 		d, tol, _ := w.ownOrigin(now, p, m.Origin)
 		if !(d <= tol) {
-			w.stats.FarOrigins++
-			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictFarOrigin, farDetail("launch", d, tol))
+			return w.refuseProjectileFar(now, p, m.Projectile, m.Weapon, VerdictFarOrigin, "launch", d, tol)
 		}
 		r := p.inv.Projectile(now, true, m.Weapon)
 		if r.Verdict != inventory.Accepted {
@@ -446,8 +444,7 @@ func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLau
 		}
 		d, tol := w.vehicleOrigin(now, m.Vehicle, m.Origin)
 		if !(d <= tol) {
-			w.stats.FarOrigins++
-			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictFarOrigin, farDetail("launch from the vehicle", d, tol))
+			return w.refuseProjectileFar(now, p, m.Projectile, m.Weapon, VerdictFarOrigin, "launch from the vehicle", d, tol)
 		}
 		p.reach.VehicleLaunch = max(p.reach.VehicleLaunch, float32(d))
 	}
@@ -498,8 +495,7 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 			a.Distance = math.Inf(1)
 		}
 		if !(a.Distance <= tol) {
-			w.stats.FarOrigins++
-			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictFarOrigin, farDetail("launch lost: detonation", a.Distance, tol))
+			return w.refuseProjectileFar(now, p, m.Projectile, m.Weapon, VerdictFarOrigin, "launch lost: detonation", a.Distance, tol)
 		}
 		// A rocket of the Hunter or Hydra its frames put it in comes from no store.
 		v := w.vehicle(p.frame.vehicle)
@@ -523,8 +519,7 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 	}
 	if d, bound := float64(dist(rec.origin, m.Position)), w.travelBound(rec.weapon, now-rec.at); !(d <= bound) {
 		if rec.weapon != weaponSatchel || !w.rode(now, rec, m.Position) {
-			w.stats.FarDetonations++
-			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictFarDetonation, farDetail("detonation", d, bound))
+			return w.refuseProjectileFar(now, p, m.Projectile, m.Weapon, VerdictFarDetonation, "detonation", d, bound)
 		}
 	} else if !rec.healed {
 		if isRocket(rec.weapon) {

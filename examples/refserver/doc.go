@@ -191,8 +191,9 @@
 // (a rocket's MaxRocketTravel), the owner's reach and LostLaunchSlack of the owner's
 // accepted path over LostLaunchLookback (VerdictFarOrigin otherwise), and pays its round
 // then (a rocket of the Hunter or Hydra the owner's frames put it in comes from no store).
-// Every such refusal raises projectile_refused with the distance and the bound, and is
-// counted in Stats (FarOrigins, FarDetonations). Reach reads back, per connection, the
+// Every such refusal raises projectile_refused (shot_refused for a shot) with the
+// distance (Amount) and the tolerance (Floor), and is counted in Stats (FarOrigins,
+// FarDetonations); judging an origin allocates nothing, refused or not. Reach reads back, per connection, the
 // largest distances the World accepted: the simulator's measure of the honest worst case.
 //
 // Stealth kills (onStealthKill): both players acting in the lives the claim names (a victim

@@ -90,9 +90,27 @@ func (w *World) vehicleOrigin(now time.Duration, veh uint16, at wire.Vec3) (d, t
 	return a.Distance, VehicleLaunchReach + lead(a)
 }
 
-// farDetail is the Detail of a refusal for a distance d beyond tol.
-func farDetail(what string, d, tol float64) string {
-	return fmt.Sprintf("%s %.1f m away, tolerance %.1f m", what, d, tol)
+// refuseShotFar refuses a shot whose origin lies d from the shooter's path, beyond tol:
+// shot_refused with the distance (Amount) and the tolerance (Floor), without allocating.
+func (w *World) refuseShotFar(now time.Duration, p *player, seq uint16, weapon uint8, d, tol float64) Verdict {
+	w.stats.ShotsRefused++
+	w.stats.FarOrigins++
+	w.raise(Event{Kind: EventShotRefused, At: now, Player: p.id, Other: NoPlayer, Vehicle: NoVehicle, Weapon: weapon, Seq: seq,
+		Verdict: VerdictFarOrigin, Detail: "origin", Amount: float32(min(d, math.MaxFloat32)), Floor: float32(tol)})
+	return VerdictFarOrigin
+}
+
+// refuseProjectileFar refuses a launch or a detonation (what says which) d away from
+// where it may lie, beyond tol: projectile_refused with the distance and the tolerance.
+func (w *World) refuseProjectileFar(now time.Duration, p *player, seq uint16, weapon uint8, v Verdict, what string, d, tol float64) Verdict {
+	if v == VerdictFarOrigin {
+		w.stats.FarOrigins++
+	} else {
+		w.stats.FarDetonations++
+	}
+	w.raise(Event{Kind: EventProjectileRefused, At: now, Player: p.id, Other: NoPlayer, Vehicle: NoVehicle, Weapon: weapon, Seq: seq,
+		Verdict: v, Detail: what, Amount: float32(min(d, math.MaxFloat32)), Floor: float32(tol)})
+	return v
 }
 
 // weaponSatchel is the satchel charge's weapon id: the one projectile that may ride a

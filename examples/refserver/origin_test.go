@@ -72,7 +72,9 @@ func TestAShotStartingFarFromTheShootersAcceptedPathIsRefused(t *testing.T) {
 	require.Equal(t, VerdictFarOrigin, h.shootFrom(a, wire.Vec3{X: 399}, wire.Vec3{X: 400.5}, wire.HitPlayer, 1))
 	e := h.lastRefusal(EventShotRefused)
 	require.Equal(t, VerdictFarOrigin, e.Verdict)
-	require.Contains(t, e.Detail, "399")
+	require.InDelta(t, 399, e.Amount, 0.01, "the distance from its path")
+	require.Equal(t, float32(OriginReach), e.Floor, "the tolerance of a shooter standing still")
+	require.Contains(t, e.String(), "verdict=far_origin detail=origin")
 	require.Equal(t, uint64(1), h.w.Stats().FarOrigins)
 	h.flush()
 	require.Empty(t, received[*wire.RemoteWeaponShot](b), "nothing is relayed")
@@ -269,4 +271,30 @@ func TestALostLaunchOfAVehiclesRocketIsHealedFromItsSeatWithoutTheStore(t *testi
 	require.Equal(t, uint16(1), n, "its own launcher's rocket is spent")
 	require.Equal(t, VerdictAccepted, h.detonate(a, 4, rocket, add3(a.pos, wire.Vec3{X: 30})))
 	require.Equal(t, VerdictNoAmmo, h.detonate(a, 5, rocket, add3(a.pos, wire.Vec3{X: 30})))
+}
+
+func TestJudgingWhereAShotStartsDoesNotAllocate(t *testing.T) {
+	h, a, _ := duel(t, m4)
+	require.NoError(t, h.w.GiveWeapon(h.now, 0, m4, 9000, true))
+	h.flush()
+	h.move(a, wire.Vec3{X: 0.2}, 30)
+	frame := a.frameMsg()
+	shot := &wire.WeaponShot{DeathEpoch: a.gen, PropertiesRev: h.w.catalog.Revision(), Weapon: m4}
+	events := make([]Event, 0, 64)
+	run := func() {
+		h.now += 100 * time.Millisecond
+		frame.Seq++
+		frame.Position.X += 0.6
+		require.Equal(t, VerdictAccepted, h.w.Handle(h.now, 0, frame))
+		shot.ShotSeq++
+		shot.Origin, shot.HitPos = frame.Position, add3(frame.Position, wire.Vec3{Y: 30})
+		require.Equal(t, VerdictAccepted, h.w.Handle(h.now, 0, shot))
+		shot.ShotSeq++
+		shot.Origin = add3(frame.Position, wire.Vec3{Y: 40})
+		require.Equal(t, VerdictFarOrigin, h.w.Handle(h.now, 0, shot))
+		events = h.w.Events(events[:0])
+	}
+	run()
+	h.flush()
+	require.Zero(t, testing.AllocsPerRun(100, run))
 }
