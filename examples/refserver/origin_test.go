@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/wire"
 )
 
@@ -297,4 +298,26 @@ func TestJudgingWhereAShotStartsDoesNotAllocate(t *testing.T) {
 	run()
 	h.flush()
 	require.Zero(t, testing.AllocsPerRun(100, run))
+}
+
+func TestANewLifesShotStartsAtItsSpawnNotWhereItDied(t *testing.T) {
+	h, _, b := duel(t, deagle)
+	// b walks, and dies at x=14 by a fall.
+	h.move(b, wire.Vec3{X: 0.2}, 20)
+	died := add3(b.pos, wire.Vec3{Z: 0.6})
+	require.Equal(t, VerdictAccepted, h.hit(b, NoPlayer, 54, wire.Ref{}, 100))
+	require.Equal(t, VerdictAccepted, h.w.Handle(h.now, 1, &wire.DeathReport{DeathEpoch: b.gen, Weapon: 54, Killer: NoPlayer}))
+	require.Equal(t, VerdictNotAlive, h.shootFrom(b, died, add3(died, wire.Vec3{X: 30}), wire.HitNone, 0), "a dead shooter")
+	pt := lifecycle.SpawnPoint{Pos: lifecycle.Vec3{X: 200}}
+	require.NoError(t, h.w.DecideRespawn(1, b.gen, lifecycle.AllowAt(h.now).AtPoint(pt)))
+	require.Equal(t, VerdictAccepted, h.w.Handle(h.now, 1, &wire.RespawnRequest{DeathEpoch: b.gen}))
+	h.flush()
+	require.True(t, b.alive)
+	require.Equal(t, wire.Vec3{X: 200}, b.pos)
+	h.give(b, m4, 50) // its first living frame comes with it
+	h.now += 100 * time.Millisecond
+	require.Equal(t, VerdictFarOrigin, h.shootFrom(b, died, add3(died, wire.Vec3{X: 30}), wire.HitNone, 0),
+		"within the window, but in the previous life")
+	at := add3(b.pos, wire.Vec3{Z: 0.6})
+	require.Equal(t, VerdictAccepted, h.shootFrom(b, at, add3(at, wire.Vec3{X: 30}), wire.HitNone, 0))
 }
