@@ -419,7 +419,6 @@ func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLau
 	if m.Target != NoVehicle && w.vehicle(m.Target) == nil {
 		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictUnknownVehicle, "")
 	}
-	var od float64
 	if m.Vehicle == NoVehicle {
 		d, tol, _ := w.ownOrigin(now, p, m.Origin)
 		if !(d <= tol) {
@@ -429,7 +428,7 @@ func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLau
 		if r.Verdict != inventory.Accepted {
 			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, inventoryVerdict(r.Verdict), r.Verdict.String())
 		}
-		od = d
+		p.reach.Launch = max(p.reach.Launch, float32(d))
 	} else {
 		veh := w.vehicle(m.Vehicle)
 		switch {
@@ -447,9 +446,6 @@ func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLau
 			return w.refuseProjectileFar(now, p, m.Projectile, m.Weapon, VerdictFarOrigin, "launch from the vehicle", d, tol)
 		}
 		p.reach.VehicleLaunch = max(p.reach.VehicleLaunch, float32(d))
-	}
-	if m.Vehicle == NoVehicle {
-		p.reach.Launch = max(p.reach.Launch, float32(od))
 	}
 	p.projFilter.mark(m.Projectile)
 	rec := &p.projectiles[int(m.Projectile)%MaxProjectiles]
