@@ -195,7 +195,7 @@ const (
 	LostLaunchLookback = 3 * time.Second
 	// LostLaunchSlack is added, in metres, to the reach of such a detonation from the
 	// owner's path: how far the owner may have walked since the throw beyond what its
-	// history still holds. Measured: such detonations lay at most 29.3 m from the owner's
+	// history still holds. Measured: such detonations lay at most 29.7 m from the owner's
 	// path (the bound for a grenade is 40 + 20 + 3 + 10 = 73 m).
 	LostLaunchSlack = 10
 

@@ -314,7 +314,7 @@
 //     SeatedOriginReach 8 m in a seat (measured 5.2 m), both plus the lead of
 //     OriginWindow's path speed for OriginLead; ThrowSlack 20 m over a thrown weapon's
 //     Range (measured 30.5 m from launch to detonation, bound 60 m); LostLaunchSlack 10 m
-//     (measured 29.3 m from the owner's path, bound 73 m). The simulator fires no
+//     (measured 29.7 m from the owner's path, bound 73 m). The simulator fires no
 //     rockets and launches nothing from a vehicle: RocketSpeed, RocketTimeSlack,
 //     MaxRocketTravel and VehicleLaunchReach are sized from the game alone.
 //   - ADR 0012 / 0020 (respawn policy): the lifecycle's default delay, overridable per
