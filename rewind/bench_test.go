@@ -365,3 +365,30 @@ func BenchmarkWorldSecond(b *testing.B) {
 	}
 	cpu.stop()
 }
+
+// BenchmarkPlayerApproach is the check of a shot's origin against the shooter's path over
+// the last 500 ms, recorded at 30 frames a second (about 16 samples walked).
+func BenchmarkPlayerApproach(b *testing.B) {
+	w, err := New(Config{Players: 2, Vehicles: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := w.AddPlayer(0, 0); err != nil {
+		b.Fatal(err)
+	}
+	now := time.Duration(0)
+	for i := range 90 {
+		now = time.Duration(i) * 33 * time.Millisecond
+		if _, err := w.RecordPlayer(now, 0, Vec3{X: float32(i) * 0.2, Y: float32(i%7) * 0.1}, NoVehicle); err != nil {
+			b.Fatal(err)
+		}
+	}
+	p := Vec3{X: 17, Y: 1, Z: 0.6}
+	m := startCPU(b)
+	for b.Loop() {
+		if _, err := w.PlayerApproach(0, now-500*time.Millisecond, p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	m.stop()
+}

@@ -58,6 +58,18 @@
 // that target for up to 400 ms. A host that teleports an entity itself says so with
 // MovePlayer or MoveVehicle, whatever the distance.
 //
+// # Where an entity's own claims may start
+//
+// PlayerApproach and VehicleApproach answer a different question than a rewind: not
+// where an entity stood at one moment, but how near a point lies to the path it took
+// over a span (the least distance to it, and the path's length and duration, from which
+// its speed follows). The host checks there what a client claims of its own entity: the
+// start of its shot's ray, the origin of its projectile. Such a claim may be a few frames
+// ahead of or behind the frames the server accepted, so one moment is not enough; the
+// path is. It crosses a move, a freeze change or a teleport (the client may still act
+// from where it stood until it applies the move), joining no two epochs by a segment,
+// and stops at a respawn and at the slot's previous connection.
+//
 // # Round-trip time
 //
 // The server measures each connection's round-trip time (RTT) itself. Every PingInterval

@@ -8,13 +8,15 @@ import (
 const ringMask = HistoryDepth - 1
 
 // sample is one accepted position of a history. cum is the length of the path from the
-// epoch's first sample to this one. 32 bytes: two samples share a cache line, so a
-// record touches the newest and the one before it at the cost of one line.
+// epoch's first sample to this one; ep is the epoch it belongs to (the track's epoch
+// count when it was taken), so a walk back over the ring knows where a jump lies. 32
+// bytes: two samples share a cache line, so a record touches the newest and the one
+// before it at the cost of one line.
 type sample struct {
 	t   time.Duration
 	cum float64
 	pos Vec3
-	_   float32
+	ep  uint32
 }
 
 // track is the bounded history of one entity's accepted positions, for its current epoch
@@ -34,9 +36,15 @@ type sample struct {
 // there is none. Every position a rewind can return for a moment from newest's time −
 // RewindCap on lies on the path from ws to the newest sample, whose length is
 // cum[last] − cum[ws] (see bound).
+//
+// floor is the oldest sample an approach (see approach) may look at: the first sample
+// since the track was cleared or the entity respawned. The samples of epochs that ended
+// since (at a move, a freeze change, a teleport) stay visible to an approach while the
+// ring holds them, never to a rewind.
 type track struct {
 	s               [HistoryDepth]sample
 	first, last, ws int    // sequence numbers; meaningful when has
+	floor           int    // sequence number: the oldest sample an approach may see
 	epoch           uint32 // counts the epochs this slot has started
 	has             bool   // the track holds at least one sample
 	provisional     bool   // the newest sample is closer than MinSampleSpacing to the one before
@@ -48,16 +56,24 @@ func (h *track) clear() {
 	h.provisional = false
 }
 
-// start begins a new epoch whose only sample is p at now, and returns its slot.
+// start begins a new epoch whose only sample is p at now, and returns its slot. The first
+// epoch after a clear is also the floor of approaches.
 func (h *track) start(now time.Duration, p Vec3) int {
 	h.last++
 	h.first, h.ws = h.last, h.last
-	i := h.last & ringMask
-	h.s[i] = sample{t: now, pos: p}
-	h.has, h.provisional = true, false
+	if !h.has {
+		h.floor = h.last
+	}
 	h.epoch++
+	i := h.last & ringMask
+	h.s[i] = sample{t: now, pos: p, ep: h.epoch}
+	h.has, h.provisional = true, false
 	return i
 }
+
+// fence makes the newest sample the floor of approaches (a respawn: what came before
+// belongs to another life).
+func (h *track) fence() { h.floor = h.last }
 
 // oldest is the sequence number of the oldest retained sample of the epoch.
 func (h *track) oldest() int { return max(h.last-HistoryDepth+1, h.first) }
@@ -82,7 +98,7 @@ func (h *track) push(now time.Duration, p Vec3, tele2 float64, paths bool) (Reco
 	if h.provisional {
 		// Replace the provisional newest sample; the path now runs from the one before.
 		prev := &h.s[(h.last-1)&ringMask]
-		*cur = sample{t: now, pos: p}
+		*cur = sample{t: now, pos: p, ep: h.epoch}
 		if paths {
 			cur.cum = prev.cum + math.Sqrt(dist2(p, prev.pos))
 		}
@@ -92,7 +108,7 @@ func (h *track) push(now time.Duration, p Vec3, tele2 float64, paths bool) (Reco
 		h.provisional = now-cur.t < MinSampleSpacing
 		h.last++
 		next := &h.s[h.last&ringMask]
-		*next = sample{t: now, pos: p}
+		*next = sample{t: now, pos: p, ep: h.epoch}
 		if paths {
 			next.cum = cur.cum + math.Sqrt(d2)
 		}

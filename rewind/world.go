@@ -276,6 +276,7 @@ func (w *World) restartPlayer(now time.Duration, id PlayerID, pos Vec3, respawn 
 	w.ptracks[id].start(now, pos)
 	if respawn {
 		p.seat = NoVehicle
+		w.ptracks[id].fence()
 	}
 	w.place(int(id))
 	return nil
@@ -483,6 +484,7 @@ func (w *World) restartVehicle(now time.Duration, id VehicleID, pose Pose, respa
 	v.rot[v.start(now, pose.Position)] = q
 	if respawn {
 		v.wrecked = false
+		v.fence()
 	}
 	w.noteVehicle(id)
 	return nil

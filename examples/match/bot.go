@@ -338,7 +338,9 @@ func (b *bot) ride(m *Match, now time.Duration) {
 		return
 	}
 	if !b.driving {
-		_ = c.MoveVehicle(now, cr.pose)
+		// A passenger's game moves the car with the driver's frames the server relays (its
+		// client does that); it fires from where its game shows the car.
+		b.driveBy(m, now)
 		return
 	}
 	next, reached := stepTowards(cr.pose.Position, cr.waypoint, DriveSpeed*float32(ThinkInterval.Seconds()))

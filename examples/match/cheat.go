@@ -71,6 +71,15 @@ const (
 	// take was in, later than an honest client's shot fired before the take could arrive
 	// (TakenHonestBound after the take).
 	CheatTakenWeapon
+	// CheatFarOrigin: its shots at a target farther than FarOriginMin start a metre from
+	// the target (as its client shows it) instead of at its own hands, and now and then it
+	// throws a grenade at an enemy beyond any throw (FarThrowMin) whose launch starts next
+	// to the target and which explodes at the target's feet. The victims' honest clients
+	// trace and explode what the server relays. It gains every credited damage report that
+	// answers a shot or projectile the server relayed starting, or exploding, farther from
+	// where the cheater stood than it could have put it (beyond refserver.OriginReach and
+	// its lead; beyond the grenade's reach and refserver.ThrowSlack).
+	CheatFarOrigin
 
 	cheatCount
 )
@@ -98,6 +107,8 @@ func (c Cheat) String() string {
 		return "carry_over"
 	case CheatTakenWeapon:
 		return "taken_weapon"
+	case CheatFarOrigin:
+		return "far_origin"
 	}
 	return "cheat(?)"
 }
@@ -150,6 +161,7 @@ type cheater struct {
 	enc       []byte
 	stale     *staleEcho // the stale-echo cheat's state (CheatStaleEcho)
 	hold      *withhold  // carry over, taken weapon
+	far       *farOrigin // the far-origin cheat's state (nil for the others)
 }
 
 func newCheater(kind Cheat, idx int) *cheater {
@@ -160,6 +172,9 @@ func newCheater(kind Cheat, idx int) *cheater {
 	}
 	if kind == CheatCarryOver || kind == CheatTakenWeapon {
 		ch.hold = newWithhold()
+	}
+	if kind == CheatFarOrigin {
+		ch.far = newFarOrigin()
 	}
 	return ch
 }
@@ -205,6 +220,10 @@ func (m *Match) outgoing(p *player, now time.Duration, d []byte, send func([]byt
 			return
 		}
 	case *wire.WeaponShot:
+		if ch.kind == CheatFarOrigin {
+			m.farShot(p, d, msg, send)
+			return
+		}
 		ch.lastShot, ch.haveShot = *msg, true
 		ch.shotSeq = msg.ShotSeq
 		send(d)
@@ -214,6 +233,16 @@ func (m *Match) outgoing(p *player, now time.Duration, d []byte, send func([]byt
 			}
 		}
 		return
+	case *wire.ProjectileLaunch:
+		if ch.kind == CheatFarOrigin {
+			m.farLaunch(p, d, msg, send)
+			return
+		}
+	case *wire.Detonation:
+		if ch.kind == CheatFarOrigin {
+			m.farDetonation(p, d, msg, send)
+			return
+		}
 	}
 	send(d)
 }
@@ -245,6 +274,10 @@ func (m *Match) forge(p *player, now time.Duration, send func([]byte)) {
 	ch := p.cheat
 	if ch != nil && ch.hold != nil {
 		m.forgeHeld(p, now, send)
+		return
+	}
+	if ch != nil && ch.kind == CheatFarOrigin {
+		m.forgeFarOrigin(p, now)
 		return
 	}
 	if ch == nil || !ch.haveShot {
@@ -291,13 +324,15 @@ func (m *Match) watch(to int, now time.Duration, d []byte) {
 		return
 	}
 	id, err := wire.Peek(d)
-	if err != nil || (id != wire.IDRemoteWeaponShot && id != wire.IDRemotePlayerSync) {
+	if err != nil || (id != wire.IDRemoteWeaponShot && id != wire.IDRemotePlayerSync &&
+		id != wire.IDRemoteProjectile && id != wire.IDRemoteDetonation) {
 		return
 	}
 	msg, err := m.cheatDecoder.Decode(d)
 	if err != nil {
 		return
 	}
+	m.watchFarOrigin(msg)
 	switch msg := msg.(type) {
 	case *wire.RemoteWeaponShot:
 		p := m.player(msg.Shooter)

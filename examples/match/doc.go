@@ -9,8 +9,9 @@
 // waypoints, pick the nearest enemy their client shows and fire the weapon that suits the
 // distance (M4, Desert Eagle, shotgun), throw grenades, charge with a knife (blows and
 // stealth kills), hold a spraycan, drive cars (some armed: a Predator's fixed-damage guns,
-// a gunship's bullet guns), ram pedestrians, and shoot cars until they explode with
-// their occupants. The arena adds falls, near drownings, and the gamemode's fires and
+// a gunship's bullet guns) or ride in them and fire out of the window (a passenger's game
+// moves the car with the driver's relayed frames), ram pedestrians, and shoot cars until
+// they explode with their occupants. The arena adds falls, near drownings, and the gamemode's fires and
 // explosions with a creator. Walls are a chance: the victim's game decides every hit
 // (World.Trace), as the records say only the victim can.
 //
@@ -55,7 +56,10 @@
 // late the shots an honest client fired before it applied a command that took the gun
 // reached the server, after the command and the round trip the server measured (the
 // window of such shots is that round trip plus inventory.OverwriteShotMargin), and how
-// many rounds honest clients sprayed against what the server charged them itself.
+// many rounds honest clients sprayed against what the server charged them itself; and,
+// over the honest players, where the server found their shots and projectiles starting
+// and exploding against what it accepted of them (Report.Origins: the worst case its
+// origin tolerances are sized from).
 //
 // # Cheaters
 //
@@ -66,15 +70,17 @@
 // its lane acknowledgement of every health command and keeps echoing an old health
 // revision (stale_echo; the gamemode sends it a command every 15 s, and regenerates
 // everyone for a minute), a replaced weapon fired again after a pooled slot carried its
-// rounds over (carry_over), and a taken weapon kept firing while the take's
-// acknowledgement and echo are withheld (taken_weapon). The cheats sit between a client
+// rounds over (carry_over), a taken weapon kept firing while the take's acknowledgement
+// and echo are withheld (taken_weapon), and shots and grenades that start next to their
+// victim while the cheater stands far away (far_origin). The cheats sit between a client
 // and the network, as a trainer or a modified client would. Report.Cheaters says, for
 // each, what it gained that the records say it must not (the promise is 0: the server's
 // ledger never rose without a command, no shot was relayed beyond the rounds given or the
 // weapon's cadence or while the server held the shooter dead or later than an honest
 // client could have fired a taken weapon, no frame was relayed alive for a dead player,
-// the ledger never kept more than the confirmed hits allowed) and how the server met it
-// (refusals, god_mode cuts, the god_mode and
+// the ledger never kept more than the confirmed hits allowed, no damage was credited from
+// a shot or grenade relayed from where the shooter could not have fired or thrown it) and
+// how the server met it (refusals, god_mode cuts, the god_mode and
 // vehicle_god_mode suspicion flags).
 // The honest measurements count only the honest players.
 //

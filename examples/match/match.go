@@ -270,6 +270,7 @@ func (m *Match) observe(p *player, now time.Duration, d []byte) {
 		if isSum(msg.Weapon) {
 			return
 		}
+		m.farReport(p, msg)
 		p.reportsIn[msg.DamageSeq] = now
 		m.report.Race.ReportedHits++
 		if p.framesSeen && revision.NewerOrEqual(p.frameCovered, msg.DamageSeq) {
@@ -294,6 +295,7 @@ func (m *Match) onEvent(e refserver.Event) {
 		m.OnEvent(e)
 	}
 	m.report.Events[e.Kind.String()]++
+	m.farCredit(e)
 	p := m.player(e.Player)
 	if p != nil && p.cheat != nil {
 		m.onCheaterEvent(p, e)
@@ -515,6 +517,7 @@ func (m *Match) collect() {
 		for _, e := range p.c.AppendReportLog(nil) {
 			r.Sources[sourceName(e)]++
 		}
+		m.measureOrigins(p)
 	}
 	n := m.net.TotalStats()
 	r.Network.Datagrams, r.Network.Lost, r.Network.Duplicated = n.Sent, n.Lost, n.Duplicated

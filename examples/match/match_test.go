@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/arbitergo/arbiter/examples/refserver"
 )
 
 var soak = flag.Bool("match.soak", false, "run the full grid: every seed of the grid, 10 simulated minutes of the default match")
@@ -163,6 +165,7 @@ func TestCheatsGainNothing(t *testing.T) {
 	require.Positive(t, by[CheatStaleEcho.String()].Flagged, "frames judged at the revision a stale echo claims are cut and flagged")
 	require.Positive(t, by[CheatCarryOver.String()].Refused, "shots past the carried-over rounds are refused")
 	require.Positive(t, by[CheatTakenWeapon.String()].Refused, "a taken weapon's shots after the round trip are refused")
+	require.Positive(t, by[CheatFarOrigin.String()].Refused, "shots and grenades starting next to the victim are refused")
 	if !raceEnabled {
 		require.Positive(t, by[CheatSkipHits.String()].Flagged, "skipped hits raise the god-mode suspicion")
 		require.Positive(t, by[CheatVehicleGod.String()].Flagged, "a car that never takes damage raises the vehicle_god_mode suspicion")
@@ -212,4 +215,25 @@ func TestFinalComparisonCatchesADivergence(t *testing.T) {
 	require.Equal(t, 2, m.report.Wronged.Disagreements, "%v", m.report.Incidents)
 	require.Contains(t, strings.Join(m.report.Incidents, "\n"), "vitals: server")
 	require.Contains(t, strings.Join(m.report.Incidents, "\n"), "weapons: server")
+}
+
+// TestHonestOriginsLieWellWithinTheServersTolerances measures, at the records' worst link
+// (400 ms, 30 ms of jitter, 5 % loss), where honest shots and grenades start and explode
+// against what the server accepted of their players, and checks the measurement against
+// the server's tolerances with room to spare (half of each).
+func TestHonestOriginsLieWellWithinTheServersTolerances(t *testing.T) {
+	r, err := Run(Config{Seed: 4, Players: 16, Duration: 3 * time.Minute, RTTMin: 400 * time.Millisecond, RTTMax: 400 * time.Millisecond})
+	require.NoError(t, err)
+	require.Zero(t, r.HonestWronged, "%v", r)
+	o := r.Origins
+	t.Logf("origins: %+v", o)
+	require.Positive(t, o.ShotOnFoot, "shots were measured")
+	require.Positive(t, o.Thrown, "grenades were measured")
+	require.Positive(t, o.ShotSeated, "drive-bys were measured")
+	require.Positive(t, o.LostLaunch, "lost launches were measured")
+	require.Less(t, o.ShotOnFoot, refserver.OriginReach/2.0)
+	require.Less(t, o.ShotSeated, refserver.SeatedOriginReach*0.75)
+	require.Less(t, o.Launch, refserver.OriginReach/2.0)
+	require.Less(t, o.Thrown, (40+refserver.ThrowSlack)/1.5)
+	require.Less(t, o.LostLaunch, (40+refserver.ThrowSlack+refserver.OriginReach+refserver.LostLaunchSlack)/2.0)
 }

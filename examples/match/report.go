@@ -64,6 +64,11 @@ type Report struct {
 	// nothing (the detector never touches health), so it is not a wrong, but a detector
 	// that flags honest players is worth knowing about.
 	Suspicions int `json:"suspicions"`
+	// Origins is where the honest players' shots and projectiles started and exploded, as
+	// the server judged them against what it accepted of the players: the worst case the
+	// server's tolerances (refserver.OriginReach, SeatedOriginReach, ThrowSlack, ...) are
+	// sized from.
+	Origins OriginReport `json:"origins"`
 	// Cheaters says what each cheating player obtained (Config.Cheaters).
 	Cheaters []CheaterReport `json:"cheaters,omitempty"`
 	// CheatsGained sums what the cheats gained that the records say they must not. The
@@ -112,6 +117,22 @@ type NetworkReport struct {
 	Retransmissions int `json:"retransmissions"`
 	// RTTMedianMs is the median of the round-trip times the server measured at the end.
 	RTTMedianMs float64 `json:"rtt_median_ms"`
+}
+
+// OriginReport is, over the honest players, the largest distance of each kind the server
+// measured for an accepted action (refserver.Reach), in metres.
+type OriginReport struct {
+	// ShotOnFoot and ShotSeated: from a shot's origin to the shooter's accepted path, on
+	// foot and from a vehicle's seat (a drive-by).
+	ShotOnFoot float64 `json:"shot_on_foot_m"`
+	ShotSeated float64 `json:"shot_seated_m"`
+	// Launch: from a projectile's launch to the owner's accepted path.
+	Launch float64 `json:"launch_m"`
+	// Thrown: from a thrown projectile's launch to its detonation.
+	Thrown float64 `json:"thrown_m"`
+	// LostLaunch: from the detonation of a projectile whose launch was lost to the owner's
+	// accepted path.
+	LostLaunch float64 `json:"lost_launch_m"`
 }
 
 // RaceReport is the record's measurements, reproduced.
@@ -173,6 +194,9 @@ func (r Report) String() string {
 			p("    player %2d %-13s gained %d   forged %d datagrams (%d shots), refused %d, flagged %d\n", c.Player, c.Cheat, c.Gained, c.Forged, c.ForgedShots, c.Refused, c.Flagged)
 		}
 	}
+	o := r.Origins
+	p("\n  honest origins as the server judged them (largest): shots %.2f m on foot, %.2f m seated; launches %.2f m;\n", o.ShotOnFoot, o.ShotSeated, o.Launch)
+	p("    thrown %.1f m from launch to detonation; lost launches' detonations %.1f m from the owner's path\n", o.Thrown, o.LostLaunch)
 	n := r.Network
 	p("\n  network: %d datagrams, %d lost, %d duplicated, %d overtaken, %d lane retransmissions, median rtt %.0f ms\n",
 		n.Datagrams, n.Lost, n.Duplicated, n.Overtaken, n.Retransmissions, n.RTTMedianMs)

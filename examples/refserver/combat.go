@@ -50,6 +50,12 @@ type projectileRecord struct {
 	detAt     time.Duration
 	detSerial uint64
 	detPos    wire.Vec3
+	// healed: its launch never arrived; the detonation healed it (origin is the
+	// detonation's position).
+	healed bool
+	// rides are the vehicles a satchel may ride (see SatchelRideReach).
+	nrides uint8
+	rides  [MaxSatchelRides]uint16
 }
 
 // mayAct is the lifecycle's check that p may act in the life epoch names.
@@ -109,8 +115,10 @@ func (w *World) refuseShot(now time.Duration, p *player, seq uint16, weapon uint
 }
 
 // onWeaponShot judges a WeaponShot (protocol section 5): the shooter may act in the life
-// the shot names, the shot number is new, the ray has a length, the inventory accepts it
-// (owned, ammo, range, rate; it spends the round), then the rewind lists the recipients
+// the shot names, the shot number is new, the ray has a length and starts where the
+// shooter was (ownOrigin: its accepted path over OriginWindow, its seat's vehicle for a
+// drive-by), the inventory accepts it (owned, ammo, range from that origin, rate; it
+// spends the round), then the rewind lists the recipients
 // near the ray. Each connection gets its own RemoteWeaponShot: with the shooter's stamp
 // for it, and its rewound pose when the ray passed near it. The shot is remembered for the
 // victims' reports, and a claimed hit on a player near the ray feeds that player's god-mode
@@ -125,6 +133,10 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 	r, ok := ray(rewind.WeaponRay, m.Origin, m.HitPos)
 	if !ok {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, VerdictBadRay, "")
+	}
+	od, otol, seated := w.ownOrigin(now, p, m.Origin)
+	if !(od <= otol) {
+		return w.refuseShotFar(now, p, m.ShotSeq, m.Weapon, od, otol)
 	}
 	o := &w.msgs.rws
 	*o = wire.RemoteWeaponShot{Shooter: p.id, ShotSeq: m.ShotSeq, Weapon: m.Weapon, HitType: m.HitType, HitID: m.HitID,
@@ -143,6 +155,11 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, inventoryVerdict(sr.Verdict), sr.Verdict.String())
 	}
 	p.shotFilter.mark(m.ShotSeq)
+	if seated {
+		p.reach.ShotSeated = max(p.reach.ShotSeated, float32(od))
+	} else {
+		p.reach.ShotOnFoot = max(p.reach.ShotOnFoot, float32(od))
+	}
 	var damage float32
 	if sr.HasDamage {
 		damage = sr.Damage
@@ -395,11 +412,12 @@ func (w *World) refuseProjectile(now time.Duration, p *player, seq uint16, weapo
 }
 
 // onProjectile judges a ProjectileLaunch: the owner may act, the number is new; thrown on
-// foot the inventory accepts it (a projectile weapon with rounds; it spends one); launched
-// from a vehicle, the owner sits in it and it is one of the vehicle's own rockets (a
-// Hunter's or a Hydra's): anything else a player would throw from its store, and the
-// game throws nothing from a seat. It is relayed with the owner's stamp per recipient
-// and remembered for its detonation.
+// foot it starts where the owner was (ownOrigin) and the inventory accepts it (a
+// projectile weapon with rounds; it spends one); launched from a vehicle, the owner sits
+// in it, it is one of the vehicle's own rockets (a Hunter's or a Hydra's: anything else a
+// player would throw from its store, and the game throws nothing from a seat) and it
+// starts at the vehicle (vehicleOrigin). It is relayed with the owner's stamp per
+// recipient and remembered for its detonation, a satchel with the vehicles it may ride.
 func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLaunch) Verdict {
 	if v := w.mayAct(p, m.DeathEpoch); v != VerdictAccepted {
 		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, v, "")
@@ -411,10 +429,15 @@ func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLau
 		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictUnknownVehicle, "")
 	}
 	if m.Vehicle == NoVehicle {
+		d, tol, _ := w.ownOrigin(now, p, m.Origin)
+		if !(d <= tol) {
+			return w.refuseProjectileFar(now, p, m.Projectile, m.Weapon, VerdictFarOrigin, "launch", d, tol)
+		}
 		r := p.inv.Projectile(now, true, m.Weapon)
 		if r.Verdict != inventory.Accepted {
 			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, inventoryVerdict(r.Verdict), r.Verdict.String())
 		}
+		p.reach.Launch = max(p.reach.Launch, float32(d))
 	} else {
 		veh := w.vehicle(m.Vehicle)
 		switch {
@@ -427,10 +450,18 @@ func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLau
 		case !launchesRockets(veh.model, m.Weapon):
 			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictWrongKind, "not a rocket of this vehicle")
 		}
+		d, tol := w.vehicleOrigin(now, m.Vehicle, m.Origin)
+		if !(d <= tol) {
+			return w.refuseProjectileFar(now, p, m.Projectile, m.Weapon, VerdictFarOrigin, "launch from the vehicle", d, tol)
+		}
+		p.reach.VehicleLaunch = max(p.reach.VehicleLaunch, float32(d))
 	}
 	p.projFilter.mark(m.Projectile)
-	p.projectiles[int(m.Projectile)%MaxProjectiles] = projectileRecord{valid: true, seq: m.Projectile, weapon: m.Weapon,
-		life: p.lifeSerial, at: now, origin: m.Origin}
+	rec := &p.projectiles[int(m.Projectile)%MaxProjectiles]
+	*rec = projectileRecord{valid: true, seq: m.Projectile, weapon: m.Weapon, life: p.lifeSerial, at: now, origin: m.Origin}
+	if m.Weapon == weaponSatchel && m.Vehicle == NoVehicle {
+		w.noteRides(rec, m.Origin)
+	}
 	o := &w.msgs.rproj
 	*o = wire.RemoteProjectile{Owner: p.id, Projectile: m.Projectile, Weapon: m.Weapon, Vehicle: m.Vehicle, Target: m.Target,
 		Origin: m.Origin, Velocity: m.Velocity}
@@ -440,11 +471,14 @@ func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLau
 
 // onDetonation takes the owner's report that its projectile exploded: a projectile of the
 // owner's current life, accepted within ProjectileLifetime, not detonated yet, of the same
-// weapon, within MaxProjectileTravel of its launch. (A dead owner's grenade still
-// explodes: the life check is the grant's, not MayAct.) A detonation whose launch never
-// arrived (it was lost: both are unreliable datagrams) heals it, once: the launch is
-// judged by the inventory now, with the round it costs (ours). It is relayed to everyone
-// else, with the owner's stamp, and remembered for the victims' reports.
+// weapon, where that weapon carries a projectile from its launch in the time since
+// (travelBound: a throw's reach, a rocket's speed; a satchel also on a vehicle it may
+// ride). (A dead owner's grenade still explodes: the life check is the grant's, not
+// MayAct.) A detonation whose launch never arrived (it was lost: both are unreliable
+// datagrams) heals it, once: it must lie within its weapon's longest reach of the
+// owner's accepted path (lostLaunchReach), and the launch is judged by the inventory now,
+// with the round it costs (ours). It is relayed to everyone else, with the owner's stamp,
+// and remembered for the victims' reports.
 func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) Verdict {
 	snap, err := w.life.Snapshot(lifecycle.PlayerID(p.id))
 	if err != nil || uint16(snap.Gen) != m.DeathEpoch {
@@ -458,14 +492,27 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 		if snap.Phase == lifecycle.PhaseUnspawned || snap.Phase == lifecycle.PhaseRespawning {
 			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictNotAlive, "")
 		}
-		if !p.frame.have || dist(p.frame.pos, m.Position) > MaxProjectileTravel {
-			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictTooFar, "")
+		// The launch is unknown: the detonation lies within what its weapon carries from
+		// the owner's accepted path.
+		tol := w.lostLaunchReach(now, p, m.Weapon)
+		a, err := w.rw.PlayerApproach(rewind.PlayerID(p.id), now-LostLaunchLookback, rewind.Vec3(m.Position))
+		if err != nil {
+			a.Distance = math.Inf(1)
 		}
-		if r := p.inv.Projectile(now, true, m.Weapon); r.Verdict != inventory.Accepted {
-			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, inventoryVerdict(r.Verdict), "launch lost: "+r.Verdict.String())
+		if !(a.Distance <= tol) {
+			return w.refuseProjectileFar(now, p, m.Projectile, m.Weapon, VerdictFarOrigin, "launch lost: detonation", a.Distance, tol)
+		}
+		// A rocket of the Hunter or Hydra its frames put it in comes from no store.
+		v := w.vehicle(p.frame.vehicle)
+		fromSeat := v != nil && p.frame.have && !v.wrecked && launchesRockets(v.model, m.Weapon)
+		if !fromSeat {
+			if r := p.inv.Projectile(now, true, m.Weapon); r.Verdict != inventory.Accepted {
+				return w.refuseProjectile(now, p, m.Projectile, m.Weapon, inventoryVerdict(r.Verdict), "launch lost: "+r.Verdict.String())
+			}
 		}
 		p.projFilter.mark(m.Projectile)
-		*rec = projectileRecord{valid: true, seq: m.Projectile, weapon: m.Weapon, life: p.lifeSerial, at: now, origin: m.Position}
+		*rec = projectileRecord{valid: true, seq: m.Projectile, weapon: m.Weapon, life: p.lifeSerial, at: now, origin: m.Position, healed: true}
+		p.reach.LostLaunch = max(p.reach.LostLaunch, float32(a.Distance))
 	}
 	switch {
 	case now-rec.at > ProjectileLifetime:
@@ -474,8 +521,17 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictAlreadyDetonated, "")
 	case rec.weapon != m.Weapon:
 		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictWrongWeapon, "")
-	case dist(rec.origin, m.Position) > MaxProjectileTravel:
-		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictTooFar, "")
+	}
+	if d, bound := float64(dist(rec.origin, m.Position)), w.travelBound(rec.weapon, now-rec.at); !(d <= bound) {
+		if rec.weapon != weaponSatchel || !w.rode(now, rec, m.Position) {
+			return w.refuseProjectileFar(now, p, m.Projectile, m.Weapon, VerdictFarDetonation, "detonation", d, bound)
+		}
+	} else if !rec.healed {
+		if isRocket(rec.weapon) {
+			p.reach.Rocket = max(p.reach.Rocket, float32(d))
+		} else {
+			p.reach.Thrown = max(p.reach.Thrown, float32(d))
+		}
 	}
 	rec.detonated, rec.detAt, rec.detSerial, rec.detPos = true, now, w.nextSerial(), m.Position
 	o := &w.msgs.rdet

@@ -57,9 +57,6 @@ const (
 	// ProjectileLifetime is how long after its launch a projectile may still detonate (a
 	// satchel waits for its detonator).
 	ProjectileLifetime = 120 * time.Second
-	// MaxProjectileTravel bounds the distance between a projectile's launch and its
-	// detonation, in metres.
-	MaxProjectileTravel = 1000
 	// BlastRadius is the radius, in metres, within which a projectile's or a vehicle's
 	// explosion may hurt a player (the game's largest explosions reach about 10 m).
 	BlastRadius = 12
@@ -132,6 +129,76 @@ const (
 	// revision its reports may still have been computed with an older one (as
 	// vitals.MultiplierGrace for multiplier tables).
 	PropertiesGrace = 2 * time.Second
+
+	// OriginWindow is how far back the World looks along a shooter's (or a projectile
+	// owner's) accepted path for where its shot or launch may start: a shot and the frames
+	// of its moment travel the same link, so it may overtake them or follow newer ones by
+	// a frame interval, the jitter and a few lost frames; 500 ms holds all of that at any
+	// round-trip time.
+	OriginWindow = 500 * time.Millisecond
+	// OriginReach is how far, in metres, a shot's ray or a thrown projectile may start from
+	// the accepted path of an actor on foot: the muzzle or the hand at arm's length from
+	// the body's root, and the step a frame covers. Measured in the simulator (the match
+	// report's origins; seeds 1-4 at 400 ms, 30 ms jitter, 5 % loss, and the default
+	// match): at most 1.25 m for shots and for grenades thrown on foot.
+	OriginReach = 3
+	// SeatedOriginReach is OriginReach for an actor whose frames put it in a vehicle's
+	// seat within OriginWindow (a drive-by: its frames carry the vehicle's position): the
+	// seat and the arm out of the window from the vehicle's centre, up to half the length
+	// of a coach. Measured: at most 5.2 m for passengers firing out of cars driving at
+	// 13 m/s (a passenger's game moves the car by the driver's relayed frames, which
+	// arrive in bursts; the lead adds 2 m at that speed).
+	SeatedOriginReach = 8
+	// OriginLead is the time by which an actor may have moved beyond the newest frame the
+	// World accepted when its shot or launch arrives (a frame interval, the jitter and two
+	// lost frames); the allowance is the actor's speed along its accepted path over
+	// OriginWindow, at most MaxOriginSpeed, times OriginLead.
+	OriginLead = 150 * time.Millisecond
+	// MaxOriginSpeed caps, in metres per second, the speed OriginLead is taken at: above
+	// the fastest vehicle of the game, so a client shaking its own path gains no more.
+	MaxOriginSpeed = 100
+	// VehicleLaunchReach is how far, in metres, a vehicle's rocket (a Hunter's or a
+	// Hydra's) may start from the vehicle's accepted path: half the length of the Hunter,
+	// its largest launcher. A catalogue of the vehicles' gun mounts would replace it with
+	// the mount's offset and a small slack.
+	VehicleLaunchReach = 12
+	// ThrowSlack is added to a thrown weapon's Range (the catalogue's throw reach: 40 m for
+	// grenades, tear gas, molotovs and satchels) for the distance between its launch and
+	// its detonation: a throw from a height, the bounces and the roll. Measured: honest
+	// grenades detonated at most 30.5 m from their launch (the simulator throws at 12-30 m
+	// on flat ground).
+	ThrowSlack = 20
+	// RocketSpeed bounds, in metres per second, how fast a rocket (weapon 35 or 36) moves
+	// away from its launch: above the game's rockets with the speed of the fastest jet that
+	// launches them added. Its detonation lies within RocketSpeed × (the time since the
+	// launch was accepted + RocketTimeSlack), at most MaxRocketTravel. (The simulator fires
+	// no rockets: this and the vehicle launch bounds are sized from the game alone.)
+	RocketSpeed = 150
+	// RocketTimeSlack is added to the time between a rocket's launch and its detonation as
+	// the server received them: the two datagrams' delays differ by up to the jitter.
+	RocketTimeSlack = 250 * time.Millisecond
+	// MaxRocketTravel caps, in metres, the distance between a rocket's launch and its
+	// detonation (ours: beyond the distance over which the game streams players to each
+	// other, no honest rocket is seen to explode).
+	MaxRocketTravel = 500
+	// SatchelRideReach is how far, in metres, a satchel's detonation may lie from the
+	// accepted path of a vehicle it may ride: a satchel sticks to what it lands on, so
+	// one thrown onto a vehicle explodes wherever that vehicle went. The vehicles it may
+	// ride are the ones that stood within its throw's reach (plus this) when it was thrown.
+	SatchelRideReach = 8
+	// MaxSatchelRides is how many vehicles one satchel may ride (the nearest ones to its
+	// launch).
+	MaxSatchelRides = 4
+	// LostLaunchLookback is how far back the owner's accepted path reaches for a
+	// detonation whose launch never arrived (the throw happened before it, by the fuse);
+	// the history holds at least rewind's 484 ms of it, about two seconds at 30 frames a
+	// second.
+	LostLaunchLookback = 3 * time.Second
+	// LostLaunchSlack is added, in metres, to the reach of such a detonation from the
+	// owner's path: how far the owner may have walked since the throw beyond what its
+	// history still holds. Measured: such detonations lay at most 29.7 m from the owner's
+	// path (the bound for a grenade is 40 + 20 + 3 + 10 = 73 m).
+	LostLaunchSlack = 10
 
 	// MaxFanOut caps the relayed messages (frames, vehicle frames, shots) the World holds
 	// for its connections between two Flush calls; more are dropped (Stats.FanOutDropped).

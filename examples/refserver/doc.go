@@ -81,9 +81,16 @@
 // Shots (combat.go, onWeaponShot, onVehicleShot):
 //
 //   - Refused unless the shooter may act (lifecycle.MayAct) in the life the shot names
-//     (death_epoch), its number is new (ShotWindow), its ray has a length; then the
-//     inventory judges it (owned, ammo, range, rate, properties revision) and spends the
-//     round. Vehicle guns: the shooter sits in the vehicle (or its frames put it in the
+//     (death_epoch), its number is new (ShotWindow), its ray has a length, and the ray
+//     starts where the server accepted the shooter (origin.go): within OriginReach of the
+//     shooter's accepted path over the last OriginWindow (rewind.PlayerApproach: the
+//     frames the shot overtook or followed, across a teleport or a gamemode move its
+//     client may not have applied yet, never across a respawn), SeatedOriginReach when its
+//     frames put it in a vehicle's seat within the window (a drive-by: a seated player's
+//     frames carry the vehicle's position), plus how far it may have moved since its
+//     newest frame (its speed along that path, at most MaxOriginSpeed, for OriginLead);
+//     VerdictFarOrigin otherwise. Then the inventory judges it (owned, ammo, range from
+//     that origin, rate, properties revision) and spends the round. Vehicle guns: the shooter sits in the vehicle (or its frames put it in the
 //     driver's seat within VehicleShotGrace: a shot fired just before getting out may be
 //     overtaken by the frame on foot), not wrecked, a gun of the catalogue in a kept
 //     revision, VehicleGunInterval with VehicleGunBurst.
@@ -170,12 +177,28 @@
 // revisions come after the clear on both sides). A repeated request before the first
 // living frame gets the same RespawnPlayer again and nothing else.
 //
-// Projectiles (onProjectile, onDetonation): a launch on foot is judged and spent by the
-// inventory; from a vehicle the owner must sit in it and it must be one of the vehicle's
-// own rockets (weapon 35 or 36 from a Hunter or a Hydra: they come from no store, and the
-// game throws nothing else from a seat); the detonation of a projectile of
-// the owner's current life is relayed (a dead owner's grenade still explodes). A
-// detonation whose launch was lost on the way heals it once, paying its round then (ours).
+// Projectiles (onProjectile, onDetonation): a launch on foot starts where the owner was,
+// as a shot does, and is judged and spent by the inventory; from a vehicle the owner must
+// sit in it, it must be one of the vehicle's own rockets (weapon 35 or 36 from a Hunter or
+// a Hydra: they come from no store, and the game throws nothing else from a seat) and it
+// starts within VehicleLaunchReach of the vehicle's accepted path (rewind.VehicleApproach;
+// the vehicle's size until a catalogue of mounts says where its pods are). The detonation
+// of a projectile of the owner's current life is relayed (a dead owner's grenade still
+// explodes) if it lies where its weapon carries a projectile from the launch in the time
+// since (VerdictFarDetonation otherwise): a thrown weapon (grenade, tear gas, molotov,
+// satchel) within its catalogue Range plus ThrowSlack; a rocket within RocketSpeed × (the
+// time since the launch + RocketTimeSlack), at most MaxRocketTravel. A satchel sticks to
+// what it lands on: it may also explode within SatchelRideReach of the accepted path of a
+// vehicle that stood within its throw's reach when it was thrown (the nearest
+// MaxSatchelRides of them), wherever that vehicle went (ours). A detonation whose launch
+// was lost on the way heals it once (ours): it must lie within its weapon's longest reach
+// (a rocket's MaxRocketTravel), the owner's reach and LostLaunchSlack of the owner's
+// accepted path over LostLaunchLookback (VerdictFarOrigin otherwise), and pays its round
+// then (a rocket of the Hunter or Hydra the owner's frames put it in comes from no store).
+// Every such refusal raises projectile_refused (shot_refused for a shot) with the
+// distance (Amount) and the tolerance (Floor), and is counted in Stats (FarOrigins,
+// FarDetonations); judging an origin allocates nothing, refused or not. Reach reads back, per connection, the
+// largest distances the World accepted: the simulator's measure of the honest worst case.
 //
 // Stealth kills (onStealthKill): both players acting in the lives the claim names (a victim
 // no longer alive and counted is VerdictTargetNotAlive: the world changed under the
@@ -257,7 +280,8 @@
 // ids (players, vehicles, projectiles, effects), ranges, duplicates; the domain packages
 // judge the rest with their own verdicts and errors. Nothing a client sends panics the
 // World (FuzzReceive) or grows its memory beyond a named cap: MaxShotCredits and
-// MaxShotVictims per shooter, MaxProjectiles per owner, ShotWindow, MaxEffects, MaxFanOut,
+// MaxShotVictims per shooter, MaxProjectiles per owner (each with at most MaxSatchelRides
+// vehicles), ShotWindow, MaxEffects, MaxFanOut,
 // MaxPendingEvents, transport.MaxPendingDatagrams per connection, the lane's own caps,
 // and the packages' caps (vitals' waits and windows, teams' group history, rewind's
 // histories).
@@ -292,6 +316,16 @@
 //   - ADR 0033 (causes): the correlation rules per cause above, with their distances
 //     (PositionSlack, RamDistance, BlastRadius, StealthKillRange, ContinuousRange) and
 //     windows (ShotCreditWindow, ExplosionWindow, FireLifetime, ProjectileLifetime).
+//   - Where a client's own actions start (the record makes the server own the start of
+//     a hitscan ray and the cause of a projectile, and names no tolerance): the
+//     tolerances above, sized from the simulator's honest worst case at 400 ms, 30 ms of
+//     jitter and 5 % loss, with a margin: OriginReach 3 m on foot (measured 1.25 m),
+//     SeatedOriginReach 8 m in a seat (measured 5.2 m), both plus the lead of
+//     OriginWindow's path speed for OriginLead; ThrowSlack 20 m over a thrown weapon's
+//     Range (measured 30.5 m from launch to detonation, bound 60 m); LostLaunchSlack 10 m
+//     (measured 29.7 m from the owner's path, bound 73 m). The simulator fires no
+//     rockets and launches nothing from a vehicle: RocketSpeed, RocketTimeSlack,
+//     MaxRocketTravel and VehicleLaunchReach are sized from the game alone.
 //   - ADR 0012 / 0020 (respawn policy): the lifecycle's default delay, overridable per
 //     death with DecideRespawn; the connect spawn at once unless Config.HoldConnectSpawn.
 //   - ADR 0009 / 0013 / 0014 (facade, grants, rewards): the Go verbs above; a command is
@@ -324,6 +358,13 @@
 //     of the id replaces it.
 //   - The last grenade of a store whose launch was lost may be refused at its detonation
 //     (the frame that showed it spent is older than the inventory's CreditHold by then).
+//   - A satchel whose launch was lost and which the owner detonates after walking (or
+//     riding) farther than its reach and LostLaunchSlack from where it threw it is
+//     refused: without the launch the World does not know where it lies. A satchel that
+//     rode a vehicle standing farther than its throw's reach when it was thrown (or one
+//     beyond the nearest MaxSatchelRides) is refused too. A client whose own frames lie
+//     about where it stands moves its origins with them: the frames' positions are the
+//     client's claim.
 //   - A driver that reports its vehicle's explosion and leaves it before the
 //     RemoteVehicleExplode comes back is still counted dead by the server (the record:
 //     leaving does not cancel the death); its client must not live on.

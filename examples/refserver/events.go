@@ -153,9 +153,11 @@ type Event struct {
 	// Gen is the life (death_epoch) the event is about, where one applies.
 	Gen uint16
 	// Amount is the claimed loss of a report, the excess of a god_mode cut, the claimed
-	// loss of a suspicion.
+	// loss of a suspicion; the distance, in metres, of a shot or projectile refused as
+	// VerdictFarOrigin or VerdictFarDetonation.
 	Amount float32
-	// Floor is the floor a credited report paid.
+	// Floor is the floor a credited report paid; the tolerance the distance of a
+	// VerdictFarOrigin or VerdictFarDetonation refusal exceeded.
 	Floor float32
 	// Deducted is what a report took from the ledger (health plus armor), or the felt
 	// loss of a suspicion.
@@ -238,6 +240,10 @@ func (e Event) String() string {
 		b = appendUint(b, " seq=", uint64(e.Seq))
 		if e.Vehicle != wire.NoVehicle {
 			b = appendID(b, " vehicle=", e.Vehicle)
+		}
+		if e.Verdict == VerdictFarOrigin || e.Verdict == VerdictFarDetonation {
+			b = appendFloat(b, " distance=", e.Amount)
+			b = appendFloat(b, " tolerance=", e.Floor)
 		}
 	}
 	if e.Verdict != 0 {

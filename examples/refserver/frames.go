@@ -107,6 +107,9 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 	if m.Vehicle != NoVehicle && m.Seat == 0 {
 		p.driving, p.driveVehicle, p.driveAt, p.driveLife = true, m.Vehicle, now, p.lifeSerial
 	}
+	if m.Vehicle != NoVehicle {
+		p.riding, p.rideAt, p.rideLife = true, now, p.lifeSerial
+	}
 	if p.frame.have && p.frame.vehicle != NoVehicle && p.frame.seat == 0 && (m.Vehicle != p.frame.vehicle || m.Seat != 0) {
 		// It no longer drives the vehicle its vehicle frames showed: hits still landing
 		// on that vehicle are not this player's to feel.

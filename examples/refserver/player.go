@@ -87,6 +87,15 @@ type player struct {
 	deadAt       time.Duration
 	deadLife     uint64
 	dead         bool
+	// The last frame in any vehicle seat: a drive-by starts from the vehicle (see
+	// OriginReach and SeatedOriginReach).
+	rideAt   time.Duration
+	rideLife uint64
+	riding   bool
+
+	// reach is what the World measured of this connection's accepted actions against its
+	// accepted path (Reach).
+	reach Reach
 }
 
 // frameState is what the World keeps of a player's newest frame: for the relay, a show,

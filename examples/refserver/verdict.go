@@ -129,6 +129,18 @@ const (
 	// VerdictNotGranted: a respawn request the lifecycle does not grant now (Detail).
 	VerdictNotGranted
 
+	// VerdictFarOrigin: a shot's ray or a projectile's launch starts (or the detonation of
+	// a projectile whose launch never arrived lies) farther from where the server accepted
+	// its actor than the actor's body, its seat or vehicle, and its motion allow: the
+	// actor's accepted path over OriginWindow (its vehicle's, for a vehicle's rocket).
+	// Detail gives the distance and the tolerance.
+	VerdictFarOrigin
+	// VerdictFarDetonation: a detonation farther from its projectile's launch than that
+	// weapon carries a projectile in the time since the launch (a thrown weapon's reach, a
+	// rocket's speed; a satchel may ride a vehicle that stood within its reach). Detail
+	// gives the distance and the bound.
+	VerdictFarDetonation
+
 	verdictEnd
 )
 
@@ -179,6 +191,8 @@ var verdictNames = [...]string{
 	VerdictInvalid:           "invalid",
 	VerdictFutureRevision:    "future_revision",
 	VerdictNotGranted:        "not_granted",
+	VerdictFarOrigin:         "far_origin",
+	VerdictFarDetonation:     "far_detonation",
 }
 
 // String names the verdict.

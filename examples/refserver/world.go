@@ -48,6 +48,11 @@ type Stats struct {
 	// domain package on its own account (see PackageCall); each also raised a
 	// package_refused event.
 	PackageRefusals [NumPackageCalls]uint64
+	// FarOrigins counts shots, launches and lost launches' detonations refused because
+	// they started farther from their actor's accepted path than it could (VerdictFarOrigin);
+	// FarDetonations the detonations refused beyond their weapon's reach from the launch
+	// (VerdictFarDetonation).
+	FarOrigins, FarDetonations uint64
 }
 
 // World is the reference authoritative server: every domain package wired into one game
