@@ -222,11 +222,18 @@ func TestFinalComparisonCatchesADivergence(t *testing.T) {
 // against what the server accepted of their players, and checks the measurement against
 // the server's tolerances with room to spare (half of each).
 func TestHonestOriginsLieWellWithinTheServersTolerances(t *testing.T) {
-	r, err := Run(Config{Seed: 4, Players: 16, Duration: 3 * time.Minute, RTTMin: 400 * time.Millisecond, RTTMax: 400 * time.Millisecond})
-	require.NoError(t, err)
-	require.Zero(t, r.HonestWronged, "%v", r)
-	o := r.Origins
-	t.Logf("origins: %+v", o)
+	// Lost launches are rare (a grenade's launch datagram lost, its detonation not): play
+	// seeds until one was measured, the worst of every case over all of them.
+	var o OriginReport
+	for seed := uint64(4); seed < 10 && (seed == 4 || o.LostLaunch == 0); seed++ {
+		r, err := Run(Config{Seed: seed, Players: 16, Duration: 3 * time.Minute, RTTMin: 400 * time.Millisecond, RTTMax: 400 * time.Millisecond})
+		require.NoError(t, err)
+		require.Zero(t, r.HonestWronged, "seed %d: %v", seed, r)
+		o.ShotOnFoot, o.ShotSeated = max(o.ShotOnFoot, r.Origins.ShotOnFoot), max(o.ShotSeated, r.Origins.ShotSeated)
+		o.Launch, o.Thrown = max(o.Launch, r.Origins.Launch), max(o.Thrown, r.Origins.Thrown)
+		o.LostLaunch = max(o.LostLaunch, r.Origins.LostLaunch)
+		t.Logf("seed %d origins: %+v", seed, r.Origins)
+	}
 	require.Positive(t, o.ShotOnFoot, "shots were measured")
 	require.Positive(t, o.Thrown, "grenades were measured")
 	require.Positive(t, o.ShotSeated, "drive-bys were measured")
