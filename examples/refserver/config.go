@@ -86,11 +86,6 @@ const (
 	// VehicleCreditWindow is how long after an accepted shot claiming a hit on a vehicle
 	// its shooter is credited with the vehicle's explosion (ours: ADR 0034 is missing).
 	VehicleCreditWindow = 10 * time.Second
-	// VehicleGunInterval is the minimum interval of a vehicle's guns (they are not in the
-	// weapon store); VehicleGunBurst is its burst allowance.
-	VehicleGunInterval = 20 * time.Millisecond
-	// VehicleGunBurst is the burst allowance of the vehicle guns' rate check.
-	VehicleGunBurst = 300 * time.Millisecond
 	// ClaimReach is how close to a ray the rewound position a victim was sent must lie for
 	// a claimed hit on it to feed the god-mode detector. The position is the body's root;
 	// a body's hit volume reaches about a metre from it (the head above, the shoulders to
@@ -116,6 +111,28 @@ const (
 	// may be overtaken by the frame that shows it on foot. Above any jitter; the guns keep
 	// their rate limit meanwhile.
 	VehicleShotGrace = 500 * time.Millisecond
+	// EntryReach is the farthest, in metres, a player's accepted position (its last
+	// accepted frame, or where the server put it) may lie from a vehicle's accepted
+	// position for a frame that claims one of the vehicle's seats to be granted: the
+	// player walks up to the door, and each side of the comparison is one link's delay old
+	// (a passenger getting into a moving car). TODO(measured): the worst honest case.
+	EntryReach = 10
+	// EntryCorrectionInterval is the least time between two SetPlayerPositions the World
+	// sends a player whose entry it refused (back to its last accepted position, out of
+	// the seat its client believes it holds).
+	EntryCorrectionInterval = time.Second
+	// VehicleGunSlack is how far, in metres, beyond its gun's mount reach a vehicle shot's
+	// origin may lie from the gun's mount on the vehicle's accepted pose, plus the
+	// vehicle's speed times VehicleGunLag: the shot and the vehicle's frame that showed
+	// the pose it was fired from travel as separate datagrams. TODO(measured).
+	VehicleGunSlack = 2
+	// VehicleGunLag is how far apart in time a vehicle shot and the accepted pose it is
+	// judged against may have been taken: a frame interval, the jitter, and a lost frame.
+	VehicleGunLag = 250 * time.Millisecond
+	// VehicleGunMaxSpeed caps the speed (m/s) the origin check multiplies by
+	// VehicleGunLag: faster than any vehicle of the game, so the driver's claimed
+	// velocity cannot widen the check without bound.
+	VehicleGunMaxSpeed = 100
 	// ActionGrace is how long after its death's commit a player's blow or ram reported by
 	// its victim is still attributed to it: both were dealt alive, before the commit
 	// reached the victim.
@@ -154,18 +171,19 @@ const (
 	DefaultRTT = time.Second
 )
 
-// Vehicle models with a special rule (GTA San Andreas model ids).
+// Vehicle models with a special gun in the default vehicle catalogue (GTA San Andreas
+// model ids; inventory.DefaultVehicleTable has them all).
 const (
 	// ModelPredator is the Predator, whose guns have the fixed damage of
 	// vitals.PredatorDamage and their own multiplier class.
-	ModelPredator uint16 = 430
+	ModelPredator = inventory.ModelPredator
 	// ModelRhino is the Rhino, whose cannon's ray only sets the point of an explosion and
 	// rewinds nobody (adr-0041).
-	ModelRhino uint16 = 432
+	ModelRhino = inventory.ModelRhino
 	// ModelHunter and ModelHydra are the aircraft that launch rockets of their own (the
 	// only projectiles a vehicle launches; they come from no player's store).
-	ModelHunter uint16 = 425
-	ModelHydra  uint16 = 520
+	ModelHunter = inventory.ModelHunter
+	ModelHydra  = inventory.ModelHydra
 )
 
 // CombatShotgunCredits is how many hit reports one Combat Shotgun shot may credit per
@@ -177,15 +195,14 @@ const CombatShotgunCredits = 8
 // weaponCombatShotgun is the Combat Shotgun's weapon id.
 const weaponCombatShotgun uint8 = 27
 
-// Rockets a vehicle launches: the weapon ids its ProjectileLaunch names.
-const (
-	weaponRocket       uint8 = 35
-	weaponHomingRocket uint8 = 36
-)
+// defaultVehicles is the default vehicle catalogue, for launchesRockets.
+var defaultVehicles, _ = inventory.NewVehicleCatalog(nil, nil)
 
-// launchesRockets reports whether a vehicle of model launches weapon's projectiles itself.
+// launchesRockets reports whether a vehicle of model launches weapon's projectiles itself,
+// by the default vehicle catalogue. (World.vehicles holds the host's catalogue: a host
+// that overrides the rockets replaces this call with w.vehicles.LaunchesRocket.)
 func launchesRockets(model uint16, weapon uint8) bool {
-	return (model == ModelHunter || model == ModelHydra) && (weapon == weaponRocket || weapon == weaponHomingRocket)
+	return defaultVehicles.LaunchesRocket(model, weapon)
 }
 
 // Skill levels the World sends for each tier (SetWeaponSkill; ours: the game's 0..999).

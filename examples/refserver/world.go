@@ -40,6 +40,15 @@ type Stats struct {
 	// FanOutDropped counts relayed messages dropped because MaxFanOut were waiting for
 	// Flush.
 	FanOutDropped uint64
+	// Entries counts seats granted; EntriesRefused the frames refused for their claim on a
+	// seat.
+	Entries, EntriesRefused uint64
+	// EntryReachMax is the largest distance (metres) between a player's accepted position
+	// and the vehicle's at a granted entry; VehicleGunOriginMax the largest distance beyond
+	// its mount reach and lag at which an accepted vehicle shot's ray started. In a match
+	// of honest players they are the worst honest cases EntryReach and VehicleGunSlack
+	// must cover.
+	EntryReachMax, VehicleGunOriginMax float32
 }
 
 // World is the reference authoritative server: every domain package wired into one game
@@ -51,6 +60,7 @@ type World struct {
 	cfg     Config
 	now     time.Duration
 	catalog *inventory.Catalog
+	models  *inventory.VehicleCatalog // the catalogue's vehicles: seats, guns, rockets
 	base    inventory.Table // the catalogue's first table
 	life    *lifecycle.World
 	teams   *teams.Registry
@@ -129,9 +139,20 @@ func New(cfg Config) (*World, error) {
 	if err != nil {
 		return nil, wrap(ErrConfig, err)
 	}
+	for i, m := range catalog.Vehicles().Table() {
+		for _, g := range m.Guns {
+			if g.Kind == inventory.GunFixed && g.Damage < vitals.PredatorDamage {
+				// The ledger floors a fixed-damage gun's hit at vitals' Predator figure: a
+				// lower damage would floor above the game's own.
+				return nil, fmt.Errorf("%w: vehicle model %d: fixed gun damage %v below vitals.PredatorDamage",
+					ErrConfig, inventory.FirstVehicleModel+i, g.Damage)
+			}
+		}
+	}
 	w := &World{
 		cfg:      c,
 		catalog:  catalog,
+		models:   catalog.Vehicles(),
 		life:     lw,
 		teams:    teams.New(),
 		rw:       rw,
