@@ -61,7 +61,7 @@ type World struct {
 	now     time.Duration
 	catalog *inventory.Catalog
 	models  *inventory.VehicleCatalog // the catalogue's vehicles: seats, guns, rockets
-	base    inventory.Table // the catalogue's first table
+	base    inventory.Table           // the catalogue's first table
 	life    *lifecycle.World
 	teams   *teams.Registry
 	rw      *rewind.World
