@@ -60,11 +60,12 @@ type World struct {
 	cfg     Config
 	now     time.Duration
 	catalog *inventory.Catalog
-	models  *inventory.VehicleCatalog // the catalogue's vehicles: seats, guns, rockets
-	base    inventory.Table           // the catalogue's first table
+	base    inventory.Table // the catalogue's first table
 	life    *lifecycle.World
 	teams   *teams.Registry
 	rw      *rewind.World
+	// models is the catalogue's vehicles: seats, guns, rockets per model.
+	models *inventory.VehicleCatalog
 
 	players  []*player
 	conns    []uint16 // connected ids, ascending
