@@ -121,7 +121,8 @@ func TestAVehicleShotStartsAtItsGunsMountOnTheVehiclesAcceptedPose(t *testing.T)
 	require.NoError(t, h.w.CreateVehicle(h.now, 1, modelHunter, wire.Vec3{}, wire.Quat{W: 1}))
 	require.Equal(t, VerdictAccepted, h.board(a, 1, 0, wire.Vec3{}))
 	require.Equal(t, VerdictOffMount, h.vshot(a, 1, minigun, wire.Vec3{Y: 200}, wire.Vec3{Y: 260}), "a ray from 200 m ahead")
-	require.Equal(t, VerdictOffMount, h.vshot(a, 1, minigun, wire.Vec3{Y: 3, Z: 9}, wire.Vec3{Y: 60}), "10 m above the gun")
+	above := wire.Vec3{Y: 3, Z: -1 + 4 + VehicleGunSlack + 1} // the Hunter's gun: 4 m of mount reach
+	require.Equal(t, VerdictOffMount, h.vshot(a, 1, minigun, above, wire.Vec3{Y: 60}), "a metre beyond the slack above the gun")
 	require.Equal(t, VerdictAccepted, h.vshot(a, 1, minigun, wire.Vec3{Y: 3, Z: -1}, wire.Vec3{Y: 60}), "from the gun")
 	// The helicopter flies at 40 m/s: a shot and the frame it was fired from travel apart.
 	h.now += 100 * time.Millisecond
