@@ -95,6 +95,9 @@ func (b *bot) think(m *Match, now time.Duration) {
 		b.ride(m, now)
 		return
 	}
+	if b.p.cheat.busy() {
+		return // a seat-steal cheater's client sits in the seat it claims: the cheat drives
+	}
 	if b.spraying > 0 && now >= b.spraying {
 		_, _ = c.HoldFire(now, false)
 		b.spraying = 0
@@ -268,7 +271,7 @@ func (b *bot) wantsToDrive() bool {
 	switch {
 	case b.p.cheat == nil:
 		return b.p.rng.Float64() < float64(ThinkInterval)/float64(DriveEvery)
-	case b.p.cheat.kind == CheatVehicleGod:
+	case b.p.cheat.kind == CheatVehicleGod, b.p.cheat.kind == CheatVehicleGuns:
 		return true
 	}
 	return false

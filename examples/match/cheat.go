@@ -44,6 +44,19 @@ const (
 	// and it drives whenever it can. Vehicle health stays the client's in the records, so
 	// nothing is measured as a gain: the vehicle_god_mode detector (adr-0041) must flag it.
 	CheatVehicleGod
+	// CheatVehicleGuns: it fires vehicle guns no honest client could (cheat_vehicles.go):
+	// a Sniper round 900 m long from an unarmed car, the driver's gun from a passenger's
+	// seat, an armed vehicle's gun from on foot, its own gun's rays beyond the gun's range
+	// and far beyond its cadence; it drives whenever it can. It gains every such shot the
+	// server relays (the vehicle catalogue forbids them), every relayed ray beyond the
+	// gun's cadence, and every damage credited from a Sniper round.
+	CheatVehicleGuns
+	// CheatSeatSteal: from 50 m away or more, its client gets into the driver's seat of a
+	// car an honest player drives (cheat_vehicles.go), sends the car's frames to where it
+	// stands, and after a second reports the car exploded. It gains every seat the server
+	// grants it that way, every frame of the car the server relays from it, and every
+	// explosion of the car the server accepts from it (its occupants die).
+	CheatSeatSteal
 
 	cheatCount
 )
@@ -65,6 +78,10 @@ func (c Cheat) String() string {
 		return "spam"
 	case CheatVehicleGod:
 		return "vehicle_god"
+	case CheatVehicleGuns:
+		return "vehicle_guns"
+	case CheatSeatSteal:
+		return "seat_steal"
 	}
 	return "cheat(?)"
 }
@@ -115,11 +132,16 @@ type cheater struct {
 	diedAt    time.Duration // when the server committed its death; -1 while alive
 	excused   time.Duration // the last spawn or health command (health frames)
 	enc       []byte
+	veh       *vehicleCheat // the vehicle cheats' state (cheat_vehicles.go)
 }
 
 func newCheater(kind Cheat, idx int) *cheater {
-	return &cheater{kind: kind, report: CheaterReport{Player: idx, Cheat: kind.String()}, diedAt: -1,
+	ch := &cheater{kind: kind, report: CheaterReport{Player: idx, Cheat: kind.String()}, diedAt: -1,
 		relayed: map[uint16]bool{}, deadSeen: map[uint16]time.Duration{}}
+	if kind == CheatVehicleGuns || kind == CheatSeatSteal {
+		ch.veh = newVehicleCheat()
+	}
+	return ch
 }
 
 // outgoing rewrites a datagram of the cheater's client on its way out, and may add forged
@@ -194,6 +216,9 @@ func (ch *cheater) forgeShot(send func([]byte)) {
 // forge runs every client tick of a cheater: the shots its game would not fire.
 func (m *Match) forge(p *player, now time.Duration, send func([]byte)) {
 	ch := p.cheat
+	if ch != nil && ch.veh != nil {
+		m.forgeVehicles(p, now, send)
+	}
 	if ch == nil || !ch.haveShot {
 		return
 	}
@@ -227,13 +252,15 @@ func (m *Match) watch(to int, now time.Duration, d []byte) {
 		return
 	}
 	id, err := wire.Peek(d)
-	if err != nil || (id != wire.IDRemoteWeaponShot && id != wire.IDRemotePlayerSync) {
+	if err != nil || (id != wire.IDRemoteWeaponShot && id != wire.IDRemotePlayerSync &&
+		id != wire.IDRemoteVehicleShot && id != wire.IDRemoteVehicleSync) {
 		return
 	}
 	msg, err := m.cheatDecoder.Decode(d)
 	if err != nil {
 		return
 	}
+	m.watchVehicles(now, msg)
 	switch msg := msg.(type) {
 	case *wire.RemoteWeaponShot:
 		p := m.player(msg.Shooter)
@@ -327,6 +354,8 @@ func (m *Match) finishCheats() {
 			ch.report.Gained += max(0, len(ch.relayed)-ch.granted-m.gm.given[p.idx])
 		case CheatSpam:
 			ch.report.Gained += cadenceExcess(ch.relayAt, m.catalogInterval(weaponM4))
+		case CheatVehicleGuns:
+			m.finishVehicleCheat(p)
 		}
 		m.report.Cheaters = append(m.report.Cheaters, ch.report)
 		m.report.CheatsGained += ch.report.Gained

@@ -373,6 +373,9 @@ func sanctionedDiscard(v refserver.Verdict) bool {
 // the rules, not an honest player wronged.
 func (m *Match) onCheaterEvent(p *player, e refserver.Event) {
 	ch := p.cheat
+	if ch.veh != nil {
+		m.onVehicleCheatEvent(p, e)
+	}
 	switch e.Kind {
 	case refserver.EventGodMode, refserver.EventGodModeSuspect, refserver.EventVehicleGodModeSuspect:
 		ch.report.Flagged++
