@@ -52,12 +52,16 @@
 // Config.Cheaters makes some players cheat (Cheat): a game that skips every hit, frames
 // that always show full health, a frozen ammo counter with forged shots past the real
 // ammo, frames that claim a dead player alive with forged shots, shots forged ten times
-// faster than the weapon allows, and a car that never takes damage. The cheats sit between a client and the network,
+// faster than the weapon allows, a car that never takes damage, vehicle guns forged for
+// any vehicle, any seat and any range (CheatVehicleGuns), and the driver's seat of an
+// honest player's car claimed from far away, with its frames and its explosion
+// (CheatSeatSteal). The cheats sit between a client and the network,
 // as a trainer or a modified client would. Report.Cheaters says, for each, what it
 // gained that the records say it must not (the promise is 0: the server's ledger never
 // rose without a command, no shot was relayed beyond the rounds given or the weapon's
 // cadence or while the server held the shooter dead, no frame was relayed alive for a
-// dead player) and how the server met it (refusals, god_mode cuts, the god_mode and
+// dead player, no vehicle shot the vehicle catalogue forbids was relayed, no seat was
+// granted from far away) and how the server met it (refusals, god_mode cuts, the god_mode and
 // vehicle_god_mode suspicion flags).
 // The honest measurements count only the honest players.
 //
