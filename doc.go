@@ -34,8 +34,9 @@
 //     and suspicion detector, the vehicle_god_mode detector, and the moment a life is
 //     counted dead.
 //   - inventory: the weapon store (13 slots and the held weapon), its revision gate, the
-//     downward merge of frames, the server's own spend, shot validation, and the weapon
-//     catalogue with revisioned properties (defaults for GTA San Andreas).
+//     downward merge of frames, the server's own spend, shot validation, the weapon
+//     catalogue with revisioned properties, and the vehicle catalogue (each model's seats,
+//     guns and rockets; defaults for GTA San Andreas).
 //   - lifecycle: alive, generation and pending respawn of each player; the death commit
 //     (including the wait for the victim's report of a death the ledger counted); respawn
 //     grants; the critical lifecycle edges with player tokens.

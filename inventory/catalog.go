@@ -318,6 +318,9 @@ type Config struct {
 	// MeleeRateTolerance is the burst allowance of the melee rate check. Zero means
 	// DefaultMeleeRateTolerance; negative is ErrBadConfig.
 	MeleeRateTolerance time.Duration
+	// Vehicles is the vehicle catalogue (seats, guns, rockets per model), checked against
+	// Table. nil means DefaultVehicleTable (GTA San Andreas).
+	Vehicles *VehicleTable
 }
 
 // Catalog is a world's weapon catalogue: the structure of every weapon (kind, slot,
@@ -329,6 +332,7 @@ type Config struct {
 type Catalog struct {
 	shotTolerance  time.Duration
 	meleeTolerance time.Duration
+	vehicles       *VehicleCatalog
 
 	kind     [NumWeapons]Kind
 	slot     [NumWeapons]int8
@@ -343,7 +347,7 @@ type Catalog struct {
 }
 
 // NewCatalog validates cfg and returns a Catalog whose first properties revision is
-// cfg.FirstRevision. Errors: ErrBadConfig, ErrBadTable.
+// cfg.FirstRevision, with its vehicle catalogue. Errors: ErrBadConfig, ErrBadTable.
 func NewCatalog(cfg Config) (*Catalog, error) {
 	if cfg.ShotRateTolerance < 0 {
 		return nil, fmt.Errorf("%w: negative ShotRateTolerance", ErrBadConfig)
@@ -358,9 +362,14 @@ func NewCatalog(cfg Config) (*Catalog, error) {
 	if err := validateTable(&t); err != nil {
 		return nil, err
 	}
+	vc, err := NewVehicleCatalog(cfg.Vehicles, &t)
+	if err != nil {
+		return nil, err
+	}
 	c := &Catalog{
 		shotTolerance:  cfg.ShotRateTolerance,
 		meleeTolerance: cfg.MeleeRateTolerance,
+		vehicles:       vc,
 		newest:         cfg.FirstRevision,
 		count:          1,
 	}
@@ -409,6 +418,9 @@ type WeaponProperties struct {
 func (m WeaponProperties) String() string {
 	return "WeaponProperties rev=" + strconv.Itoa(int(m.Rev))
 }
+
+// Vehicles returns the world's vehicle catalogue (Config.Vehicles).
+func (c *Catalog) Vehicles() *VehicleCatalog { return c.vehicles }
 
 // Revision returns the newest properties revision.
 func (c *Catalog) Revision() uint16 { return c.newest }

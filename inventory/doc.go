@@ -19,6 +19,20 @@
 // MaxPropertiesRevisions revisions and refuses to drop one superseded less than
 // PropertiesHold ago (ErrPropertiesBusy).
 //
+// A VehicleCatalog is the world's vehicle catalogue (Config.Vehicles; DefaultVehicleTable
+// is GTA San Andreas, models 400..611): for every model its number of seats, its guns and
+// the rockets it launches itself. A gun (VehicleGun) is what the server judges a
+// VehicleShot by, since a vehicle's guns are no player's weapons: its kind (bullets of a
+// weapon of the table, at the standard tier; a fixed damage, the Predator's; the Rhino's
+// cannon, whose ray only places an explosion), the weapon id its shots name, the seats
+// whose occupant fires it, its range, its minimum interval and burst, and its mount (the
+// point in the vehicle's own axes where its rays start, with a reach for several muzzles
+// and turrets). The catalogue is checked against the weapon table when the Catalog is
+// made (ErrBadTable) and never changes after; a host that arms another model, or plays
+// another game, passes its own table. The figures and their sources and doubts are in
+// DefaultVehicleTable's documentation; the honest client reads the same catalogue, so it
+// fires exactly what the server accepts.
+//
 // An Inventory is one player's store, made by Catalog.NewInventory when the player
 // joins: 13 slots of {weapon, total, clip}, the held weapon (0: fists), the inventory
 // revision, the skill tiers and the state of the rate checks.
@@ -159,7 +173,8 @@
 // dropping duplicated datagrams before Shot or Projectile; the player's round-trip
 // estimate (SetRTT) before each weapon command; routing weapon pickups
 // through Give (the store grows only by commands); the 0.33 factor and the rounding
-// margin of the floor (vitals); the vehicle guns. The detonator the game hands out with
+// margin of the floor (vitals); who sits in which vehicle, and so who fires its guns (the
+// catalogue says which seats fire them). The detonator the game hands out with
 // a satchel is not in the store; a frame holding it leaves the held weapon as it was.
 //
 // # Deliberately open

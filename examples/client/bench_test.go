@@ -58,7 +58,7 @@ func BenchmarkReceiveRemotePlayerSync(b *testing.B) {
 type hitWorld struct{}
 
 func (hitWorld) Trace(uint16, Shot, Pose) (int, uint8) { return 1, wire.BodyTorso }
-func (hitWorld) VehicleGun(uint16) VehicleGun          { return VehicleGun{} }
+func (hitWorld) VehicleModel(uint16) (uint16, bool)    { return 0, false }
 
 // BenchmarkReceiveShotHit is a relayed shot that hits: decoded, judged by its stamp,
 // traced at the rewound pose, applied armor first, reported and flushed.

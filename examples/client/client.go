@@ -126,9 +126,14 @@ func SkillTier(level uint16) inventory.Tier {
 // in an empty world.
 type Config struct {
 	// World answers what the client's game would compute from its collision world: whether
-	// a relayed ray hits the player, and what guns a vehicle has. nil: no ray ever hits,
-	// and no vehicle has guns.
+	// a relayed ray hits the player, and which model a vehicle is. nil: no ray ever hits,
+	// and no vehicle is known.
 	World World
+	// Vehicles is the vehicle catalogue the client's game has (each model's seats and
+	// guns: what VehicleFire fires, how far and how fast). nil means
+	// inventory.DefaultVehicleTable(), the server's default; the server must have the
+	// same. It must pass inventory.NewVehicleCatalog's checks against Table.
+	Vehicles *inventory.VehicleTable
 	// Table is the weapon catalogue the client's game starts with (structure and
 	// properties). nil means inventory.DefaultTable(), the server's default. It must pass
 	// inventory.NewCatalog's checks.
@@ -204,6 +209,7 @@ type Client struct {
 	handleFn func(wire.Message)
 	rng      *rand.Rand
 	table    inventory.Table // the game's weapon properties (damage and range follow WeaponProperties)
+	vehicles *inventory.VehicleCatalog
 
 	now    time.Duration
 	closed bool
@@ -307,7 +313,8 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Table != nil {
 		table = *cfg.Table
 	}
-	if _, err := inventory.NewCatalog(inventory.Config{Table: &table, FirstRevision: cfg.FirstPropertiesRev}); err != nil {
+	cat, err := inventory.NewCatalog(inventory.Config{Table: &table, FirstRevision: cfg.FirstPropertiesRev, Vehicles: cfg.Vehicles})
+	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	ep, err := transport.New(transport.Client)
@@ -324,6 +331,7 @@ func New(cfg Config) (*Client, error) {
 		ep:         ep,
 		rng:        rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
 		table:      table,
+		vehicles:   cat.Vehicles(),
 		id:         wire.NoPlayer,
 		propsRev:   cfg.FirstPropertiesRev,
 		mult:       wire.DamageMultipliers{Melee: 1, Fire: 1, Spray: 1, Extinguisher: 1, Explosion: 1, PredatorGun: 1},

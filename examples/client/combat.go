@@ -147,10 +147,12 @@ func (c *Client) shot() {
 	}
 }
 
-// VehicleFire fires the guns of the vehicle the client drives (World.VehicleGun says what
-// they are): no faster than their Interval, within their Range, and not before
-// Config.SpawnSettle after sitting down (the server takes the guns only from a driver its
-// frames show in the seat). A VehicleShot shares the shot numbers of WeaponShot. Guns
+// VehicleFire fires the gun of the vehicle the client sits in that its seat fires (the
+// vehicle catalogue's first gun of the model World.VehicleModel names for the seat): its
+// weapon id, no faster than its MinInterval, within its Range, from its mount (origin
+// within MountReach of the muzzle on the vehicle's pose), and not before
+// Config.SpawnSettle after sitting down (the server takes the guns only from a seat its
+// frames showed it entering). A VehicleShot shares the shot numbers of WeaponShot. Guns
 // need no ammo.
 func (c *Client) VehicleFire(now time.Duration, hitType wire.HitType, hitID uint16, origin, hitPos wire.Vec3) (Action, error) {
 	if err := c.input(now); err != nil {
@@ -162,7 +164,12 @@ func (c *Client) VehicleFire(now time.Duration, hitType wire.HitType, hitID uint
 	if v := c.canAct(now); v != Acted {
 		return c.refuse(v)
 	}
-	if !c.veh.in || c.veh.seat != 0 {
+	if !c.veh.in {
+		return c.refuse(NoGun)
+	}
+	model, known := c.world.VehicleModel(c.veh.vehicle)
+	gun, _, armed := c.vehicles.SeatGun(model, c.veh.seat)
+	if !known || !armed {
 		return c.refuse(NoGun)
 	}
 	if c.veh.wrecked {
@@ -173,13 +180,11 @@ func (c *Client) VehicleFire(now time.Duration, hitType wire.HitType, hitID uint
 		// seat; the first frames from the seat are still on their way.
 		return c.refuse(Settling)
 	}
-	gun := c.world.VehicleGun(c.veh.vehicle)
+	muzzle := wire.Vec3(gun.Muzzle(inventory.Vec3(c.veh.pose.Position), inventory.Quat(c.veh.pose.Rotation)))
 	switch {
-	case gun.Kind == NoGuns:
-		return c.refuse(NoGun)
-	case c.gunUsed && now-c.lastGun < gun.Interval:
+	case c.gunUsed && now-c.lastGun < gun.MinInterval:
 		return c.refuse(TooFast)
-	case gun.Range > 0 && distance(origin, hitPos) > gun.Range:
+	case distance(origin, hitPos) > gun.Range, distance(origin, muzzle) > gun.MountReach:
 		return c.refuse(OutOfRange)
 	}
 	c.gunUsed, c.lastGun = true, now

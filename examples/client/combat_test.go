@@ -124,42 +124,53 @@ func popAll(c *Client) []Event {
 func TestVehicleGunsFireAtTheirCadence(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.join()
-	h.world.guns[12] = VehicleGun{Kind: GunBullets, Weapon: 38, Interval: 100 * ms, Range: 75}
-	fire := func() Action {
-		a, err := h.c.VehicleFire(h.now, wire.HitNone, 0, wire.Vec3{}, wire.Vec3{X: 50})
+	h.world.models[12] = 425 // a Hunter: the minigun, 60 ms, 75 m, under the nose
+	h.world.models[13] = 560 // a Sultan: no gun
+	muzzle := wire.Vec3{Y: 3, Z: -1}
+	fireFrom := func(origin, end wire.Vec3) ActVerdict {
+		a, err := h.c.VehicleFire(h.now, wire.HitNone, 0, origin, end)
 		require.NoError(t, err)
-		return a
+		return a.Verdict
 	}
-	require.Equal(t, NoGun, fire().Verdict)
+	fire := func() ActVerdict { return fireFrom(muzzle, wire.Vec3{X: 50}) }
+	require.Equal(t, NoGun, fire())
 	require.NoError(t, h.c.EnterVehicle(h.now, 12, 0, VehiclePose{Rotation: unit}, 1000))
-	require.Equal(t, Settling, fire().Verdict, "not before frames showed the driver in the seat")
+	require.Equal(t, Settling, fire(), "not before frames showed the driver in the seat")
 	h.run(h.now+DefaultSpawnSettle, 10*ms)
-	a := fire()
-	require.Equal(t, Acted, a.Verdict)
-	require.Equal(t, TooFast, fire().Verdict)
-	h.at(h.now + 100*ms)
-	require.Equal(t, Acted, fire().Verdict)
-	h.at(h.now + 100*ms)
-	a2, _ := h.c.VehicleFire(h.now, wire.HitNone, 0, wire.Vec3{}, wire.Vec3{X: 80})
-	require.Equal(t, OutOfRange, a2.Verdict)
+	require.Equal(t, Acted, fire())
+	require.Equal(t, TooFast, fire())
+	h.at(h.now + 60*ms)
+	require.Equal(t, Acted, fire())
+	h.at(h.now + 60*ms)
+	require.Equal(t, OutOfRange, fireFrom(muzzle, wire.Vec3{X: 80}), "beyond the minigun's 75 m")
+	require.Equal(t, OutOfRange, fireFrom(wire.Vec3{X: 20}, wire.Vec3{X: 50}), "a ray that does not start at the gun")
 	vs := of[*wire.VehicleShot](h.flush())
 	require.Len(t, vs, 2)
 	require.Equal(t, uint16(12), vs[0].Vehicle)
 	require.Equal(t, uint8(38), vs[0].Weapon)
 	require.Equal(t, vs[0].ShotSeq+1, vs[1].ShotSeq, "vehicle shots share the shot numbers")
+	require.NoError(t, h.c.LeaveVehicle(h.now))
+	require.NoError(t, h.c.EnterVehicle(h.now, 13, 0, VehiclePose{Rotation: unit}, 1000))
+	h.run(h.now+DefaultSpawnSettle, 10*ms)
+	require.Equal(t, NoGun, fireFrom(wire.Vec3{}, wire.Vec3{X: 20}), "an unarmed car")
+	require.NoError(t, h.c.LeaveVehicle(h.now))
+	require.NoError(t, h.c.EnterVehicle(h.now, 12, 1, VehiclePose{Rotation: unit}, 1000))
+	h.run(h.now+DefaultSpawnSettle, 10*ms)
+	require.Equal(t, NoGun, fire(), "a seat that fires no gun")
 }
 
 func TestRelayedVehicleShotsPredatorAndCannon(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.join()
 	h.world.pellets = 1
-	h.world.guns[20] = VehicleGun{Kind: GunPredator, Weapon: 31}
-	h.world.guns[21] = VehicleGun{Kind: GunCannon, Weapon: 51}
-	h.world.guns[22] = VehicleGun{Kind: GunBullets, Weapon: 38}
+	h.world.models[20] = 430 // the Predator: fixed damage, weapon 31
+	h.world.models[21] = 432 // the Rhino's cannon, weapon 51
+	h.world.models[22] = 425 // the Hunter's minigun, weapon 38
+	weapons := map[uint16]uint8{20: 31, 21: 51, 22: 38}
 	h.send(&wire.DamageMultipliers{Rev: 1, Melee: 1, Fire: 1, Spray: 1, Extinguisher: 1, Explosion: 1, PredatorGun: 2})
 	h.send(&wire.SetHealth{Rev: 1, Health: 200})
 	vshot := func(v, seq uint16, at wire.Vec3) *wire.RemoteVehicleShot {
-		return &wire.RemoteVehicleShot{Shooter: 3, Vehicle: v, ShotSeq: seq, Weapon: h.world.guns[v].Weapon, HitPos: at}
+		return &wire.RemoteVehicleShot{Shooter: 3, Vehicle: v, ShotSeq: seq, Weapon: weapons[v], HitPos: at}
 	}
 	h.send(vshot(20, 1, spawnAt))
 	require.InDelta(t, 200-2*0.33*15, h.c.Health(), 1e-4, "the Predator's fixed damage under its multiplier")

@@ -645,13 +645,14 @@ func (c *Client) onRemoteVehicleShot(m *wire.RemoteVehicleShot) {
 	if m.Shooter == c.id || !c.alive {
 		return
 	}
-	gun := c.world.VehicleGun(m.Vehicle)
+	model, known := c.world.VehicleModel(m.Vehicle)
+	gun, _, armed := c.vehicles.Gun(model, m.Weapon)
+	if !known || !armed {
+		return // no gun of that vehicle fires it: the server relays no such shot
+	}
 	ref := wire.Ref{Kind: wire.RefVehicleShot, Seq: m.ShotSeq}
-	switch gun.Kind {
-	case GunCannon:
+	if gun.Kind == inventory.GunCannon {
 		c.blast(m.Shooter, m.Stamp, true, m.HitPos, ExplosionPeak, CannonRadius, ref)
-		return
-	case NoGuns:
 		return
 	}
 	s := Shot{Shooter: m.Shooter, ShotSeq: m.ShotSeq, Weapon: m.Weapon, Vehicle: m.Vehicle, HitType: m.HitType,
@@ -662,8 +663,8 @@ func (c *Client) onRemoteVehicleShot(m *wire.RemoteVehicleShot) {
 		return
 	}
 	d := damage{attacker: m.Shooter, weapon: m.Weapon, bodyPart: part, shot: true, stamp: m.Stamp, ref: ref}
-	if gun.Kind == GunPredator {
-		d.amount, d.class = PlayerDamageFactor*PredatorDamage, classPredator
+	if gun.Kind == inventory.GunFixed {
+		d.amount, d.class = PlayerDamageFactor*gun.Damage, classPredator
 	} else if int(m.Weapon) < inventory.NumWeapons {
 		d.amount = PlayerDamageFactor * c.table[m.Weapon].Damage[inventory.TierStd]
 	}

@@ -210,9 +210,10 @@
 // leaves the clip and the total, the weapon becomes the held one (as the server's spend
 // makes it), and the WeaponShot names the shot number, the life, the properties revision
 // and the shooter's claim of what the ray hit. An empty clip with rounds left reloads for
-// Config.ReloadTime (frames show clip 0). VehicleFire fires the guns of the vehicle the
-// client drives at their interval and range (World.VehicleGun), once its frames have shown
-// it in the driver's seat for Config.SpawnSettle. Throw spends one round of
+// Config.ReloadTime (frames show clip 0). VehicleFire fires the gun its seat fires in
+// the vehicle it sits in, by the vehicle catalogue (Config.Vehicles) for the model the
+// world names (World.VehicleModel): the gun's weapon id, at its interval, within its range
+// and from its mount, once its frames have shown it in the seat for Config.SpawnSettle. Throw spends one round of
 // a projectile, sends ProjectileLaunch, and after the fuse reports the Detonation (also if
 // the thrower died meanwhile, not after a revival) and takes its own blast. HoldFire holds
 // a continuous weapon's fire: frames show FireHeld and the weapon spends Config.SprayRate
@@ -228,8 +229,12 @@
 //     DetonationBlast, ExplosionPeak, CannonRadius, SkillTier, DefaultReloadTime,
 //     DefaultStealthAnim) are ours, chosen so that an honest client never claims less than
 //     the server's floors.
-//   - Vehicle models are not on the wire: which vehicle is a Predator or a Rhino, and what
-//     its guns fire, comes from the world (World.VehicleGun); the server must agree.
+//   - Vehicle models are not on the wire: which vehicle is a Predator or a Rhino comes from
+//     the world (World.VehicleModel), and what its guns fire from the vehicle catalogue,
+//     which must be the server's.
+//   - The wire has no message to enter a vehicle: EnterVehicle seats the player, and the
+//     frames that name the seat are its claim; the server grants it only near a free seat,
+//     and answers a refused claim with a SetPlayerPosition that takes the player out.
 //   - A vehicle explosion hurts its occupants only (the server's rule); a blast of a
 //     vehicle near a player on foot is not modelled.
 //   - A shot fired in the life's last moments that arrives after the server committed the

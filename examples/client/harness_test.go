@@ -14,7 +14,7 @@ import (
 type fakeWorld struct {
 	pellets  int
 	bodyPart uint8
-	guns     map[uint16]VehicleGun
+	models   map[uint16]uint16 // vehicle -> model
 	traces   []traceCall
 	client   *Client // to read the body's position during the trace
 }
@@ -38,7 +38,10 @@ func (w *fakeWorld) Trace(self uint16, s Shot, p Pose) (int, uint8) {
 	return w.pellets, w.bodyPart
 }
 
-func (w *fakeWorld) VehicleGun(v uint16) VehicleGun { return w.guns[v] }
+func (w *fakeWorld) VehicleModel(v uint16) (uint16, bool) {
+	m, ok := w.models[v]
+	return m, ok
+}
 
 // harness connects one Client to a server-side transport.Endpoint: the test plays the
 // server with hand-crafted wire messages and reads what the client sends back.
@@ -61,7 +64,7 @@ const (
 
 func newHarness(t testing.TB, cfg Config) *harness {
 	t.Helper()
-	w := &fakeWorld{bodyPart: wire.BodyTorso, guns: map[uint16]VehicleGun{}}
+	w := &fakeWorld{bodyPart: wire.BodyTorso, models: map[uint16]uint16{}}
 	if cfg.World == nil {
 		cfg.World = w
 	}

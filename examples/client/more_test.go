@@ -175,7 +175,6 @@ func TestVerdictsHaveStableNames(t *testing.T) {
 	require.Equal(t, "lethal 12.5 #4", DamageResult{Verdict: DamageLethal, Loss: 12.5, Report: 4}.String())
 	require.Equal(t, "refused teammate", DamageRefusedTeammate.String())
 	require.Equal(t, "damage verdict(0)", DamageVerdict(0).String())
-	require.Equal(t, "cannon", GunCannon.String())
 	require.Equal(t, "left wreck", EventLeftWreck.String())
 	require.Equal(t, "event(0)", EventKind(0).String())
 }

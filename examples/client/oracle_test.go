@@ -79,7 +79,7 @@ func (w randWorld) Trace(_ uint16, s Shot, _ Pose) (int, uint8) {
 	}
 	return 0, 0
 }
-func (randWorld) VehicleGun(uint16) VehicleGun { return VehicleGun{} }
+func (randWorld) VehicleModel(uint16) (uint16, bool) { return 0, false }
 
 type oracle struct {
 	t    *testing.T

@@ -37,22 +37,23 @@ func reportsOf(msgs []wire.Message) []*wire.DamageReport { return of[*wire.Damag
 
 func TestVehicleShotIsJudgedByItsOwnStamp(t *testing.T) {
 	rows := []struct {
-		name string
-		gun  VehicleGun
-		at   wire.Vec3 // where the shot's ray ends
-		loss float32   // what one hit takes
+		name   string
+		model  uint16
+		weapon uint8
+		at     wire.Vec3 // where the shot's ray ends
+		loss   float32   // what one hit takes
 	}{
-		{"bullets", VehicleGun{Kind: GunBullets, Weapon: 38}, spawnAt, 0.33 * 140},
-		{"the Rhino cannon's blast", VehicleGun{Kind: GunCannon, Weapon: 51}, near(3.5), 50},
+		{"bullets", 425, 38, spawnAt, 0.33 * 140},
+		{"the Rhino cannon's blast", 432, 51, near(3.5), 50},
 	}
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
 			h := newHarness(t, Config{})
 			h.join()
 			h.world.pellets = 1
-			h.world.guns[22] = r.gun
+			h.world.models[22] = r.model
 			vshot := func(seq uint16, stamp wire.Stamp) *wire.RemoteVehicleShot {
-				return &wire.RemoteVehicleShot{Shooter: rival, Vehicle: 22, ShotSeq: seq, Weapon: r.gun.Weapon,
+				return &wire.RemoteVehicleShot{Shooter: rival, Vehicle: 22, ShotSeq: seq, Weapon: r.weapon,
 					HitType: wire.HitPlayer, HitID: selfID, HitPos: r.at, Stamp: stamp}
 			}
 			// The frames say "teammate" at revision 5, but the shot was fired before that

@@ -32,9 +32,12 @@ const (
 	NoAmmo
 	// TooFast: the weapon's minimum interval since its last use has not passed.
 	TooFast
-	// OutOfRange: the ray is longer than the weapon's range, or the victim is too far.
+	// OutOfRange: the ray is longer than the weapon's range, or the victim is too far; for
+	// VehicleFire also a ray that does not start at the gun's mount (its MountReach of the
+	// muzzle on the vehicle's pose).
 	OutOfRange
-	// NoGun: the vehicle the client drives has no guns (or the client does not drive).
+	// NoGun: the client's seat fires no gun of its vehicle's model (an unarmed vehicle, a
+	// passenger's seat, a vehicle the world does not know), or it sits in no vehicle.
 	NoGun
 	// Wrecked: the vehicle is wrecked.
 	Wrecked
@@ -158,39 +161,6 @@ func (r DamageResult) String() string {
 		}
 	}
 	return s
-}
-
-// GunKind is what the guns of a vehicle do (World.VehicleGun).
-type GunKind uint8
-
-// The kinds of vehicle guns.
-const (
-	// NoGuns: the vehicle is unarmed.
-	NoGuns GunKind = iota
-	// GunBullets: hitscan guns that fire VehicleGun.Weapon; a hit does that weapon's
-	// standard-tier damage, like a bullet (Hunter, Hydra, Sea Sparrow, ...).
-	GunBullets
-	// GunPredator: the Predator's guns: a fixed PredatorDamage under the Predator
-	// multiplier (adr-0045).
-	GunPredator
-	// GunCannon: the Rhino's cannon: its ray only sets the point of an explosion, which
-	// hits whoever stands there now (adr-0041).
-	GunCannon
-)
-
-// String returns the kind's name.
-func (k GunKind) String() string {
-	switch k {
-	case NoGuns:
-		return "no guns"
-	case GunBullets:
-		return "bullets"
-	case GunPredator:
-		return "predator"
-	case GunCannon:
-		return "cannon"
-	}
-	return "gun kind(" + strconv.Itoa(int(k)) + ")"
 }
 
 // EventKind says what happened to the player that the world around it must follow.

@@ -21,23 +21,11 @@ type World interface {
 	// pose given: for a shot the server rewound, the rewound one (adr-0041); otherwise the
 	// present one.
 	Trace(self uint16, shot Shot, pose Pose) (pellets int, bodyPart uint8)
-	// VehicleGun describes the guns of vehicle: for the client's own VehicleFire (what it
-	// fires and how fast) and for a relayed vehicle shot (a Predator's fixed damage, a
-	// Rhino's cannon). An unknown vehicle has NoGuns.
-	VehicleGun(vehicle uint16) VehicleGun
-}
-
-// VehicleGun is the armament of a vehicle model, as the world knows it.
-type VehicleGun struct {
-	// Kind is what the guns do; NoGuns for an unarmed vehicle.
-	Kind GunKind
-	// Weapon is the weapon id VehicleShot carries; for GunBullets its standard-tier
-	// damage in the client's weapon table is the damage of one hit.
-	Weapon uint8
-	// Interval is the shortest gap between two shots of the guns.
-	Interval time.Duration
-	// Range is the longest ray of the guns (metres).
-	Range float32
+	// VehicleModel tells the model of vehicle, and false for a vehicle the game does not
+	// know. The client's vehicle catalogue (Config.Vehicles) says what the model's guns
+	// are: for its own VehicleFire (what it fires, how far and how fast) and for a relayed
+	// vehicle shot (a bullet's damage, the Predator's fixed damage, the Rhino's cannon).
+	VehicleModel(vehicle uint16) (model uint16, ok bool)
 }
 
 // Shot is a relayed shot as the client traces it: a RemoteWeaponShot or a
@@ -88,7 +76,7 @@ type VehiclePose struct {
 type emptyWorld struct{}
 
 func (emptyWorld) Trace(uint16, Shot, Pose) (int, uint8) { return 0, 0 }
-func (emptyWorld) VehicleGun(uint16) VehicleGun          { return VehicleGun{} }
+func (emptyWorld) VehicleModel(uint16) (uint16, bool)    { return 0, false }
 
 // seatState is the vehicle the player sits in.
 type seatState struct {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/arbitergo/arbiter/examples/client"
 	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/wire"
 )
 
@@ -62,6 +63,7 @@ type bot struct {
 	leaveAt  time.Duration
 	spraying time.Duration // until when the spraycan is held
 	nextNade time.Duration
+	ids      []uint16 // scratch: the client's remote copies
 }
 
 func newBot(p *player, cfg Config) bot {
@@ -93,6 +95,9 @@ func (b *bot) think(m *Match, now time.Duration) {
 		b.ride(m, now)
 		return
 	}
+	if b.p.cheat.busy() {
+		return // a seat-steal cheater's client sits in the seat it claims: the cheat drives
+	}
 	if b.spraying > 0 && now >= b.spraying {
 		_, _ = c.HoldFire(now, false)
 		b.spraying = 0
@@ -102,7 +107,7 @@ func (b *bot) think(m *Match, now time.Duration) {
 		b.carGoal = b.freeCar(m)
 	}
 	if cr := b.carGoal; cr != nil {
-		if b.seat(cr) < 0 {
+		if b.seat(m, cr) < 0 {
 			b.carGoal = nil // taken, or wrecked, meanwhile
 		} else if dist(c.Position(), cr.pose.Position) <= CarReach {
 			b.enterCar(m, now, cr)
@@ -266,7 +271,7 @@ func (b *bot) wantsToDrive() bool {
 	switch {
 	case b.p.cheat == nil:
 		return b.p.rng.Float64() < float64(ThinkInterval)/float64(DriveEvery)
-	case b.p.cheat.kind == CheatVehicleGod:
+	case b.p.cheat.kind == CheatVehicleGod, b.p.cheat.kind == CheatVehicleGuns:
 		return true
 	}
 	return false
@@ -279,31 +284,48 @@ const CarReach = 3
 // a driver.
 func (b *bot) freeCar(m *Match) *car {
 	for _, cr := range m.world.cars {
-		if b.seat(cr) >= 0 && dist(b.p.c.Position(), cr.pose.Position) <= 40 {
+		if b.seat(m, cr) >= 0 && dist(b.p.c.Position(), cr.pose.Position) <= 40 {
 			return cr
 		}
 	}
 	return nil
 }
 
-// seat is the seat the bot may take in cr (0 drives), or -1.
-func (b *bot) seat(cr *car) int {
-	switch {
-	case cr.wrecked:
+// seat is the seat the bot may take in cr (0 drives), or -1: one the car's model has, that
+// no other bot has taken (the match's shared car state), and that the bot's own client
+// shows free, as a player's game shows who sits in a car (nobody gets into a seat it sees
+// taken: the server holds a seat until the frame that leaves it, which is the frame that
+// shows it free).
+func (b *bot) seat(m *Match, cr *car) int {
+	if cr.wrecked {
 		return -1
-	case cr.driver < 0:
+	}
+	seats := m.vehicles().Seats(cr.model)
+	switch {
+	case cr.driver < 0 && b.seesFree(cr.id, 0):
 		return 0
-	case cr.passenger < 0:
+	case cr.passenger < 0 && seats > 1 && b.seesFree(cr.id, 1):
 		return 1
 	}
 	return -1
+}
+
+// seesFree reports whether the bot's client shows nobody in seat of vehicle.
+func (b *bot) seesFree(vehicle uint16, seat uint8) bool {
+	b.ids = b.p.c.AppendRemotes(b.ids[:0])
+	for _, id := range b.ids {
+		if r, ok := b.p.c.Remote(id); ok && r.Vehicle == vehicle && r.Seat == seat {
+			return false
+		}
+	}
+	return true
 }
 
 // enterCar seats the bot in cr, which it stands next to.
 func (b *bot) enterCar(m *Match, now time.Duration, cr *car) {
 	c := b.p.c
 	b.carGoal = nil
-	seat := b.seat(cr)
+	seat := b.seat(m, cr)
 	if seat < 0 {
 		return
 	}
@@ -358,9 +380,15 @@ func (b *bot) ride(m *Match, now time.Duration) {
 	}
 	cr.pose = client.VehiclePose{Position: next, Rotation: rot, Velocity: vel}
 	_ = c.MoveVehicle(now, cr.pose)
-	if gun := m.world.VehicleGun(cr.id); gun.Kind != client.NoGuns && b.p.rng.Float64() < 0.5 {
-		if t := b.pickTarget(m); t != nil && t.dist < gun.Range {
-			_, _ = c.VehicleFire(now, wire.HitPlayer, t.id, add(next, wire.Vec3{Z: 1}), add(t.r.Position, wire.Vec3{Z: 0.3}))
+	// The driver fires its car's gun, if the catalogue gives it one: from the gun's mount,
+	// within its range (the client keeps its cadence).
+	if gun, _, ok := m.vehicles().SeatGun(cr.model, 0); ok && b.p.rng.Float64() < 0.5 {
+		if t := b.pickTarget(m); t != nil {
+			muzzle := wire.Vec3(gun.Muzzle(inventory.Vec3(next), inventory.Quat(rot)))
+			aim := add(t.r.Position, wire.Vec3{Z: 0.3})
+			if dist(muzzle, aim) < gun.Range {
+				_, _ = c.VehicleFire(now, wire.HitPlayer, t.id, muzzle, aim)
+			}
 		}
 	}
 }

@@ -80,6 +80,19 @@ const (
 	// where the cheater stood than it could have put it (beyond refserver.OriginReach and
 	// its lead; beyond the grenade's reach and refserver.ThrowSlack).
 	CheatFarOrigin
+	// CheatVehicleGuns: it fires vehicle guns no honest client could (cheat_vehicles.go):
+	// a Sniper round 900 m long from an unarmed car, the driver's gun from a passenger's
+	// seat, an armed vehicle's gun from on foot, its own gun's rays beyond the gun's range
+	// and far beyond its cadence; it drives whenever it can. It gains every such shot the
+	// server relays (the vehicle catalogue forbids them), every relayed ray beyond the
+	// gun's cadence, and every damage credited from a Sniper round.
+	CheatVehicleGuns
+	// CheatSeatSteal: from 50 m away or more, its client gets into the driver's seat of a
+	// car an honest player drives (cheat_vehicles.go), sends the car's frames to where it
+	// stands, and after a second reports the car exploded. It gains every seat the server
+	// grants it that way, every frame of the car the server relays from it, and every
+	// explosion of the car the server accepts from it (its occupants die).
+	CheatSeatSteal
 
 	cheatCount
 )
@@ -109,6 +122,10 @@ func (c Cheat) String() string {
 		return "taken_weapon"
 	case CheatFarOrigin:
 		return "far_origin"
+	case CheatVehicleGuns:
+		return "vehicle_guns"
+	case CheatSeatSteal:
+		return "seat_steal"
 	}
 	return "cheat(?)"
 }
@@ -159,9 +176,10 @@ type cheater struct {
 	diedAt    time.Duration // when the server committed its death; -1 while alive
 	excused   time.Duration // the last spawn or health command (health frames)
 	enc       []byte
-	stale     *staleEcho // the stale-echo cheat's state (CheatStaleEcho)
-	hold      *withhold  // carry over, taken weapon
-	far       *farOrigin // the far-origin cheat's state (nil for the others)
+	stale     *staleEcho    // the stale-echo cheat's state (CheatStaleEcho)
+	hold      *withhold     // carry over, taken weapon
+	far       *farOrigin    // the far-origin cheat's state (nil for the others)
+	veh       *vehicleCheat // the vehicle cheats' state (cheat_vehicles.go)
 }
 
 func newCheater(kind Cheat, idx int) *cheater {
@@ -175,6 +193,9 @@ func newCheater(kind Cheat, idx int) *cheater {
 	}
 	if kind == CheatFarOrigin {
 		ch.far = newFarOrigin()
+	}
+	if kind == CheatVehicleGuns || kind == CheatSeatSteal {
+		ch.veh = newVehicleCheat()
 	}
 	return ch
 }
@@ -280,6 +301,9 @@ func (m *Match) forge(p *player, now time.Duration, send func([]byte)) {
 		m.forgeFarOrigin(p, now)
 		return
 	}
+	if ch != nil && ch.veh != nil {
+		m.forgeVehicles(p, now, send)
+	}
 	if ch == nil || !ch.haveShot {
 		return
 	}
@@ -325,7 +349,8 @@ func (m *Match) watch(to int, now time.Duration, d []byte) {
 	}
 	id, err := wire.Peek(d)
 	if err != nil || (id != wire.IDRemoteWeaponShot && id != wire.IDRemotePlayerSync &&
-		id != wire.IDRemoteProjectile && id != wire.IDRemoteDetonation) {
+		id != wire.IDRemoteProjectile && id != wire.IDRemoteDetonation &&
+		id != wire.IDRemoteVehicleShot && id != wire.IDRemoteVehicleSync) {
 		return
 	}
 	msg, err := m.cheatDecoder.Decode(d)
@@ -333,6 +358,7 @@ func (m *Match) watch(to int, now time.Duration, d []byte) {
 		return
 	}
 	m.watchFarOrigin(msg)
+	m.watchVehicles(now, msg)
 	switch msg := msg.(type) {
 	case *wire.RemoteWeaponShot:
 		p := m.player(msg.Shooter)
@@ -446,6 +472,8 @@ func (m *Match) finishCheats() {
 			ch.stale.closeLife(p)
 		case CheatCarryOver:
 			ch.hold.closeLife(ch)
+		case CheatVehicleGuns:
+			m.finishVehicleCheat(p)
 		}
 		m.report.Cheaters = append(m.report.Cheaters, ch.report)
 		m.report.CheatsGained += ch.report.Gained

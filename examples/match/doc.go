@@ -71,16 +71,20 @@
 // revision (stale_echo; the gamemode sends it a command every 15 s, and regenerates
 // everyone for a minute), a replaced weapon fired again after a pooled slot carried its
 // rounds over (carry_over), a taken weapon kept firing while the take's acknowledgement
-// and echo are withheld (taken_weapon), and shots and grenades that start next to their
-// victim while the cheater stands far away (far_origin). The cheats sit between a client
-// and the network, as a trainer or a modified client would. Report.Cheaters says, for
-// each, what it gained that the records say it must not (the promise is 0: the server's
-// ledger never rose without a command, no shot was relayed beyond the rounds given or the
-// weapon's cadence or while the server held the shooter dead or later than an honest
-// client could have fired a taken weapon, no frame was relayed alive for a dead player,
-// the ledger never kept more than the confirmed hits allowed, no damage was credited from
-// a shot or grenade relayed from where the shooter could not have fired or thrown it) and
-// how the server met it (refusals, god_mode cuts, the god_mode and
+// and echo are withheld (taken_weapon), shots and grenades that start next to their
+// victim while the cheater stands far away (far_origin), vehicle guns forged for any
+// vehicle, any seat and any range (vehicle_guns), and the driver's seat of an honest
+// player's car claimed from far away, with its frames and its explosion (seat_steal).
+// The cheats sit between a client and the network, as a trainer or a modified client
+// would. Report.Cheaters says, for each, what it gained that the records say it must not
+// (the promise is 0: the server's ledger never rose without a command, no shot was
+// relayed beyond the rounds given or the weapon's cadence or while the server held the
+// shooter dead or later than an honest client could have fired a taken weapon, no frame
+// was relayed alive for a dead player, the ledger never kept more than the confirmed hits
+// allowed, no damage was credited from a shot or grenade relayed from where the shooter
+// could not have fired or thrown it, no vehicle shot the vehicle catalogue forbids was
+// relayed, no seat was granted from far away) and how the server met it (refusals,
+// god_mode cuts, the god_mode and
 // vehicle_god_mode suspicion flags).
 // The honest measurements count only the honest players.
 //

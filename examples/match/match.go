@@ -348,6 +348,11 @@ func (m *Match) onEvent(e refserver.Event) {
 	case refserver.EventCommandRefused:
 		// Counted where the gamemode issues the command (it knows whether it expected it
 		// to succeed).
+	case refserver.EventInputRefused:
+		if e.Vehicle != refserver.NoVehicle { // a frame refused for the seat it claims
+			m.report.Wronged.RefusedEntries++
+			m.incidentf("refused entry: player %d into vehicle %d at %v: %v (%s), holder %d", e.Player, e.Vehicle, e.At, e.Verdict, e.Detail, e.Other)
+		}
 	}
 }
 
@@ -380,6 +385,9 @@ func (m *Match) onCheaterEvent(p *player, e refserver.Event) {
 	ch := p.cheat
 	if ch.stale != nil {
 		m.staleEvent(p, e)
+	}
+	if ch.veh != nil {
+		m.onVehicleCheatEvent(p, e)
 	}
 	switch e.Kind {
 	case refserver.EventGodMode, refserver.EventGodModeSuspect, refserver.EventVehicleGodModeSuspect:
@@ -527,8 +535,11 @@ func (m *Match) collect() {
 		r.Network.RTTMedianMs = stats.Median(rtts)
 	}
 	r.Commands = m.gm.commands
-	r.Weapons.FireCharged = int(m.server.Stats().FireSpent)
+	st := m.server.Stats()
+	r.Weapons.FireCharged = int(st.FireSpent)
 	r.Weapons.OldShotMarginMs = millis(inventory.OverwriteShotMargin)
+	r.Vehicles = VehicleReport{Entries: int(st.Entries), EntriesRefused: int(st.EntriesRefused),
+		WorstEntryM: float64(st.EntryReachMax), WorstGunOriginM: float64(st.VehicleGunOriginMax)}
 	if r.Race.ReportedHits > 0 {
 		r.Race.FramesFirstPercent = 100 * float64(r.Race.FramesFirst) / float64(r.Race.ReportedHits)
 	}

@@ -76,6 +76,23 @@ type Report struct {
 	CheatsGained int `json:"cheats_gained"`
 	// Incidents describes the first wrongs, for a reader (at most MaxIncidents).
 	Incidents []string `json:"incidents,omitempty"`
+	// Vehicles is what the server's seat table and vehicle guns saw.
+	Vehicles VehicleReport `json:"vehicles"`
+}
+
+// VehicleReport is the server's count of seats and its worst accepted cases, which the
+// tolerances EntryReach and VehicleGunSlack must cover with a margin (in an honest match
+// every accepted case is an honest one).
+type VehicleReport struct {
+	// Entries counts seats granted; EntriesRefused the frames refused for their seat claim.
+	Entries        int `json:"entries"`
+	EntriesRefused int `json:"entries_refused"`
+	// WorstEntryM is the largest distance between a player's accepted position and its
+	// vehicle's at a granted entry (refserver.EntryReach).
+	WorstEntryM float64 `json:"worst_entry_m"`
+	// WorstGunOriginM is the largest distance beyond the mount reach and the speed's lag at
+	// which an accepted vehicle shot started (refserver.VehicleGunSlack).
+	WorstGunOriginM float64 `json:"worst_gun_origin_m"`
 }
 
 // Wronged counts the ways an honest player was wronged.
@@ -94,11 +111,14 @@ type Wronged struct {
 	// may discard by a record's rule, and, after the match settled, players whose health,
 	// armor, weapons or life the server and the client disagree on.
 	Disagreements int `json:"disagreements"`
+	// RefusedEntries: frames of an honest client refused for the seat they claim (the
+	// client got into a seat the server did not grant).
+	RefusedEntries int `json:"refused_entries"`
 }
 
 // Sum returns the total of the parts.
 func (w Wronged) Sum() int {
-	return w.EarlyDeaths + w.CutFrames + w.RefusedShots + w.RefusedCommands + w.Disagreements
+	return w.EarlyDeaths + w.CutFrames + w.RefusedShots + w.RefusedCommands + w.Disagreements + w.RefusedEntries
 }
 
 // NetworkReport is what the simulated network did to the datagrams.
@@ -184,7 +204,7 @@ func (r Report) String() string {
 	p("\n  honest players wronged: %d\n", r.HonestWronged)
 	w := r.Wronged
 	p("    early deaths %d, cut frames %d, refused shots %d, refused commands %d,\n", w.EarlyDeaths, w.CutFrames, w.RefusedShots, w.RefusedCommands)
-	p("    disagreements %d   (god-mode suspicions raised, which change nothing: %d)\n", w.Disagreements, r.Suspicions)
+	p("    disagreements %d, refused entries %d   (god-mode suspicions raised, which change nothing: %d)\n", w.Disagreements, w.RefusedEntries, r.Suspicions)
 	for _, s := range r.Incidents {
 		p("    - %s\n", s)
 	}
@@ -197,8 +217,11 @@ func (r Report) String() string {
 	o := r.Origins
 	p("\n  honest origins as the server judged them (largest): shots %.2f m on foot, %.2f m seated; launches %.2f m;\n", o.ShotOnFoot, o.ShotSeated, o.Launch)
 	p("    thrown %.1f m from launch to detonation; lost launches' detonations %.1f m from the owner's path\n", o.Thrown, o.LostLaunch)
+	v := r.Vehicles
+	p("\n  seats granted %d, entry frames refused %d; worst honest entry %.2f m, worst vehicle gun origin %.2f m beyond the mount\n",
+		v.Entries, v.EntriesRefused, v.WorstEntryM, v.WorstGunOriginM)
 	n := r.Network
-	p("\n  network: %d datagrams, %d lost, %d duplicated, %d overtaken, %d lane retransmissions, median rtt %.0f ms\n",
+	p("  network: %d datagrams, %d lost, %d duplicated, %d overtaken, %d lane retransmissions, median rtt %.0f ms\n",
 		n.Datagrams, n.Lost, n.Duplicated, n.Overtaken, n.Retransmissions, n.RTTMedianMs)
 	wp := r.Weapons
 	p("  weapons taken mid-life from honest players: %d; old shots fired before the take applied: %d, the latest %.0f ms after the take and the round trip (window: round trip + %.0f ms)\n",

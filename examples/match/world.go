@@ -7,6 +7,7 @@ import (
 
 	"github.com/arbitergo/arbiter/examples/client"
 	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/wire"
 )
 
@@ -92,7 +93,9 @@ func newWorld(rng *rand.Rand, vehicles int) *world {
 		case 0:
 			model = refserver.ModelPredator // fixed-damage guns
 		case 1:
-			model = gunshipModel // bullet guns
+			model = refserver.ModelHunter // bullet guns
+		case 2:
+			model = inventory.ModelSeasparrow // bullet guns and a passenger's seat
 		}
 		w.cars = append(w.cars, &car{id: uint16(i), model: model, driver: -1, passenger: -1, home: home, lastHealth: VehicleHealth,
 			pose: client.VehiclePose{Position: home, Rotation: wire.Quat{W: 1}}})
@@ -125,32 +128,19 @@ func (w *world) Trace(self uint16, shot client.Shot, pose client.Pose) (int, uin
 	return pellets, uint8(3 + w.rng.IntN(7))
 }
 
-// VehicleGun tells the guns of a car: the first is a Predator (fixed damage), the second
-// a gunship with bullet guns, the rest are unarmed.
-func (w *world) VehicleGun(id uint16) client.VehicleGun {
-	c := w.car(id)
-	if c == nil {
-		return client.VehicleGun{}
+// VehicleModel tells the model of a car: the first is a Predator (fixed-damage guns), the
+// second a Hunter and the third a Sea Sparrow (bullet guns), the rest Sultans (unarmed).
+// What a model's guns are is the vehicle catalogue's, the server's and the clients' alike.
+func (w *world) VehicleModel(id uint16) (uint16, bool) {
+	if c := w.car(id); c != nil {
+		return c.model, true
 	}
-	switch c.model {
-	case refserver.ModelPredator:
-		return client.VehicleGun{Kind: client.GunPredator, Weapon: gunWeapon, Interval: gunInterval, Range: gunRange}
-	case gunshipModel:
-		return client.VehicleGun{Kind: client.GunBullets, Weapon: gunWeapon, Interval: gunInterval, Range: gunRange}
-	}
-	return client.VehicleGun{}
+	return 0, false
 }
 
-// The armed cars' guns.
-const (
-	// gunshipModel is the model of the car with bullet guns (a Hunter).
-	gunshipModel = 425
-	// gunWeapon is the weapon id the guns' shots carry (its standard-tier damage is a hit's).
-	gunWeapon uint8 = 31
-	// gunInterval and gunRange are the guns' cadence and reach.
-	gunInterval = 150 * time.Millisecond
-	gunRange    = 80
-)
+// vehicles is the vehicle catalogue the server judges vehicles by (the clients have the
+// same): each model's seats and guns.
+func (m *Match) vehicles() *inventory.VehicleCatalog { return m.server.Catalog().Vehicles() }
 
 func (w *world) car(id uint16) *car {
 	if int(id) < len(w.cars) {

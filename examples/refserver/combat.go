@@ -315,10 +315,15 @@ func nearRay(r rewind.Ray, q rewind.Vec3, dist float32) bool {
 	return ex*ex+ey*ey+ez*ez <= float64(dist)*float64(dist)
 }
 
-// onVehicleShot judges a VehicleShot: the shooter may act and sits in the vehicle, the
-// vehicle is not wrecked, the guns keep their rate, the properties revision is kept. A
-// vehicle gun's ray rewinds its recipients like a hand-held weapon's; the Rhino cannon's
-// does not (it only sets the point of an explosion).
+// onVehicleShot judges a VehicleShot by the vehicle catalogue: the shooter may act, the
+// vehicle exists and is not wrecked, the weapon is one of its model's guns, the shooter
+// holds a seat that fires that gun (or held it within VehicleShotGrace: a shot fired just
+// before getting out may be overtaken by the frame on foot), the shot number is new, the
+// ray no longer than the gun's range and starting at the gun's mount on the vehicle's
+// accepted pose (gunOrigin), a kept properties revision for a gun of the weapon table, and
+// the gun's own rate (per vehicle and gun: the model's interval with its burst). A vehicle
+// gun's ray rewinds its recipients like a hand-held weapon's; the Rhino cannon's does not
+// (it only sets the point of an explosion).
 func (w *World) onVehicleShot(now time.Duration, p *player, m *wire.VehicleShot) Verdict {
 	if v := w.mayAct(p, m.DeathEpoch); v != VerdictAccepted {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, v, "")
@@ -330,14 +335,26 @@ func (w *World) onVehicleShot(now time.Duration, p *player, m *wire.VehicleShot)
 	if veh.wrecked {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictWrecked, "")
 	}
-	// A shot fired just before the driver got out may be overtaken by its frame on foot.
-	if (!p.frame.have || p.frame.vehicle != m.Vehicle) && !w.droveWithin(p, m.Vehicle, VehicleShotGrace) {
+	gun, gi, ok := w.models.Gun(veh.model, m.Weapon)
+	if !ok {
+		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictNotAGun, "")
+	}
+	// The seat: held now, or within the grace (the shot may be overtaken by the frame
+	// that shows the shooter out of it).
+	fired := false
+	for s := uint8(0); s < inventory.MaxVehicleSeats && !fired; s++ {
+		fired = gun.Seats.Has(s) && w.satWithin(p, m.Vehicle, s, VehicleShotGrace)
+	}
+	if !fired {
+		if p.seat.held && p.seat.vehicle == m.Vehicle {
+			return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictWrongSeat, "")
+		}
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictNotInVehicle, "")
 	}
 	if v := p.shotFilter.check(m.ShotSeq); v != VerdictAccepted {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, v, "")
 	}
-	cannon := veh.model == ModelRhino
+	cannon := gun.Kind == inventory.GunCannon
 	kind := rewind.VehicleGunRay
 	if cannon {
 		kind = rewind.CannonRay
@@ -345,6 +362,13 @@ func (w *World) onVehicleShot(now time.Duration, p *player, m *wire.VehicleShot)
 	r, ok := ray(kind, m.Origin, m.HitPos)
 	if !ok {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictBadRay, "")
+	}
+	if r.Length > gun.Range {
+		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictOutOfRange, "")
+	}
+	off, ok := gunOrigin(veh, &gun, m.Origin)
+	if !ok {
+		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictOffMount, "")
 	}
 	// The guns' own vehicle is the shooter's, even when its frame on foot came first.
 	r.FromVehicle, r.Vehicle = true, rewind.VehicleID(m.Vehicle)
@@ -356,13 +380,10 @@ func (w *World) onVehicleShot(now time.Duration, p *player, m *wire.VehicleShot)
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictBadGeometry, err.Error())
 	}
 	w.enc = enc[:0]
-	// The guns' own weapon id must be a gun of the catalogue, in a kept revision (the
-	// Rhino's shell is an explosion: its weapon id is the game's, not judged).
+	// A gun of the weapon table fires under a kept properties revision, at the standard
+	// tier; a fixed-damage gun and the cannon name no revision's damage.
 	var damage float32
-	if !cannon {
-		if w.catalog.Kind(m.Weapon) != inventory.KindBullet {
-			return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictWrongKind, "")
-		}
+	if gun.Kind == inventory.GunBullets {
 		d, err := w.catalog.Damage(m.PropertiesRev, m.Weapon, inventory.TierStd)
 		switch {
 		case errors.Is(err, inventory.ErrPropertiesTooOld):
@@ -374,25 +395,33 @@ func (w *World) onVehicleShot(now time.Duration, p *player, m *wire.VehicleShot)
 		}
 		damage = d
 	}
-	// The guns' rate: a leaky bucket of VehicleGunInterval with VehicleGunBurst.
-	tat := max(p.gunTAT, now)
-	if tat-now > VehicleGunBurst {
+	// The gun's rate: a leaky bucket of its interval with its burst, per vehicle and gun.
+	burst := gun.Burst
+	if burst == 0 {
+		burst = inventory.DefaultVehicleGunBurst
+	}
+	tat := max(veh.gunTAT[gi], now)
+	if tat-now > burst {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictTooFast, "")
 	}
 	res, err := w.rw.Shot(now, rewind.PlayerID(p.id), r, w.recips[:0])
 	if err != nil {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictBadGeometry, err.Error())
 	}
-	p.gunTAT = tat + VehicleGunInterval
+	veh.gunTAT[gi] = tat + gun.MinInterval
 	p.shotFilter.mark(m.ShotSeq)
+	if off > w.stats.VehicleGunOriginMax {
+		w.stats.VehicleGunOriginMax = off
+	}
 
 	src := vitals.SourceVehicleGun
 	expected, vexpected := vitals.PlayerDamageFactor*damage, damage
-	if veh.model == ModelPredator {
+	switch gun.Kind {
+	case inventory.GunFixed:
+		// vitals floors it at its Predator figure, with the Predator multiplier.
 		src, damage = vitals.SourcePredatorGun, 0
-		expected, vexpected = vitals.PlayerDamageFactor*vitals.PredatorDamage, vitals.PredatorDamage
-	}
-	if cannon {
+		expected, vexpected = vitals.PlayerDamageFactor*gun.Damage, gun.Damage
+	case inventory.GunCannon:
 		src, damage, expected = vitals.SourceExplosion, 0, 0
 	}
 	w.remember(now, p, m.ShotSeq, m.Weapon, 1, src, damage, inventory.TierStd, cannon)
@@ -447,7 +476,7 @@ func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLau
 			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictWrecked, "")
 		case !p.frame.have || p.frame.vehicle != m.Vehicle:
 			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictNotInVehicle, "")
-		case !launchesRockets(veh.model, m.Weapon):
+		case !w.models.LaunchesRocket(veh.model, m.Weapon):
 			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictWrongKind, "not a rocket of this vehicle")
 		}
 		d, tol := w.vehicleOrigin(now, m.Vehicle, m.Origin)
@@ -504,7 +533,7 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 		}
 		// A rocket of the Hunter or Hydra its frames put it in comes from no store.
 		v := w.vehicle(p.frame.vehicle)
-		fromSeat := v != nil && p.frame.have && !v.wrecked && launchesRockets(v.model, m.Weapon)
+		fromSeat := v != nil && p.frame.have && !v.wrecked && w.models.LaunchesRocket(v.model, m.Weapon)
 		if !fromSeat {
 			if r := p.inv.Projectile(now, true, m.Weapon); r.Verdict != inventory.Accepted {
 				return w.refuseProjectile(now, p, m.Projectile, m.Weapon, inventoryVerdict(r.Verdict), "launch lost: "+r.Verdict.String())

@@ -84,11 +84,6 @@ const (
 	// VehicleCreditWindow is how long after an accepted shot claiming a hit on a vehicle
 	// its shooter is credited with the vehicle's explosion (ours: ADR 0034 is missing).
 	VehicleCreditWindow = 10 * time.Second
-	// VehicleGunInterval is the minimum interval of a vehicle's guns (they are not in the
-	// weapon store); VehicleGunBurst is its burst allowance.
-	VehicleGunInterval = 20 * time.Millisecond
-	// VehicleGunBurst is the burst allowance of the vehicle guns' rate check.
-	VehicleGunBurst = 300 * time.Millisecond
 	// ClaimReach is how close to a ray the rewound position a victim was sent must lie for
 	// a claimed hit on it to feed the god-mode detector. The position is the body's root;
 	// a body's hit volume reaches about a metre from it (the head above, the shoulders to
@@ -114,6 +109,37 @@ const (
 	// may be overtaken by the frame that shows it on foot. Above any jitter; the guns keep
 	// their rate limit meanwhile.
 	VehicleShotGrace = 500 * time.Millisecond
+	// EntryReach is the farthest, in metres, a player's accepted position (its last
+	// accepted frame, or where the server put it) may lie from a vehicle's accepted
+	// position for a frame that claims one of the vehicle's seats to be granted: the
+	// player walks up to a door (a bus's front door stands 5 m from its centre), and each
+	// side of the comparison is one link's delay old (a passenger getting into a moving
+	// car). Measured: the worst honest entry of the simulator was 4.20 m (seeds 1-4 of the
+	// default match and of 32 players at 400 ms, 30 ms jitter, 5 % loss, 12 cars;
+	// Stats.EntryReachMax); 10 m leaves more than twice that.
+	EntryReach = 10
+	// EntryCorrectionInterval is the least time between two SetPlayerPositions the World
+	// sends a player whose entry it refused (back to its last accepted position, out of
+	// the seat its client believes it holds).
+	EntryCorrectionInterval = time.Second
+	// VehicleGunSlack is how far, in metres, beyond its gun's mount reach a vehicle shot's
+	// origin may lie from the gun's mount on the vehicle's accepted pose, plus the
+	// vehicle's speed times VehicleGunLag: the shot and the vehicle's frame that showed
+	// the pose it was fired from travel as separate datagrams, and a vehicle that turned
+	// in between carries its mount round with it (up to twice the mount's offset; the
+	// simulator's cars take a new heading at once). Measured: the worst honest origin was
+	// 2.81 m beyond the mount reach and the lag (seeds 1-4 of the default match and of 32
+	// players at 400 ms, 30 ms jitter, 5 % loss, 12 cars; Stats.VehicleGunOriginMax);
+	// 6 m leaves twice that. A ray from anywhere else (the far side of the map) is
+	// refused.
+	VehicleGunSlack = 6
+	// VehicleGunLag is how far apart in time a vehicle shot and the accepted pose it is
+	// judged against may have been taken: a frame interval, the jitter, and a lost frame.
+	VehicleGunLag = 250 * time.Millisecond
+	// VehicleGunMaxSpeed caps the speed (m/s) the origin check multiplies by
+	// VehicleGunLag: faster than any vehicle of the game, so the driver's claimed
+	// velocity cannot widen the check without bound.
+	VehicleGunMaxSpeed = 100
 	// ActionGrace is how long after its death's commit a player's blow or ram reported by
 	// its victim is still attributed to it: both were dealt alive, before the commit
 	// reached the victim.
@@ -222,18 +248,19 @@ const (
 	DefaultRTT = time.Second
 )
 
-// Vehicle models with a special rule (GTA San Andreas model ids).
+// Vehicle models with a special gun in the default vehicle catalogue (GTA San Andreas
+// model ids; inventory.DefaultVehicleTable has them all).
 const (
 	// ModelPredator is the Predator, whose guns have the fixed damage of
 	// vitals.PredatorDamage and their own multiplier class.
-	ModelPredator uint16 = 430
+	ModelPredator = inventory.ModelPredator
 	// ModelRhino is the Rhino, whose cannon's ray only sets the point of an explosion and
 	// rewinds nobody (adr-0041).
-	ModelRhino uint16 = 432
+	ModelRhino = inventory.ModelRhino
 	// ModelHunter and ModelHydra are the aircraft that launch rockets of their own (the
 	// only projectiles a vehicle launches; they come from no player's store).
-	ModelHunter uint16 = 425
-	ModelHydra  uint16 = 520
+	ModelHunter = inventory.ModelHunter
+	ModelHydra  = inventory.ModelHydra
 )
 
 // CombatShotgunCredits is how many hit reports one Combat Shotgun shot may credit per
@@ -244,17 +271,6 @@ const CombatShotgunCredits = 8
 
 // weaponCombatShotgun is the Combat Shotgun's weapon id.
 const weaponCombatShotgun uint8 = 27
-
-// Rockets a vehicle launches: the weapon ids its ProjectileLaunch names.
-const (
-	weaponRocket       uint8 = 35
-	weaponHomingRocket uint8 = 36
-)
-
-// launchesRockets reports whether a vehicle of model launches weapon's projectiles itself.
-func launchesRockets(model uint16, weapon uint8) bool {
-	return (model == ModelHunter || model == ModelHydra) && (weapon == weaponRocket || weapon == weaponHomingRocket)
-}
 
 // Skill levels the World sends for each tier (SetWeaponSkill; ours: the game's 0..999).
 const (

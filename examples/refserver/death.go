@@ -88,6 +88,7 @@ func (w *World) committed(now time.Duration, p *player, c lifecycle.Commit) {
 	}
 	p.counted = false
 	p.dead, p.deadAt, p.deadLife = true, now, p.lifeSerial
+	w.leaveSeat(p) // a corpse holds no seat
 	w.stats.Deaths++
 
 	o := &w.msgs.wasted
@@ -153,7 +154,7 @@ func (w *World) granted(now time.Duration, p *player, g lifecycle.Grant) {
 	w.packageRefused(CallRespawnHistory, p.id, w.rw.RespawnPlayer(now, rewind.PlayerID(p.id), rewind.Vec3(pt.Pos)))
 	p.lifeSerial = w.nextSerial()
 	p.counted = false
-	w.seat(p, NoVehicle, 0)
+	w.leaveSeat(p)
 	p.frame = frameState{have: true, at: now, pos: wire.Vec3(pt.Pos), facing: degToRad(pt.Facing), vehicle: NoVehicle}
 	w.stats.Respawns++
 
@@ -255,15 +256,12 @@ func (w *World) droveWithin(p *player, v uint16, window time.Duration) bool {
 	return p.driving && (v == NoVehicle || p.driveVehicle == v) && p.driveLife == p.lifeSerial && w.now-p.driveAt <= window
 }
 
-// droveRecently reports whether p sits in the driver's seat of vehicle v by its newest
-// frame, or did within ContinuousWindow: its VehicleExplode travels on the lane and may
-// overtake the unreliable frame that shows it in the seat, or follow the one that shows
-// it leaving.
+// droveRecently reports whether p holds the driver's seat of vehicle v, or held it by a
+// frame within ContinuousWindow: its VehicleExplode travels on the lane and may follow
+// the frame that shows it leaving. (It cannot overtake the frame of its entry: the seat
+// was granted by an accepted frame.)
 func (w *World) droveRecently(p *player, v uint16) bool {
-	if p.frame.have && p.frame.vehicle == v && p.frame.seat == 0 {
-		return true
-	}
-	return w.droveWithin(p, v, ContinuousWindow)
+	return w.satWithin(p, v, 0, ContinuousWindow)
 }
 
 func (w *World) refuseExplode(now time.Duration, p *player, m *wire.VehicleExplode, v Verdict) Verdict {
@@ -271,8 +269,8 @@ func (w *World) refuseExplode(now time.Duration, p *player, m *wire.VehicleExplo
 	return v
 }
 
-// onVehicleExplode takes a vehicle explosion from the player in its driver's seat, or who
-// was within ContinuousWindow (ours: ADR 0034 is missing). The attacker the client names is credited as the author only if
+// onVehicleExplode takes a vehicle explosion from the player the server granted its
+// driver's seat, or who held it within ContinuousWindow (ours: ADR 0034 is missing). The attacker the client names is credited as the author only if
 // it had an accepted shot claiming a hit on this vehicle within VehicleCreditWindow, in its
 // current life. The occupants are judged by teams.JudgeExplosion: the author's teammates
 // are spared (their clients refuse the damage), everyone else inside is counted dead
@@ -294,16 +292,18 @@ func (w *World) onVehicleExplode(now time.Duration, p *player, m *wire.VehicleEx
 	if a := w.conn(m.Attacker); a != nil && veh.hitBy == a.id && now-veh.hitAt <= VehicleCreditWindow && veh.hitLife == a.lifeSerial {
 		author = a.id
 	}
+	// The occupants are the seat table's: only an accepted entry puts a player inside.
 	seats := w.seats[:0]
-	for _, id := range w.conns {
-		q := w.players[id]
-		if q.frame.have && q.frame.vehicle == m.Vehicle && len(seats) < cap(seats) {
-			last := teams.NoPlayer
-			if d := q.vit.LastDamage(); d.Valid && d.Attacker != NoPlayer {
-				last = teams.PlayerID(d.Attacker)
-			}
-			seats = append(seats, teams.Seat{Player: teams.PlayerID(id), LastAttacker: last})
+	for _, id := range veh.seats {
+		q := w.conn(id)
+		if q == nil || len(seats) == cap(seats) {
+			continue
 		}
+		last := teams.NoPlayer
+		if d := q.vit.LastDamage(); d.Valid && d.Attacker != NoPlayer {
+			last = teams.PlayerID(d.Attacker)
+		}
+		seats = append(seats, teams.Seat{Player: teams.PlayerID(id), LastAttacker: last})
 	}
 	fates, err := w.teams.JudgeExplosion(teams.PlayerID(author), seats, w.fates[:0])
 	if err != nil {

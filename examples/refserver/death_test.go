@@ -279,16 +279,13 @@ func TestVehicleExplosionSparesTheAuthorsTeammatesAndCountsTheOthers(t *testing.
 	for _, x := range []*tclient{a, b, c, d} {
 		h.spawn(x)
 	}
-	require.NoError(t, h.w.CreateVehicle(h.now, 1, 411, wire.Vec3{X: 10}, wire.Quat{W: 1}))
+	require.NoError(t, h.w.CreateVehicle(h.now, 1, 560, wire.Vec3{X: 10}, wire.Quat{W: 1})) // four seats
 	require.NoError(t, h.w.CreateTeam(5, teams.Team{Name: "team"}))
 	require.NoError(t, h.w.JoinTeam(0, 5))
 	require.NoError(t, h.w.JoinTeam(2, 5))
 	// b drives, c (a's teammate) and d sit in the back.
-	b.vehicle, b.seat, b.pos = 1, 0, wire.Vec3{X: 10}
-	c.vehicle, c.seat, c.pos = 1, 1, wire.Vec3{X: 10}
-	d.vehicle, d.seat, d.pos = 1, 2, wire.Vec3{X: 10}
-	for _, x := range []*tclient{b, c, d} {
-		require.Equal(t, VerdictAccepted, h.frame(x))
+	for seat, x := range []*tclient{b, c, d} {
+		require.Equal(t, VerdictAccepted, h.board(x, 1, uint8(seat), wire.Vec3{X: 10}))
 	}
 	h.give(a, m4, 100)
 	// a's shot claims a hit on the vehicle: a becomes its explosion's author.

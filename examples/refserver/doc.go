@@ -23,9 +23,11 @@
 //   - the acknowledgements the packages wait for on its lane (health commands, multiplier
 //     tables, the death zero), and the PlayerShows it still owes.
 //
-// And for the world: the vehicles (model, pose, driver, frozen, wrecked, the last shot
-// claiming a hit on each, its explosion), the live gamemode effects (MaxEffects), the
-// damage multiplier table, the relay log of the current tick, and the events.
+// And for the world: the vehicles (model, pose, the seat table, frozen, wrecked, each
+// gun's rate, the last shot claiming a hit on each, its explosion), the vehicle catalogue
+// (inventory.VehicleCatalog: each model's seats, guns and rockets; Config.Weapons.Vehicles
+// overrides it), the live gamemode effects (MaxEffects), the damage multiplier table, the
+// relay log of the current tick, and the events.
 //
 // # How a host drives it
 //
@@ -71,6 +73,27 @@
 //     frames of a granted life (VerdictOtherLife). Only then is the frame taken by vitals
 //     (the ledger only falls; a raise is cut and god_mode raised), the inventory (downward
 //     merge within the echoed revision, continuous spend) and the rewind history.
+//   - Seats (seats.go). Who sits where is the server's seat table, filled by accepted
+//     entries only; the wire has no message to enter a vehicle, so a frame naming a seat
+//     its player does not hold is a claim to enter. It is granted when the vehicle exists
+//     and is not wrecked, the seat exists on its model (the catalogue's seat count) and is
+//     free, the player is alive, and its accepted position (its last accepted frame, or
+//     where a grant, a teleport or a vehicle move put it) lies within EntryReach of the
+//     vehicle's accepted position. Anything else refuses the frame whole, before any
+//     package takes it (not relayed, not in the rewind, no seat): VerdictSeatTaken,
+//     VerdictNoSuchSeat, VerdictOutOfReach, VerdictWrecked, VerdictUnknownVehicle or
+//     VerdictNotAlive, raised as input_refused (Vehicle the claimed one, Other the seat's
+//     holder) and counted (Stats.EntriesRefused); and the player gets a SetPlayerPosition
+//     back to its accepted position, at most every EntryCorrectionInterval, which takes
+//     its client out of the seat it believes it holds. A frame on foot, in another seat or
+//     in another vehicle frees the held seat; so do a committed death, a respawn grant and
+//     leaving the server. A gamemode move or respawn of the vehicle keeps its occupants in
+//     their seats (their clients move with it); a frozen vehicle's seats work as any.
+//     Of two honest players racing for one free seat, the first claim to arrive wins; the
+//     other's frames are refused until its client applies the SetPlayerPosition, and its
+//     next claim (another seat) is judged anew. A client that shows the seat held (its copy
+//     of the holder sits in it) does not try: a seat is freed by the frame that leaves it,
+//     the same frame that shows it free to everyone else.
 //   - The first living frame of a granted life raises player_spawn.
 //   - The relay (RemotePlayerSync) carries the server's alive and generation and sync_seq
 //     (lifecycle's stamp), the ledger's health and armor (never at or below 0 while the
@@ -90,10 +113,20 @@
 //     frames carry the vehicle's position), plus how far it may have moved since its
 //     newest frame (its speed along that path, at most MaxOriginSpeed, for OriginLead);
 //     VerdictFarOrigin otherwise. Then the inventory judges it (owned, ammo, range from
-//     that origin, rate, properties revision) and spends the round. Vehicle guns: the shooter sits in the vehicle (or its frames put it in the
-//     driver's seat within VehicleShotGrace: a shot fired just before getting out may be
-//     overtaken by the frame on foot), not wrecked, a gun of the catalogue in a kept
-//     revision, VehicleGunInterval with VehicleGunBurst.
+//     that origin, rate, properties revision) and spends the round.
+//   - Vehicle guns are the vehicle catalogue's, the server's and not the shooter's: the
+//     vehicle exists and is not wrecked; the shot's weapon id is one of its model's guns
+//     (VerdictNotAGun: a Sniper from a car, any gun of an unarmed one); the shooter holds
+//     a seat that fires that gun (VerdictWrongSeat for another seat of it,
+//     VerdictNotInVehicle for none), or held it within VehicleShotGrace (a shot fired just
+//     before getting out may be overtaken by the frame on foot); the ray is no longer than
+//     the gun's range and starts within its mount reach plus VehicleGunSlack plus the
+//     vehicle's speed (at most VehicleGunMaxSpeed) times VehicleGunLag of the gun's mount
+//     on the vehicle's accepted pose (VerdictOffMount); a gun of the weapon table names a
+//     kept properties revision; and each gun of each vehicle keeps its model's interval
+//     with its burst (a leaky bucket per vehicle and gun; VerdictTooFast). No store is
+//     involved: no round is spent, and a gun the catalogue does not give cannot be fired
+//     whatever the shooter owns.
 //   - rewind.Shot lists the players near the ray, with the pose the shooter's round-trip
 //     time ago (at most 400 ms). Each of them gets a RemoteWeaponShot of its own with that
 //     pose (and its vehicle's); everyone else gets the shared copy without one. Every copy
@@ -179,8 +212,9 @@
 //
 // Projectiles (onProjectile, onDetonation): a launch on foot starts where the owner was,
 // as a shot does, and is judged and spent by the inventory; from a vehicle the owner must
-// sit in it, it must be one of the vehicle's own rockets (weapon 35 or 36 from a Hunter or
-// a Hydra: they come from no store, and the game throws nothing else from a seat) and it
+// sit in it, it must be one of the vehicle's own rockets (the catalogue's rockets of its model:
+// weapon 35 or 36 from a Hunter or a Hydra by default; they come from no store, and the
+// game throws nothing else from a seat) and it
 // starts within VehicleLaunchReach of the vehicle's accepted path (rewind.VehicleApproach;
 // the vehicle's size until a catalogue of mounts says where its pods are). The detonation
 // of a projectile of the owner's current life is relayed (a dead owner's grenade still
@@ -207,8 +241,9 @@
 // vitals.StealthKilled counts the death (the wait is 10 s longer) and RemoteStealthKill
 // goes, stamped, to every connection.
 //
-// Vehicle explosions (onVehicleExplode): reported by the player in the driver's seat (or
-// who was within ContinuousWindow: the report on the lane may pass the frames). The
+// Vehicle explosions (onVehicleExplode): reported by the player the seat table holds in
+// the driver's seat (or who held it by a frame within ContinuousWindow: the report on the
+// lane may follow the frame that leaves it); the occupants are the seat table's. The
 // attacker it names is the explosion's author only if it had an accepted shot claiming a
 // hit on that vehicle within VehicleCreditWindow in its current life (ours: ADR 0034 is
 // missing). teams.JudgeExplosion judges the occupants: the author's teammates are spared,
@@ -246,9 +281,10 @@
 //   - Respawn policy (adr-0017): DecideRespawn with lifecycle.AllowAt / Hold / AtPoint,
 //     SetSpawnPoint (ErrRespawn).
 //   - Effects: CreateExplosion, CreateFire (ErrTooManyEffects at MaxEffects live).
-//   - Vehicles and positions: CreateVehicle, MoveVehicle, RespawnVehicle, FreezeVehicle,
-//     SetPlayerPosition (ErrUnknownVehicle, ErrVehicleExists); each restarts the rewind
-//     history as adr-0041 says. Kick.
+//   - Vehicles and positions: CreateVehicle (a model of the vehicle catalogue, else
+//     ErrOutOfRange), MoveVehicle, RespawnVehicle, FreezeVehicle, SetPlayerPosition
+//     (ErrUnknownVehicle, ErrVehicleExists); each restarts the rewind history as adr-0041
+//     says. Kick.
 //   - Readbacks: Vitals, Health, Armor, Weapons, HeldWeapon, Ammo, WeaponRev, Alive, Phase,
 //     Generation, RTT, Team, Token, Connected, Players, VehicleWrecked, LaneStats, Stats.
 //
@@ -280,8 +316,9 @@
 // ids (players, vehicles, projectiles, effects), ranges, duplicates; the domain packages
 // judge the rest with their own verdicts and errors. Nothing a client sends panics the
 // World (FuzzReceive) or grows its memory beyond a named cap: MaxShotCredits and
-// MaxShotVictims per shooter, MaxProjectiles per owner (each with at most MaxSatchelRides
-// vehicles), ShotWindow, MaxEffects, MaxFanOut,
+// MaxShotVictims per shooter, a seat table of inventory.MaxVehicleSeats and a rate check
+// of inventory.MaxVehicleGuns per vehicle, MaxProjectiles per owner (each with at most
+// MaxSatchelRides vehicles), ShotWindow, MaxEffects, MaxFanOut,
 // MaxPendingEvents, transport.MaxPendingDatagrams per connection, the lane's own caps,
 // and the packages' caps (vitals' waits and windows, teams' group history, rewind's
 // histories).
@@ -345,6 +382,18 @@
 //   - Vehicles: the protocol has no message that creates one on the clients, so
 //     CreateVehicle sends nothing (the host's world knows its vehicles); RespawnVehicle
 //     sends SetVehiclePose. Weapon skill levels: SkillLevelPoor/Std/Pro.
+//   - Seats and vehicle guns: the records speak of "the driver" and of vehicle guns
+//     without saying who decides either. Ours: the seat table from accepted entries
+//     (EntryReach, EntryCorrectionInterval), and each model's guns, seats, ranges, rates
+//     and mounts from the vehicle catalogue (VehicleGunSlack, VehicleGunLag,
+//     VehicleGunMaxSpeed for the origin). An explosion is not bound to the vehicle's
+//     health: the health is the driver's own word (no record makes the server own it),
+//     so a rule "its frames showed it burning (250 or less) first" would cost a cheating
+//     driver one forged frame; and a rocket or a shell takes a car from full health to a
+//     wreck between two frames, which the rule would need every explosion source
+//     correlated to allow (measured in the simulator, where damage comes 30 at a time:
+//     the last health a driver's frames showed before its explosion was at most 100 over
+//     232 explosions).
 //
 // # Left to the host, and open
 //
@@ -365,6 +414,10 @@
 //     beyond the nearest MaxSatchelRides) is refused too. A client whose own frames lie
 //     about where it stands moves its origins with them: the frames' positions are the
 //     client's claim.
+//   - A player's frames are its position and a driver's frames its vehicle's pose:
+//     nothing here bounds how far either moves between two frames (a teleporting client),
+//     so the entry check binds a seat to where the player's own frames put it, and the
+//     gun origin check a shot to where its own driver put the vehicle.
 //   - A driver that reports its vehicle's explosion and leaves it before the
 //     RemoteVehicleExplode comes back is still counted dead by the server (the record:
 //     leaving does not cancel the death); its client must not live on.

@@ -540,6 +540,9 @@ func (w *World) CreateVehicle(now time.Duration, id uint16, model uint16, pos wi
 	if w.vehicles[id].exists {
 		return w.refuse(NoPlayer, verb, fmt.Errorf("%w: %d", ErrVehicleExists, id))
 	}
+	if !w.models.Known(model) {
+		return w.refuse(NoPlayer, verb, fmt.Errorf("%w: model %d is not in the vehicle catalogue", ErrOutOfRange, model))
+	}
 	if err := validPosition(pos); err != nil {
 		return w.refuse(NoPlayer, verb, err)
 	}
@@ -549,12 +552,7 @@ func (w *World) CreateVehicle(now time.Duration, id uint16, model uint16, pos wi
 	if err := w.rw.AddVehicle(now, rewind.VehicleID(id), rewind.Pose{Position: rewind.Vec3(pos), Rotation: rewind.Quat(rot)}); err != nil {
 		return w.refuse(NoPlayer, verb, wrap(ErrOutOfRange, err))
 	}
-	w.vehicles[id] = vehicle{exists: true, model: model, pos: pos, rot: rot, health: 1000, driver: NoPlayer, hitBy: NoPlayer}
-	for _, c := range w.conns {
-		if p := w.players[c]; p.frame.have && p.frame.vehicle == id && p.frame.seat == 0 {
-			w.vehicles[id].driver = c
-		}
-	}
+	w.vehicles[id] = vehicle{exists: true, model: model, pos: pos, rot: rot, health: 1000, seats: freeSeats(), hitBy: NoPlayer}
 	w.stats.Commands++
 	return nil
 }
@@ -610,16 +608,20 @@ func (w *World) poseVehicle(now time.Duration, verb string, id uint16, pos wire.
 	if err != nil {
 		return w.refuse(NoPlayer, verb, wrap(ErrOutOfRange, err))
 	}
-	v.pos, v.rot = pos, rot
+	v.pos, v.rot, v.vel = pos, rot, wire.Vec3{}
 	if respawn {
 		v.wrecked, v.boom, v.health, v.hitBy = false, explosion{}, 1000, NoPlayer
 	}
-	for _, c := range w.conns {
-		p := w.players[c]
-		if p.frame.have && p.frame.vehicle == id {
+	// The occupants keep their seats and move with the vehicle (their clients do the same
+	// with SetVehiclePose).
+	for _, c := range v.seats {
+		if p := w.conn(c); p != nil {
 			w.packageRefused(CallMovePlayer, c, w.rw.MovePlayer(now, rewind.PlayerID(c), rewind.Vec3(pos)))
+			p.frame.pos = pos
 		}
-		w.queue(now, p, m)
+	}
+	for _, c := range w.conns {
+		w.queue(now, w.players[c], m)
 	}
 	w.stats.Commands++
 	w.reap(now)

@@ -20,8 +20,13 @@ type vehicle struct {
 	model   uint16
 	pos     wire.Vec3
 	rot     wire.Quat
+	vel     wire.Vec3 // from the driver's newest frame: the gun origin check's lag
 	health  float32
-	driver  uint16 // the player in the driver's seat by its newest frame, NoPlayer if none
+	// seats holds who sits in each seat, from accepted entries only (NoPlayer: free);
+	// seat 0 is the driver's.
+	seats [inventory.MaxVehicleSeats]uint16
+	// gunTAT is each gun's rate check (GCRA theoretical arrival), per the model's guns.
+	gunTAT [inventory.MaxVehicleGuns]time.Duration
 
 	// The vehicle's frames: numbered by the client of the driver that sends them.
 	haveSeq bool
@@ -67,6 +72,15 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 	if p.haveSeq && !revision.Newer(m.Seq, p.lastSeq) {
 		return VerdictOutdated
 	}
+	if m.Vehicle != NoVehicle && !p.seat.holds(m.Vehicle, m.Seat) {
+		// A claim on a seat p does not hold: an entry, judged before anything is taken.
+		// (A frame of another life is the lifecycle's to drop, below.)
+		if snap, err := w.life.Snapshot(lifecycle.PlayerID(p.id)); err == nil && uint16(snap.Gen) == m.DeathEpoch {
+			if v, holder, detail := w.judgeEntry(p, m); v != VerdictAccepted {
+				return w.refuseEntry(now, p, m, v, holder, detail)
+			}
+		}
+	}
 	lr, err := w.life.Frame(p.handle, lifecycle.Claim{Alive: m.Alive, Gen: lifecycle.Generation(m.DeathEpoch)}, p.vit.Ledger().Health, now)
 	if err != nil {
 		return VerdictInvalid
@@ -100,7 +114,7 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 	if _, err := w.rw.RecordPlayer(now, rewind.PlayerID(p.id), rewind.Vec3(m.Position), seat); err != nil {
 		w.packageRefused(CallRecordPlayer, p.id, err)
 	}
-	w.seat(p, m.Vehicle, m.Seat)
+	w.takeSeat(now, p, m.Vehicle, m.Seat)
 	if m.FireHeld && w.catalog.Kind(m.Weapon) == inventory.KindContinuous {
 		p.fireWeapon, p.fireAt, p.fireLife = m.Weapon, now, p.lifeSerial
 	}
@@ -148,23 +162,10 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 	return VerdictAccepted
 }
 
-// seat keeps each vehicle's driver from its occupants' newest frames.
-func (w *World) seat(p *player, veh uint16, seat uint8) {
-	old := p.frame.vehicle
-	if old == veh && p.frame.seat == seat {
-		return
-	}
-	if v := w.vehicle(old); v != nil && v.driver == p.id {
-		v.driver = NoPlayer
-	}
-	if v := w.vehicle(veh); v != nil && seat == 0 {
-		v.driver = p.id
-	}
-}
-
-// onVehicleSync takes a vehicle's frame from the player in its driver's seat: recorded in
-// the vehicle's rewind history and relayed with the driver's teammate stamp per recipient
-// (a vehicle's frame can hurt: adr-0039).
+// onVehicleSync takes a vehicle's frame from the player the server granted its driver's
+// seat: recorded in the vehicle's rewind history and relayed with the driver's teammate
+// stamp per recipient (a vehicle's frame can hurt: adr-0039). Anyone else's is refused:
+// a vehicle's pose comes only from its driver.
 func (w *World) onVehicleSync(now time.Duration, p *player, m *wire.VehicleSync) Verdict {
 	v := w.vehicle(m.Vehicle)
 	if v == nil {
@@ -173,7 +174,7 @@ func (w *World) onVehicleSync(now time.Duration, p *player, m *wire.VehicleSync)
 	if v.wrecked {
 		return VerdictWrecked
 	}
-	if !p.frame.have || p.frame.vehicle != m.Vehicle || p.frame.seat != 0 {
+	if v.seats[0] != p.id {
 		return VerdictNotInVehicle
 	}
 	if v.haveSeq && v.seqFrom == p.id && !revision.Newer(m.Seq, v.lastSeq) {
@@ -183,7 +184,7 @@ func (w *World) onVehicleSync(now time.Duration, p *player, m *wire.VehicleSync)
 		return VerdictBadGeometry
 	}
 	v.haveSeq, v.seqFrom, v.lastSeq = true, p.id, m.Seq
-	v.pos, v.rot, v.health = m.Position, m.Rotation, m.Health
+	v.pos, v.rot, v.vel, v.health = m.Position, m.Rotation, m.Velocity, m.Health
 	w.packageRefused(CallVehicleHealth, p.id, p.vgod.Health(now, m.Vehicle, m.Health))
 	r := &w.msgs.rvs
 	*r = wire.RemoteVehicleSync{Vehicle: m.Vehicle, Driver: p.id, SyncSeq: v.syncSeq, Position: m.Position,

@@ -117,6 +117,13 @@ func (w *World) refuseProjectileFar(now time.Duration, p *player, seq uint16, we
 // vehicle.
 const weaponSatchel uint8 = 39
 
+// The rockets' weapon ids (the Rocket Launcher's and the heat-seeking one's, also what a
+// Hunter or a Hydra launches).
+const (
+	weaponRocket       uint8 = 35
+	weaponHomingRocket uint8 = 36
+)
+
 // isRocket reports whether weapon's projectiles are rockets (they fly on; thrown ones
 // land).
 func isRocket(weapon uint8) bool { return weapon == weaponRocket || weapon == weaponHomingRocket }

@@ -48,7 +48,8 @@ type player struct {
 	// reportFilter drops duplicated damage report datagrams before their correlation
 	// spends a shot credit (vitals refuses them too, but after the correlation).
 	reportFilter seqFilter
-	gunTAT       time.Duration // the vehicle guns' rate check (GCRA theoretical arrival)
+	// seat is the vehicle seat the server granted it (seats.go).
+	seat seatHold
 
 	acks ackRing
 	out  outbox // unreliable datagrams until Flush
@@ -537,11 +538,7 @@ func (w *World) leave(now time.Duration, p *player, reason wire.Reason) {
 		w.packageRefused(CallLeave, p.id, err)
 	}
 	w.packageRefused(CallLeave, p.id, w.rw.RemovePlayer(now, rewind.PlayerID(p.id)))
-	for i := range w.vehicles {
-		if v := &w.vehicles[i]; v.exists && v.driver == p.id {
-			v.driver = NoPlayer
-		}
-	}
+	w.leaveSeat(p)
 	w.farewells = append(w.farewells, farewell{conn: p.id, reason: reason})
 	w.msgs.hide = wire.PlayerHide{Player: p.id, PlayerToken: uint32(token)}
 	for _, id := range w.conns {

@@ -22,7 +22,8 @@ func carTarget(t *testing.T, cfg Config) (h *harness, a, b *tclient, drive func(
 	h.give(a, m4, 2000)
 	require.NoError(t, h.w.CreateVehicle(h.now, 3, 411, wire.Vec3{X: 20, Y: -20}, wire.Quat{W: 1}))
 	a.pos = wire.Vec3{X: -60}
-	b.pos, b.vehicle, b.seat = wire.Vec3{X: 20, Y: -20}, 3, 0
+	h.walkTo(b, wire.Vec3{X: 20, Y: -20}) // up to the door
+	b.vehicle, b.seat = 3, 0
 	var seq uint16
 	drive = func(health float32) {
 		t.Helper()

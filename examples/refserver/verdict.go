@@ -73,9 +73,8 @@ const (
 	VerdictPropertiesFuture
 	// VerdictUnknownVehicle: the message names a vehicle that does not exist.
 	VerdictUnknownVehicle
-	// VerdictNotInVehicle: a vehicle's frame, gun or explosion from a player whose newest
-	// frame does not put it in that vehicle (or, for frames and explosions, not in the
-	// driver's seat).
+	// VerdictNotInVehicle: a vehicle's frame, gun or explosion from a player that does not
+	// hold a seat of that vehicle (for frames and explosions, its driver's seat).
 	VerdictNotInVehicle
 	// VerdictWrecked: the vehicle is already wrecked.
 	VerdictWrecked
@@ -140,6 +139,21 @@ const (
 	// rocket's speed; a satchel may ride a vehicle that stood within its reach). Detail
 	// gives the distance and the bound.
 	VerdictFarDetonation
+	// VerdictSeatTaken: a frame claims a seat another player holds.
+	VerdictSeatTaken
+	// VerdictNoSuchSeat: a frame claims a seat the vehicle's model does not have.
+	VerdictNoSuchSeat
+	// VerdictOutOfReach: a frame claims a seat of a vehicle farther than EntryReach from
+	// the player's accepted position.
+	VerdictOutOfReach
+	// VerdictWrongSeat: a vehicle's gun fired from a seat that does not fire it.
+	VerdictWrongSeat
+	// VerdictNotAGun: a vehicle shot names a weapon that is none of the model's guns (an
+	// unarmed vehicle, or a weapon id the model's guns do not fire).
+	VerdictNotAGun
+	// VerdictOffMount: a vehicle shot's ray starts away from its gun's mount on the
+	// vehicle's accepted pose (beyond the mount reach, VehicleGunSlack and the lag).
+	VerdictOffMount
 
 	verdictEnd
 )
@@ -193,6 +207,12 @@ var verdictNames = [...]string{
 	VerdictNotGranted:        "not_granted",
 	VerdictFarOrigin:         "far_origin",
 	VerdictFarDetonation:     "far_detonation",
+	VerdictSeatTaken:         "seat_taken",
+	VerdictNoSuchSeat:        "no_such_seat",
+	VerdictOutOfReach:        "out_of_reach",
+	VerdictWrongSeat:         "wrong_seat",
+	VerdictNotAGun:           "not_a_gun",
+	VerdictOffMount:          "off_mount",
 }
 
 // String names the verdict.

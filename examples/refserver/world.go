@@ -53,6 +53,15 @@ type Stats struct {
 	// FarDetonations the detonations refused beyond their weapon's reach from the launch
 	// (VerdictFarDetonation).
 	FarOrigins, FarDetonations uint64
+	// Entries counts seats granted; EntriesRefused the frames refused for their claim on a
+	// seat.
+	Entries, EntriesRefused uint64
+	// EntryReachMax is the largest distance (metres) between a player's accepted position
+	// and the vehicle's at a granted entry; VehicleGunOriginMax the largest distance beyond
+	// its mount reach and lag at which an accepted vehicle shot's ray started. In a match
+	// of honest players they are the worst honest cases EntryReach and VehicleGunSlack
+	// must cover.
+	EntryReachMax, VehicleGunOriginMax float32
 }
 
 // World is the reference authoritative server: every domain package wired into one game
@@ -68,6 +77,8 @@ type World struct {
 	life    *lifecycle.World
 	teams   *teams.Registry
 	rw      *rewind.World
+	// models is the catalogue's vehicles: seats, guns, rockets per model.
+	models *inventory.VehicleCatalog
 
 	players  []*player
 	conns    []uint16 // connected ids, ascending
@@ -142,9 +153,20 @@ func New(cfg Config) (*World, error) {
 	if err != nil {
 		return nil, wrap(ErrConfig, err)
 	}
+	for i, m := range catalog.Vehicles().Table() {
+		for _, g := range m.Guns {
+			if g.Kind == inventory.GunFixed && g.Damage < vitals.PredatorDamage {
+				// The ledger floors a fixed-damage gun's hit at vitals' Predator figure: a
+				// lower damage would floor above the game's own.
+				return nil, fmt.Errorf("%w: vehicle model %d: fixed gun damage %v below vitals.PredatorDamage",
+					ErrConfig, inventory.FirstVehicleModel+i, g.Damage)
+			}
+		}
+	}
 	w := &World{
 		cfg:      c,
 		catalog:  catalog,
+		models:   catalog.Vehicles(),
 		life:     lw,
 		teams:    teams.New(),
 		rw:       rw,

@@ -29,7 +29,7 @@ func (aimWorld) Trace(self uint16, s client.Shot, _ client.Pose) (int, uint8) {
 	return 0, 0
 }
 
-func (aimWorld) VehicleGun(uint16) client.VehicleGun { return client.VehicleGun{} }
+func (aimWorld) VehicleModel(uint16) (uint16, bool) { return 0, false }
 
 // newNet attaches a host with a static address to the router.
 func newNet(t *testing.T, r *vnet.Router, ip string) *vnet.Net {
