@@ -39,7 +39,7 @@ type vehicleCheat struct {
 	seq  uint16        // the last forged shot number
 	// forbidden are the forged shots the catalogue forbids (a gun its vehicle does not
 	// have, a seat that does not fire it, a ray beyond its range, on foot), by number.
-	forbidden map[uint16]bool
+	forbidden map[uint16]forgedGunShot
 	relayed   map[uint16]bool
 	// relayAt is when each of the cheater's vehicle shots was first relayed, per vehicle
 	// (for the guns' cadence).
@@ -57,8 +57,16 @@ type vehicleCheat struct {
 	granted  bool          // the server relayed a frame of it in the target's seat this attempt
 }
 
+// forgedGunShot is what a forged vehicle shot said, to know its relay from an honest shot
+// under the same number.
+type forgedGunShot struct {
+	vehicle     uint16
+	weapon      uint8
+	origin, end wire.Vec3
+}
+
 func newVehicleCheat() *vehicleCheat {
-	return &vehicleCheat{forbidden: map[uint16]bool{}, relayed: map[uint16]bool{}, relayAt: map[uint16][]time.Duration{}}
+	return &vehicleCheat{forbidden: map[uint16]forgedGunShot{}, relayed: map[uint16]bool{}, relayAt: map[uint16][]time.Duration{}}
 }
 
 // busy reports whether a seat-steal cheater's bot must keep still: its client sits in a
@@ -95,7 +103,7 @@ func (m *Match) forgeGuns(p *player, now time.Duration, send func([]byte)) {
 		s := wire.VehicleShot{ShotSeq: vc.seq, DeathEpoch: c.DeathEpoch(), PropertiesRev: c.Revisions().Properties,
 			Vehicle: vehicle, Weapon: weapon, HitType: wire.HitNone, Origin: origin, HitPos: end}
 		if forbidden {
-			vc.forbidden[vc.seq] = true
+			vc.forbidden[vc.seq] = forgedGunShot{vehicle: vehicle, weapon: weapon, origin: origin, end: end}
 		}
 		ch.report.ForgedShots++
 		ch.rewrite(&s, send)
@@ -223,7 +231,9 @@ func (m *Match) watchVehicles(now time.Duration, msg wire.Message) {
 		}
 		vc.relayed[msg.ShotSeq] = true
 		vc.relayAt[msg.Vehicle] = append(vc.relayAt[msg.Vehicle], now)
-		if vc.forbidden[msg.ShotSeq] {
+		// The number alone does not say it: its client's own shots take numbers too (a
+		// forged shot refused leaves its number to the next honest one).
+		if f, ok := vc.forbidden[msg.ShotSeq]; ok && f == (forgedGunShot{vehicle: msg.Vehicle, weapon: msg.Weapon, origin: msg.Origin, end: msg.HitPos}) {
 			p.cheat.report.Gained++ // a shot the catalogue forbids, accepted
 		}
 	case *wire.RemotePlayerSync:

@@ -215,7 +215,7 @@ func TestALostLaunchsDetonationIsBoundToTheOwnersPath(t *testing.T) {
 
 func TestAVehiclesRocketStartsAtTheVehicle(t *testing.T) {
 	h, a, _ := duel(t, deagle)
-	start := wire.Vec3{Z: 50}
+	start := wire.Vec3{X: 2} // beside the pilot: an entry is taken only within reach
 	require.NoError(t, h.w.CreateVehicle(h.now, 3, ModelHunter, start, wire.Quat{W: 1}))
 	a.vehicle, a.seat, a.pos = 3, 0, start
 	require.Equal(t, VerdictAccepted, h.frame(a))
@@ -255,12 +255,12 @@ func TestASatchelRidesAVehicleThatStoodWithinItsThrow(t *testing.T) {
 func TestALostLaunchOfAVehiclesRocketIsHealedFromItsSeatWithoutTheStore(t *testing.T) {
 	h, a, _ := duel(t, deagle)
 	require.NoError(t, h.w.GiveWeapon(h.now, 0, rocket, 2, false))
-	require.NoError(t, h.w.CreateVehicle(h.now, 3, ModelHunter, wire.Vec3{Z: 50}, wire.Quat{W: 1}))
+	require.NoError(t, h.w.CreateVehicle(h.now, 3, ModelHunter, wire.Vec3{X: 2}, wire.Quat{W: 1}))
 	h.flush()
-	a.vehicle, a.seat, a.pos = 3, 0, wire.Vec3{Z: 50}
+	a.vehicle, a.seat, a.pos = 3, 0, wire.Vec3{X: 2} // beside the pilot: an entry is taken only within reach
 	h.move(a, wire.Vec3{X: 1}, 20)
 	// The rocket's launch was lost; its detonation 80 m ahead arrives.
-	require.Equal(t, VerdictAccepted, h.detonate(a, 1, rocket, add3(a.pos, wire.Vec3{X: 80, Z: -50})))
+	require.Equal(t, VerdictAccepted, h.detonate(a, 1, rocket, add3(a.pos, wire.Vec3{X: 80})))
 	n, _, _ := h.w.Ammo(0, rocket)
 	require.Equal(t, uint16(2), n, "the Hunter's rocket spends nothing of the pilot's own launcher")
 	require.Equal(t, VerdictFarOrigin, h.detonate(a, 2, rocket, add3(a.pos, wire.Vec3{X: 900})), "beyond any rocket's flight")
