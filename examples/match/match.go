@@ -71,6 +71,8 @@ type player struct {
 	framesSeen   bool
 	// race bookkeeping: health commands sent, in order
 	sent []sentCommand
+	// rates is its traffic into the server (honest players)
+	rates rates
 }
 
 // sentCommand is a set_health the gamemode sent to a player.
@@ -246,6 +248,9 @@ func (m *Match) clientTick(p *player) {
 // client's order (frames that arrive before their report) and of commands racing reports.
 func (m *Match) observe(p *player, now time.Duration, d []byte) {
 	id, err := wire.Peek(d)
+	if err == nil {
+		m.observeRate(p, now, id)
+	}
 	if err != nil || id.Transport() {
 		return
 	}
@@ -513,6 +518,7 @@ func (m *Match) collect() {
 		r.Network.RTTMedianMs = stats.Median(rtts)
 	}
 	r.Commands = m.gm.commands
+	m.collectRates()
 	if r.Race.ReportedHits > 0 {
 		r.Race.FramesFirstPercent = 100 * float64(r.Race.FramesFirst) / float64(r.Race.ReportedHits)
 	}

@@ -56,6 +56,9 @@ type Report struct {
 	// Race is the measurement of commands racing damage (Config.Race and the counts of
 	// frames arriving before their report, which every match measures).
 	Race RaceReport `json:"race"`
+	// Rates is the worst an honest player's traffic came to the server's per-connection
+	// caps (refserver's FrameRate, DatagramRate, ProjectileRate and their bursts).
+	Rates RateReport `json:"rates"`
 	// Suspicions counts god-mode and vehicle_god_mode suspicion flags raised on honest
 	// players. A flag changes
 	// nothing (the detector never touches health), so it is not a wrong, but a detector
@@ -86,11 +89,32 @@ type Wronged struct {
 	// may discard by a record's rule, and, after the match settled, players whose health,
 	// armor, weapons or life the server and the client disagree on.
 	Disagreements int `json:"disagreements"`
+	// RateLimited: datagrams, frames and launches of an honest client a per-connection cap
+	// of the server refused, relays of it the relay log had no room for, and refusal
+	// diagnostics of it suppressed (refserver.ConnStats).
+	RateLimited int `json:"rate_limited"`
 }
 
 // Sum returns the total of the parts.
 func (w Wronged) Sum() int {
-	return w.EarlyDeaths + w.CutFrames + w.RefusedShots + w.RefusedCommands + w.Disagreements
+	return w.EarlyDeaths + w.CutFrames + w.RefusedShots + w.RefusedCommands + w.Disagreements + w.RateLimited
+}
+
+// RateReport is the worst an honest player's traffic came to the server's per-connection
+// caps over the match: the peaks of its gates (how far ahead of the sustained rate its
+// datagrams, frames and launches arrived: the burst used, one interval of the rate
+// deducted) and its busiest second.
+type RateReport struct {
+	// DatagramsPerSecond and FramesPerSecond are the most datagrams (and PlayerSync
+	// frames) the server received from one honest player within one second.
+	DatagramsPerSecond int `json:"datagrams_per_second"`
+	FramesPerSecond    int `json:"frames_per_second"`
+	// DatagramBurstMs, FrameBurstMs and ProjectileBurstMs are the deepest the gates
+	// (refserver.DatagramRate, FrameRate, ProjectileRate) of an honest player ran ahead of
+	// their sustained rate: compare with DatagramBurst, FrameBurst, ProjectileBurst.
+	DatagramBurstMs   float64 `json:"datagram_burst_ms"`
+	FrameBurstMs      float64 `json:"frame_burst_ms"`
+	ProjectileBurstMs float64 `json:"projectile_burst_ms"`
 }
 
 // NetworkReport is what the simulated network did to the datagrams.
@@ -160,7 +184,7 @@ func (r Report) String() string {
 	p("\n  honest players wronged: %d\n", r.HonestWronged)
 	w := r.Wronged
 	p("    early deaths %d, cut frames %d, refused shots %d, refused commands %d,\n", w.EarlyDeaths, w.CutFrames, w.RefusedShots, w.RefusedCommands)
-	p("    disagreements %d   (god-mode suspicions raised, which change nothing: %d)\n", w.Disagreements, r.Suspicions)
+	p("    disagreements %d, rate limited %d   (god-mode suspicions raised, which change nothing: %d)\n", w.Disagreements, w.RateLimited, r.Suspicions)
 	for _, s := range r.Incidents {
 		p("    - %s\n", s)
 	}
@@ -173,6 +197,9 @@ func (r Report) String() string {
 	n := r.Network
 	p("\n  network: %d datagrams, %d lost, %d duplicated, %d overtaken, %d lane retransmissions, median rtt %.0f ms\n",
 		n.Datagrams, n.Lost, n.Duplicated, n.Overtaken, n.Retransmissions, n.RTTMedianMs)
+	rt := r.Rates
+	p("  busiest honest second: %d datagrams, %d frames; worst bursts ahead of the caps' rates: datagrams %.0f ms, frames %.0f ms, launches %.0f ms\n",
+		rt.DatagramsPerSecond, rt.FramesPerSecond, rt.DatagramBurstMs, rt.FrameBurstMs, rt.ProjectileBurstMs)
 	rc := r.Race
 	p("  frames that arrived before their report: %d of %d hit reports (%.1f %%)\n", rc.FramesFirst, rc.ReportedHits, rc.FramesFirstPercent)
 	if rc.SetHealth > 0 {

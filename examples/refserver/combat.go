@@ -165,17 +165,14 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 // instead, with the shooter's stamp for it and its rewound pose (pose fills them into
 // the message and returns it).
 func (w *World) relayShot(p *player, enc []byte, layout stampLayout, near []rewind.Recipient, pose func(wire.Stamp, wire.Rewind) wire.Message) {
-	logged := w.fan.add(enc, p.id, NoPlayer, w.teams.Rev(), layout)
-	if !logged {
-		w.stats.FanOutDropped++
-	}
+	logged := w.logRelay(enc, p, NoPlayer, w.teams.Rev(), layout)
 	for i := range near {
 		r := &near[i]
 		q := w.conn(uint16(r.Player))
 		if q == nil {
 			continue
 		}
-		q.out.send(pose(wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(q.id))), rewindOf(r)))
+		w.relayTo(q, pose(wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(q.id))), rewindOf(r)))
 		if logged {
 			w.fan.skipLast(q.id)
 		}
@@ -401,6 +398,9 @@ func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLau
 	if m.Target != NoVehicle && w.vehicle(m.Target) == nil {
 		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictUnknownVehicle, "")
 	}
+	if !w.takeProjectile(now, p) {
+		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictRateLimited, "")
+	}
 	if m.Vehicle == NoVehicle {
 		r := p.inv.Projectile(now, true, m.Weapon)
 		if r.Verdict != inventory.Accepted {
@@ -452,6 +452,9 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 		if !p.frame.have || dist(p.frame.pos, m.Position) > MaxProjectileTravel {
 			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictTooFar, "")
 		}
+		if !w.takeProjectile(now, p) {
+			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictRateLimited, "launch lost")
+		}
 		if r := p.inv.Projectile(now, true, m.Weapon); r.Verdict != inventory.Accepted {
 			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, inventoryVerdict(r.Verdict), "launch lost: "+r.Verdict.String())
 		}
@@ -483,7 +486,7 @@ func (w *World) sendToOthers(p *player, m wire.Message, stamp *wire.Stamp) {
 			continue
 		}
 		*stamp = wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(id)))
-		w.players[id].out.send(m)
+		w.relayTo(w.players[id], m)
 	}
 }
 

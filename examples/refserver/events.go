@@ -84,6 +84,10 @@ const (
 	// EventInputRefused: any other message of a client refused (a frame of the wrong
 	// vehicle, a malformed datagram, a message in the wrong direction, ...).
 	EventInputRefused
+	// EventRefusalsSuppressed: the refusal diagnostics of one connection's input over its
+	// RefusalEvents in a RefusalInterval, summarized once the interval ended. Player is the
+	// connection (NoPlayer for ids outside the slots), Count how many were suppressed.
+	EventRefusalsSuppressed
 
 	eventKindEnd
 )
@@ -110,6 +114,7 @@ var eventKindNames = [...]string{
 	EventDeathCounted:          "death_counted",
 	EventDeathReportIgnored:    "death_report_ignored",
 	EventInputRefused:          "input_refused",
+	EventRefusalsSuppressed:    "refusals_suppressed",
 }
 
 // String names the kind as the gamemode sees it (player_damage, ...).
@@ -168,6 +173,8 @@ type Event struct {
 	Token uint32
 	// Detail is the deciding package's own verdict or error, as text ("" if none).
 	Detail string
+	// Count is how many refusals a refusals_suppressed event summarizes.
+	Count uint64
 }
 
 // String formats the event deterministically, for logs and scenario tests, printing only
@@ -224,6 +231,8 @@ func (e Event) String() string {
 	case EventDeathCounted:
 		b = appendID(b, " killer=", e.Other)
 		b = appendUint(b, " cause=", uint64(e.Weapon))
+	case EventRefusalsSuppressed:
+		b = appendUint(b, " count=", e.Count)
 	default:
 		b = appendID(b, " other=", e.Other)
 		b = appendUint(b, " weapon=", uint64(e.Weapon))

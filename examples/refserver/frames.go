@@ -67,6 +67,9 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 	if p.haveSeq && !revision.Newer(m.Seq, p.lastSeq) {
 		return VerdictOutdated
 	}
+	if !w.takeFrame(now, p, &p.frameGate, "frame") {
+		return VerdictRateLimited
+	}
 	lr, err := w.life.Frame(p.handle, lifecycle.Claim{Alive: m.Alive, Gen: lifecycle.Generation(m.DeathEpoch)}, p.vit.Ledger().Health, now)
 	if err != nil {
 		return VerdictInvalid
@@ -135,9 +138,7 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 		return VerdictInvalid
 	}
 	w.enc = enc[:0]
-	if !w.fan.add(enc, p.id, p.id, w.teams.Rev(), stampRemotePlayerSync) {
-		w.stats.FanOutDropped++
-	}
+	w.logRelay(enc, p, p.id, w.teams.Rev(), stampRemotePlayerSync)
 	return VerdictAccepted
 }
 
@@ -172,6 +173,9 @@ func (w *World) onVehicleSync(now time.Duration, p *player, m *wire.VehicleSync)
 	if v.haveSeq && v.seqFrom == p.id && !revision.Newer(m.Seq, v.lastSeq) {
 		return VerdictOutdated
 	}
+	if !w.takeFrame(now, p, &p.vframeGate, "vehicle_frame") {
+		return VerdictRateLimited
+	}
 	if _, err := w.rw.RecordVehicle(now, rewind.VehicleID(m.Vehicle), rewind.Pose{Position: rewind.Vec3(m.Position), Rotation: rewind.Quat(m.Rotation)}); err != nil {
 		return VerdictBadGeometry
 	}
@@ -187,9 +191,7 @@ func (w *World) onVehicleSync(now time.Duration, p *player, m *wire.VehicleSync)
 		return VerdictBadGeometry
 	}
 	w.enc = enc[:0]
-	if !w.fan.add(enc, p.id, NoPlayer, w.teams.Rev(), stampRemoteVehicleSync) {
-		w.stats.FanOutDropped++
-	}
+	w.logRelay(enc, p, NoPlayer, w.teams.Rev(), stampRemoteVehicleSync)
 	return VerdictAccepted
 }
 

@@ -129,6 +129,10 @@ const (
 	// VerdictNotGranted: a respawn request the lifecycle does not grant now (Detail).
 	VerdictNotGranted
 
+	// VerdictRateLimited: over one of the connection's caps (DatagramRate, FrameRate,
+	// ProjectileRate): refused before anything took it, and counted (ConnStats).
+	VerdictRateLimited
+
 	verdictEnd
 )
 
@@ -179,6 +183,7 @@ var verdictNames = [...]string{
 	VerdictInvalid:           "invalid",
 	VerdictFutureRevision:    "future_revision",
 	VerdictNotGranted:        "not_granted",
+	VerdictRateLimited:       "rate_limited",
 }
 
 // String names the verdict.
