@@ -40,7 +40,8 @@ type Config struct {
 	RaceCommands int
 	// Cheaters is how many of the players cheat: the last Cheaters players, each with one
 	// of the cheats in turn (CheatSkipHits, CheatHealthFrames, CheatFrozenAmmo,
-	// CheatRevive, CheatSpam, CheatVehicleGod). Default 0: the reference match is all honest. The honest
+	// CheatRevive, CheatSpam, CheatVehicleGod, CheatMutator, CheatFlood). Default 0: the
+	// reference match is all honest. The honest
 	// measurements count only the honest players; Report.Cheaters says what each cheat
 	// gained.
 	Cheaters int

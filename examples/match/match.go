@@ -47,8 +47,10 @@ type Match struct {
 	// cheatDecoder decodes what the cheats rewrite and watch.
 	cheatDecoder wire.Decoder
 	cheaters     []*player
-	incident     int
-	quiet        bool // play is over: no damage, no commands
+	// adv measures the mutator and flood cheats (nil without them).
+	adv      *adversary
+	incident int
+	quiet    bool // play is over: no damage, no commands
 	// OnEvent, when set, sees every server event as the match drains it (tests).
 	OnEvent func(refserver.Event)
 }
@@ -133,6 +135,7 @@ func New(cfg Config) (*Match, error) {
 		m.players = append(m.players, p)
 	}
 	m.gm = newGamemode(m, s.Stream(2))
+	m.adv = newAdversary(m)
 	return m, nil
 }
 
@@ -214,7 +217,7 @@ func (m *Match) Finish() (Report, error) {
 func (m *Match) serverReceive(from sim.NodeID, d []byte) {
 	now := m.sim.Now()
 	conn := uint16(from - 1)
-	if int(conn) < len(m.players) {
+	if int(conn) < len(m.players) && !m.players[conn].flooding() {
 		m.observe(m.players[conn], now, d)
 	}
 	_ = m.server.Receive(now, conn, d)
@@ -227,9 +230,15 @@ func (m *Match) serverTick() {
 		m.watch(int(conn), now, d)
 		m.net.Send(serverNode, sim.NodeID(conn)+1, d)
 	})
+	if m.adv != nil {
+		m.adv.settle(now)
+	}
 	m.events = m.server.Events(m.events[:0])
 	for _, e := range m.events {
 		m.onEvent(e)
+	}
+	if m.adv != nil {
+		m.adv.floodCheck(now)
 	}
 }
 
@@ -289,6 +298,9 @@ func isSum(weapon uint8) bool {
 func (m *Match) onEvent(e refserver.Event) {
 	if m.OnEvent != nil {
 		m.OnEvent(e)
+	}
+	if m.adv != nil {
+		m.adv.event(e)
 	}
 	m.report.Events[e.Kind.String()]++
 	p := m.player(e.Player)

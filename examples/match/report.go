@@ -192,6 +192,10 @@ func (r Report) String() string {
 		p("\n  cheaters (what each gained that the records forbid; the promise is 0):\n")
 		for _, c := range r.Cheaters {
 			p("    player %2d %-13s gained %d   forged %d datagrams (%d shots), refused %d, flagged %d\n", c.Player, c.Cheat, c.Gained, c.Forged, c.ForgedShots, c.Refused, c.Flagged)
+			if g := c.Gains; g != nil {
+				p("        by measure: health %d, ammo %d, damage %d, kills %d, others %d%s\n", g.Health, g.Ammo, g.Damage, g.Kills, g.Others,
+					strings.ReplaceAll(formatCounts(c.Findings), ",", ";"))
+			}
 		}
 	}
 	n := r.Network

@@ -102,9 +102,12 @@ type ConnStats struct {
 	FramesOverRate uint64
 	// ProjectilesOverRate counts launches refused by ProjectileRate.
 	ProjectilesOverRate uint64
-	// FanOutCapped counts relays not logged because the sender's MaxFanOutPerSender share
-	// of the relay log was used up.
+	// FanOutCapped counts relays of this connection not logged: its MaxFanOutPerSender
+	// share of the relay log was used up (or the log was full).
 	FanOutCapped uint64
+	// OutboxDropped counts other players' datagrams this connection's outbox had no room
+	// for (OutboxReserve is kept for its own).
+	OutboxDropped uint64
 	// RefusalsSuppressed counts refusal diagnostics of this connection's input over
 	// RefusalEvents, summarized by refusals_suppressed.
 	RefusalsSuppressed uint64
@@ -267,6 +270,7 @@ func (w *World) logRelay(enc []byte, sender *player, subject, rev uint16, layout
 		return false
 	}
 	if !w.fan.add(enc, sender.id, subject, rev, layout) {
+		sender.caps.FanOutCapped++
 		w.stats.FanOutDropped++
 		return false
 	}
@@ -277,6 +281,7 @@ func (w *World) logRelay(enc []byte, sender *player, subject, rev uint16, layout
 // players may take (OutboxReserve is kept for r's own); false (counted) when it had none.
 func (w *World) relayTo(r *player, m wire.Message) bool {
 	if len(r.out.ends) >= transport.MaxPendingDatagrams-OutboxReserve {
+		r.caps.OutboxDropped++
 		w.stats.OutboxDropped++
 		return false
 	}

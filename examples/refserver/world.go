@@ -35,8 +35,10 @@ type Stats struct {
 	Commands, CommandsRefused uint64
 	// Joins and Leaves count connections.
 	Joins, Leaves uint64
-	// EventsDropped counts events dropped because MaxPendingEvents were waiting.
-	EventsDropped uint64
+	// EventsDropped counts events dropped because MaxPendingEvents were waiting (or, for
+	// a diagnostic, MaxPendingEvents - RecordEventReserve); RecordEventsDropped those of
+	// them that were gamemode events of the records.
+	EventsDropped, RecordEventsDropped uint64
 	// FanOutDropped counts relayed messages dropped because MaxFanOut were waiting for
 	// Flush, or their sender's MaxFanOutPerSender share was used up.
 	FanOutDropped uint64
@@ -225,6 +227,9 @@ func (w *World) raise(e Event) {
 	}
 	if len(w.events) >= limit {
 		w.stats.EventsDropped++
+		if !e.Kind.Diagnostic() {
+			w.stats.RecordEventsDropped++
+		}
 		return
 	}
 	w.events = append(w.events, e)
