@@ -14,9 +14,10 @@ const (
 	FloodEvery = time.Minute
 	// FloodBurst is the number of datagrams of one burst, all sent in one client tick:
 	// three times the server's relay log (refserver.MaxFanOut) and its event queue
-	// (MaxPendingEvents), so that the jitter cannot spread it thin enough to fit one
-	// server tick; a multiple of 65536, so its frames' numbers come back to where its
-	// client's are.
+	// (MaxPendingEvents), so that a server tick of the burst holds about one of each; a
+	// multiple of 65536, so its frames' numbers come back to where its client's are. (The
+	// jitter reorders the burst's frames, and a frame older than the last one taken is
+	// dropped unread: only a link without jitter delivers them all, see -jitter 0.)
 	FloodBurst = 3 << 16
 )
 

@@ -69,9 +69,10 @@ func withCheats(t *testing.T, cfg Config, kinds ...Cheat) *Match {
 
 // A flood (bursts of FloodBurst frames, shots and junk datagrams) costs the honest players
 // nothing: no relay of theirs lost, no event of the records dropped, nobody wronged; the
-// server's per-connection caps met it (datagrams over the rate, refusals summarized).
+// server's per-connection caps met it (datagrams over the rate, refusals summarized). On a
+// link without jitter every frame of a burst arrives in order and in one server tick.
 func TestFloodCostsTheHonestPlayersNothing(t *testing.T) {
-	m := withCheats(t, Config{Seed: 5, Players: 8, Duration: 2*FloodEvery + 30*time.Second}, CheatFlood)
+	m := withCheats(t, Config{Seed: 3, Players: 12, Jitter: NoJitter, Duration: 3*FloodEvery + 30*time.Second}, CheatFlood)
 	require.NoError(t, m.Start())
 	m.RunUntil(m.cfg.Duration)
 	r, err := m.Finish()
@@ -80,7 +81,7 @@ func TestFloodCostsTheHonestPlayersNothing(t *testing.T) {
 	require.Zero(t, r.CheatsGained, "%v", r)
 	c := r.Cheaters[0]
 	require.Equal(t, CheatFlood.String(), c.Cheat)
-	require.GreaterOrEqual(t, c.Forged, 2*FloodBurst, "at least two bursts")
+	require.GreaterOrEqual(t, c.Forged, 3*FloodBurst, "a burst of each kind")
 	st := m.server.Stats()
 	require.Positive(t, st.DatagramsOverRate, "the datagram gate met the bursts")
 	require.Positive(t, st.RefusalsSuppressed, "the junk's refusals were summarized")
