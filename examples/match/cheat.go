@@ -93,6 +93,23 @@ const (
 	// grants it that way, every frame of the car the server relays from it, and every
 	// explosion of the car the server accepts from it (its occupants die).
 	CheatSeatSteal
+	// CheatMutator: the unscripted adversary. It takes its own honest client's datagrams
+	// and mutates them at random, seeded (fields, ids, positions, numbers, revisions,
+	// seats, rays, hit claims, reports), replays other players' datagrams relayed to it
+	// re-encoded as its own, forges the reliable messages (deaths, respawns, stealth kills,
+	// vehicle explosions), and floods copies. It gains (Gains, each measure apart): health
+	// its server ledger keeps above its client's real health, shots and launches relayed
+	// beyond the rounds it was given, damage credited to others from an action the rules
+	// refuse (a shot or a launch from where the server never accepted it to be, a
+	// detonation far from its launch), the kills that damage made, and other players'
+	// state changed (a seat or a vehicle of another player taken over, a vehicle exploded
+	// that it did not drive, a suspicion raised on another player by its claims).
+	CheatMutator
+	// CheatFlood: bursts of frames, shots and junk datagrams at many times the honest
+	// rate (FloodBurst datagrams every FloodEvery). It gains every honest player's relay
+	// the server could not log or deliver, every gamemode event of the records the server
+	// dropped (Gains.Others), and whatever wrongs the honest players (honest_wronged).
+	CheatFlood
 
 	cheatCount
 )
@@ -126,6 +143,10 @@ func (c Cheat) String() string {
 		return "vehicle_guns"
 	case CheatSeatSteal:
 		return "seat_steal"
+	case CheatMutator:
+		return "mutator"
+	case CheatFlood:
+		return "flood"
 	}
 	return "cheat(?)"
 }
@@ -147,7 +168,36 @@ type CheaterReport struct {
 	// Gained counts what the cheat obtained that the records say it must not (see the
 	// Cheat's doc). The promise is 0.
 	Gained int `json:"gained"`
+	// Gains are the parts of Gained by measure, for the cheats that measure several
+	// (mutator, flood).
+	Gains *Gains `json:"gains,omitempty"`
+	// Findings counts the gains by measure and by the mutation that obtained them
+	// ("damage:shot.origin"), for a reader hunting the hole.
+	Findings map[string]int `json:"findings,omitempty"`
 }
+
+// Gains are what a cheat obtained, by the records' measures.
+type Gains struct {
+	// Health counts the times its server ledger stayed above its client's real health
+	// longer than LedgerExcuse while its frames were taken, or rose without a server
+	// command.
+	Health int `json:"health"`
+	// Ammo counts its shots and launches relayed beyond the rounds it was given.
+	Ammo int `json:"ammo"`
+	// Damage counts damage reports of other players credited to an action of it that the
+	// rules refuse.
+	Damage int `json:"damage"`
+	// Kills counts deaths of other players that such damage made, or that a vehicle
+	// explosion it forged made.
+	Kills int `json:"kills"`
+	// Others counts changes of other players' state through it: a seat or a vehicle taken
+	// over, a vehicle exploded it did not drive, a suspicion its claims raised on another
+	// player; for a flood, the honest relays lost and the records' events dropped.
+	Others int `json:"others"`
+}
+
+// Sum returns the total of the measures.
+func (g Gains) Sum() int { return g.Health + g.Ammo + g.Damage + g.Kills + g.Others }
 
 // SpamCopies is how many forged copies a spammer sends of each shot it fires.
 const SpamCopies = 9
@@ -209,6 +259,15 @@ func (m *Match) outgoing(p *player, now time.Duration, d []byte, send func([]byt
 		return
 	}
 	if ch != nil && ch.hold != nil && m.withholding(p, now, d, send) {
+		return
+	}
+	if ch != nil && ch.kind == CheatMutator {
+		m.mutateOutgoing(p, now, d, send)
+		return
+	}
+	if ch != nil && ch.kind == CheatFlood {
+		m.floodOutgoing(p, d)
+		send(d)
 		return
 	}
 	id, err := wire.Peek(d)
@@ -293,6 +352,14 @@ func (ch *cheater) forgeShot(send func([]byte)) {
 // forge runs every client tick of a cheater: the shots its game would not fire.
 func (m *Match) forge(p *player, now time.Duration, send func([]byte)) {
 	ch := p.cheat
+	if ch != nil && ch.kind == CheatMutator {
+		m.mutatorTick(p, now, send)
+		return
+	}
+	if ch != nil && ch.kind == CheatFlood {
+		m.floodTick(p, now, send)
+		return
+	}
 	if ch != nil && ch.hold != nil {
 		m.forgeHeld(p, now, send)
 		return
@@ -346,6 +413,9 @@ func (m *Match) bulletsLeft(w client.Weapons) uint16 {
 func (m *Match) watch(to int, now time.Duration, d []byte) {
 	if len(m.cheaters) == 0 {
 		return
+	}
+	if m.adv != nil {
+		m.adv.watch(to, now, d)
 	}
 	id, err := wire.Peek(d)
 	if err != nil || (id != wire.IDRemoteWeaponShot && id != wire.IDRemotePlayerSync &&
@@ -407,6 +477,9 @@ func (m *Match) serverAlive(p *player) bool {
 // cheatTick runs the continuous checks of the cheats (every ThinkInterval): the ledger of
 // a health-frames cheater must never rise but by a server command.
 func (m *Match) cheatTick(now time.Duration) {
+	if m.adv != nil {
+		m.adv.tick(now)
+	}
 	for _, p := range m.cheaters {
 		ch := p.cheat
 		if ch.stale != nil {
@@ -444,6 +517,9 @@ func (m *Match) onCheaterSpawn(p *player, now time.Duration) {
 		return
 	}
 	p.cheat.excused = now
+	if m.adv != nil {
+		m.adv.spawned(p, now)
+	}
 	if p.cheat.hold != nil {
 		m.heldSpawn(p, now)
 		return
@@ -459,6 +535,9 @@ func (m *Match) onCheaterSpawn(p *player, now time.Duration) {
 
 // finishCheats computes the gains that are known only at the end.
 func (m *Match) finishCheats() {
+	if m.adv != nil {
+		m.adv.finish()
+	}
 	for _, p := range m.cheaters {
 		ch := p.cheat
 		switch ch.kind {

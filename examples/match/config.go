@@ -41,7 +41,8 @@ type Config struct {
 	// Cheaters is how many of the players cheat: the last Cheaters players, each with one
 	// of the cheats in turn (CheatSkipHits, CheatHealthFrames, CheatFrozenAmmo,
 	// CheatRevive, CheatSpam, CheatVehicleGod, CheatStaleEcho, CheatCarryOver,
-	// CheatTakenWeapon, CheatFarOrigin, CheatVehicleGuns, CheatSeatSteal). Default 0: the
+	// CheatTakenWeapon, CheatFarOrigin, CheatVehicleGuns, CheatSeatSteal, CheatMutator,
+	// CheatFlood). Default 0: the
 	// reference match is all honest. The honest
 	// measurements count only the honest players; Report.Cheaters says what each cheat
 	// gained.

@@ -88,6 +88,18 @@
 // vehicle_god_mode suspicion flags).
 // The honest measurements count only the honest players.
 //
+// Two cheats follow no script. The mutator (CheatMutator) mutates its own honest client's
+// datagrams at random, seeded (every field, id, position, number, revision, seat, ray,
+// hit claim and report), replays other players' datagrams relayed to it as its own,
+// forges the reliable messages and shots its game never made, and floods copies; its
+// gains are counted by the records' measures apart (Gains: health above its client's
+// real health, ammo beyond the rounds given, damage and kills from actions the rules
+// refuse, other players' seats, vehicles and suspicions changed), with the mutation that
+// found each (CheaterReport.Findings). The flood (CheatFlood) sends bursts of FloodBurst
+// frames, shots and junk datagrams; it gains every honest relay the server lost and
+// every event of the records it dropped. Report.Rates says how close the honest players'
+// own traffic came to the server's per-connection caps.
+//
 // # Determinism
 //
 // A match is a pure function of its Config: the simulator's clock is virtual, every random

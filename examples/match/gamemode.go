@@ -158,6 +158,9 @@ func (g *gamemode) command(now time.Duration) {
 	s := g.m.server
 	if p.cheat != nil {
 		p.cheat.excused = now // a health or armor command may raise the ledger
+		if g.m.adv != nil {
+			defer g.m.adv.commanded(p)()
+		}
 	}
 	switch k := g.rng.IntN(14); k {
 	case 0, 1, 2:

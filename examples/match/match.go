@@ -47,8 +47,10 @@ type Match struct {
 	// cheatDecoder decodes what the cheats rewrite and watch.
 	cheatDecoder wire.Decoder
 	cheaters     []*player
-	incident     int
-	quiet        bool // play is over: no damage, no commands
+	// adv measures the mutator and flood cheats (nil without them).
+	adv      *adversary
+	incident int
+	quiet    bool // play is over: no damage, no commands
 	// OnEvent, when set, sees every server event as the match drains it (tests).
 	OnEvent func(refserver.Event)
 	// shotDec decodes the honest shots the weapon measurements look at.
@@ -75,6 +77,8 @@ type player struct {
 	sent []sentCommand
 	// weapons: commands that took its guns, its old shots, its spray (overwrite.go)
 	weapons weaponTrack
+	// rates is its traffic into the server (honest players)
+	rates rates
 }
 
 // sentCommand is a set_health the gamemode sent to a player.
@@ -135,6 +139,7 @@ func New(cfg Config) (*Match, error) {
 		m.players = append(m.players, p)
 	}
 	m.gm = newGamemode(m, s.Stream(2))
+	m.adv = newAdversary(m)
 	return m, nil
 }
 
@@ -217,7 +222,7 @@ func (m *Match) Finish() (Report, error) {
 func (m *Match) serverReceive(from sim.NodeID, d []byte) {
 	now := m.sim.Now()
 	conn := uint16(from - 1)
-	if int(conn) < len(m.players) {
+	if int(conn) < len(m.players) && !m.players[conn].flooding() {
 		m.observe(m.players[conn], now, d)
 	}
 	_ = m.server.Receive(now, conn, d)
@@ -230,9 +235,15 @@ func (m *Match) serverTick() {
 		m.watch(int(conn), now, d)
 		m.net.Send(serverNode, sim.NodeID(conn)+1, d)
 	})
+	if m.adv != nil {
+		m.adv.settle(now)
+	}
 	m.events = m.server.Events(m.events[:0])
 	for _, e := range m.events {
 		m.onEvent(e)
+	}
+	if m.adv != nil {
+		m.adv.floodCheck(now)
 	}
 }
 
@@ -252,6 +263,9 @@ func (m *Match) clientTick(p *player) {
 // client's order (frames that arrive before their report) and of commands racing reports.
 func (m *Match) observe(p *player, now time.Duration, d []byte) {
 	id, err := wire.Peek(d)
+	if err == nil {
+		m.observeRate(p, now, id)
+	}
 	if err != nil || id.Transport() {
 		return
 	}
@@ -293,6 +307,9 @@ func isSum(weapon uint8) bool {
 func (m *Match) onEvent(e refserver.Event) {
 	if m.OnEvent != nil {
 		m.OnEvent(e)
+	}
+	if m.adv != nil {
+		m.adv.event(e)
 	}
 	m.report.Events[e.Kind.String()]++
 	m.farCredit(e)
@@ -540,6 +557,7 @@ func (m *Match) collect() {
 	r.Weapons.OldShotMarginMs = millis(inventory.OverwriteShotMargin)
 	r.Vehicles = VehicleReport{Entries: int(st.Entries), EntriesRefused: int(st.EntriesRefused),
 		WorstEntryM: float64(st.EntryReachMax), WorstGunOriginM: float64(st.VehicleGunOriginMax)}
+	m.collectRates()
 	if r.Race.ReportedHits > 0 {
 		r.Race.FramesFirstPercent = 100 * float64(r.Race.FramesFirst) / float64(r.Race.ReportedHits)
 	}

@@ -59,6 +59,9 @@ type Report struct {
 	// Weapons is the measurement of the weapon store's rules: old shots of guns a command
 	// took, the server's count against the client's, continuous fire.
 	Weapons WeaponsReport `json:"weapons"`
+	// Rates is the worst an honest player's traffic came to the server's per-connection
+	// caps (refserver's FrameRate, DatagramRate, ProjectileRate and their bursts).
+	Rates RateReport `json:"rates"`
 	// Suspicions counts god-mode and vehicle_god_mode suspicion flags raised on honest
 	// players. A flag changes
 	// nothing (the detector never touches health), so it is not a wrong, but a detector
@@ -114,11 +117,32 @@ type Wronged struct {
 	// RefusedEntries: frames of an honest client refused for the seat they claim (the
 	// client got into a seat the server did not grant).
 	RefusedEntries int `json:"refused_entries"`
+	// RateLimited: datagrams, frames and launches of an honest client a per-connection cap
+	// of the server refused, relays of it the relay log had no room for, and refusal
+	// diagnostics of it suppressed (refserver.ConnStats).
+	RateLimited int `json:"rate_limited"`
 }
 
 // Sum returns the total of the parts.
 func (w Wronged) Sum() int {
-	return w.EarlyDeaths + w.CutFrames + w.RefusedShots + w.RefusedCommands + w.Disagreements + w.RefusedEntries
+	return w.EarlyDeaths + w.CutFrames + w.RefusedShots + w.RefusedCommands + w.Disagreements + w.RefusedEntries + w.RateLimited
+}
+
+// RateReport is the worst an honest player's traffic came to the server's per-connection
+// caps over the match: the peaks of its gates (how far ahead of the sustained rate its
+// datagrams, frames and launches arrived: the burst used, one interval of the rate
+// deducted) and its busiest second.
+type RateReport struct {
+	// DatagramsPerSecond and FramesPerSecond are the most datagrams (and PlayerSync
+	// frames) the server received from one honest player within one second.
+	DatagramsPerSecond int `json:"datagrams_per_second"`
+	FramesPerSecond    int `json:"frames_per_second"`
+	// DatagramBurstMs, FrameBurstMs and ProjectileBurstMs are the deepest the gates
+	// (refserver.DatagramRate, FrameRate, ProjectileRate) of an honest player ran ahead of
+	// their sustained rate: compare with DatagramBurst, FrameBurst, ProjectileBurst.
+	DatagramBurstMs   float64 `json:"datagram_burst_ms"`
+	FrameBurstMs      float64 `json:"frame_burst_ms"`
+	ProjectileBurstMs float64 `json:"projectile_burst_ms"`
 }
 
 // NetworkReport is what the simulated network did to the datagrams.
@@ -204,7 +228,7 @@ func (r Report) String() string {
 	p("\n  honest players wronged: %d\n", r.HonestWronged)
 	w := r.Wronged
 	p("    early deaths %d, cut frames %d, refused shots %d, refused commands %d,\n", w.EarlyDeaths, w.CutFrames, w.RefusedShots, w.RefusedCommands)
-	p("    disagreements %d, refused entries %d   (god-mode suspicions raised, which change nothing: %d)\n", w.Disagreements, w.RefusedEntries, r.Suspicions)
+	p("    disagreements %d, refused entries %d, rate limited %d   (god-mode suspicions raised, which change nothing: %d)\n", w.Disagreements, w.RefusedEntries, w.RateLimited, r.Suspicions)
 	for _, s := range r.Incidents {
 		p("    - %s\n", s)
 	}
@@ -212,6 +236,10 @@ func (r Report) String() string {
 		p("\n  cheaters (what each gained that the records forbid; the promise is 0):\n")
 		for _, c := range r.Cheaters {
 			p("    player %2d %-13s gained %d   forged %d datagrams (%d shots), refused %d, flagged %d\n", c.Player, c.Cheat, c.Gained, c.Forged, c.ForgedShots, c.Refused, c.Flagged)
+			if g := c.Gains; g != nil {
+				p("        by measure: health %d, ammo %d, damage %d, kills %d, others %d%s\n", g.Health, g.Ammo, g.Damage, g.Kills, g.Others,
+					strings.ReplaceAll(formatCounts(c.Findings), ",", ";"))
+			}
 		}
 	}
 	o := r.Origins
@@ -228,6 +256,9 @@ func (r Report) String() string {
 		wp.Overwrites, wp.OldShots, wp.OldShotLatestMs, wp.OldShotMarginMs)
 	p("  continuous fire: honest clients sprayed %d rounds, the server charged %d; its count below a client's: %d times\n",
 		wp.Sprayed, wp.FireCharged, wp.CountBelow)
+	rt := r.Rates
+	p("  busiest honest second: %d datagrams, %d frames; worst bursts ahead of the caps' rates: datagrams %.0f ms, frames %.0f ms, launches %.0f ms\n",
+		rt.DatagramsPerSecond, rt.FramesPerSecond, rt.DatagramBurstMs, rt.FrameBurstMs, rt.ProjectileBurstMs)
 	rc := r.Race
 	p("  frames that arrived before their report: %d of %d hit reports (%.1f %%)\n", rc.FramesFirst, rc.ReportedHits, rc.FramesFirstPercent)
 	if rc.SetHealth > 0 {

@@ -221,7 +221,7 @@ func BenchmarkFrame(b *testing.B) {
 	buf := make([]byte, 0, wire.MaxSize)
 	b.ReportAllocs()
 	for b.Loop() {
-		bw.now += time.Millisecond
+		bw.now += transport.FrameInterval // within the connection's FrameRate
 		f.Seq++
 		buf, _ = f.Append(buf[:0])
 		_ = bw.w.Receive(bw.now, 0, buf)

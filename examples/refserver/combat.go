@@ -182,17 +182,14 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 // instead, with the shooter's stamp for it and its rewound pose (pose fills them into
 // the message and returns it).
 func (w *World) relayShot(p *player, enc []byte, layout stampLayout, near []rewind.Recipient, pose func(wire.Stamp, wire.Rewind) wire.Message) {
-	logged := w.fan.add(enc, p.id, NoPlayer, w.teams.Rev(), layout)
-	if !logged {
-		w.stats.FanOutDropped++
-	}
+	logged := w.logRelay(enc, p, NoPlayer, w.teams.Rev(), layout)
 	for i := range near {
 		r := &near[i]
 		q := w.conn(uint16(r.Player))
 		if q == nil {
 			continue
 		}
-		q.out.send(pose(wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(q.id))), rewindOf(r)))
+		w.relayTo(q, pose(wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(q.id))), rewindOf(r)))
 		if logged {
 			w.fan.skipLast(q.id)
 		}
@@ -457,6 +454,9 @@ func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLau
 	if m.Target != NoVehicle && w.vehicle(m.Target) == nil {
 		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictUnknownVehicle, "")
 	}
+	if !w.takeProjectile(now, p) {
+		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictRateLimited, "")
+	}
 	if m.Vehicle == NoVehicle {
 		d, tol, _ := w.ownOrigin(now, p, m.Origin)
 		if !(d <= tol) {
@@ -531,6 +531,9 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 		if !(a.Distance <= tol) {
 			return w.refuseProjectileFar(now, p, m.Projectile, m.Weapon, VerdictFarOrigin, "launch lost: detonation", a.Distance, tol)
 		}
+		if !w.takeProjectile(now, p) {
+			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictRateLimited, "launch lost")
+		}
 		// A rocket of the Hunter or Hydra its frames put it in comes from no store.
 		v := w.vehicle(p.frame.vehicle)
 		fromSeat := v != nil && p.frame.have && !v.wrecked && w.models.LaunchesRocket(v.model, m.Weapon)
@@ -577,7 +580,7 @@ func (w *World) sendToOthers(p *player, m wire.Message, stamp *wire.Stamp) {
 			continue
 		}
 		*stamp = wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(id)))
-		w.players[id].out.send(m)
+		w.relayTo(w.players[id], m)
 	}
 }
 

@@ -385,6 +385,8 @@ var (
 	ErrVehicleExists = errors.New("refserver: vehicle already exists")
 	// ErrTooManyEffects refuses a gamemode effect while MaxEffects effects are live.
 	ErrTooManyEffects = errors.New("refserver: too many live effects")
+	// ErrRateLimited is Receive's error for a datagram over its connection's DatagramRate.
+	ErrRateLimited = errors.New("refserver: connection over its rate")
 )
 
 // wrap returns sentinel wrapping the domain error err.

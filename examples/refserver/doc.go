@@ -305,10 +305,12 @@
 // vehicle_explode_refused, death_report_ignored (the lifecycle's verdict), and
 // input_refused (anything else a client sent that was refused, and a frame echoing a
 // health or weapon revision never sent: verdict future_revision, which no honest client
-// sends), and package_refused (a domain package refused a call the World made on its own
-// account, with no client or gamemode to answer: a lane acknowledgement routed to it, a
-// history restarted, a join rolled back; each is also counted by its PackageCall in
-// Stats.PackageRefusals, so no refusal leaves no trace).
+// sends), refusals_suppressed (the refusals of one connection over its budget,
+// summarized: see One client never drowns the others), and package_refused (a domain
+// package refused a call the World made on its own account, with no client or gamemode to
+// answer: a lane acknowledgement routed to it, a history restarted, a join rolled back;
+// each is also counted by its PackageCall in Stats.PackageRefusals, so no refusal leaves
+// no trace).
 //
 // # Hostile input
 //
@@ -322,6 +324,41 @@
 // MaxPendingEvents, transport.MaxPendingDatagrams per connection, the lane's own caps,
 // and the packages' caps (vitals' waits and windows, teams' group history, rewind's
 // histories).
+//
+// # One client never drowns the others
+//
+// Whatever one connection sends, the others keep their data (flood.go). Every buffer the
+// World shares between connections gives each its own share, and each connection has its
+// own rates, sized from an honest client's worst traffic with a margin of two or more
+// (the doc of each constant gives the measured worst case):
+//
+//   - DatagramRate (500 a second, DatagramBurst 1 s ahead): Receive drops a datagram
+//     over it before decoding it.
+//   - FrameRate (60 a second for PlayerSync and as many for VehicleSync, FrameBurst
+//     500 ms ahead; an honest client sends 30): a frame over it is refused before the
+//     lifecycle, vitals, the inventory or the rewind take it, and is not relayed.
+//   - ProjectileRate (10 launches a second, ProjectileBurst 2 s ahead): each launch is a
+//     datagram in every other connection's outbox, and a vehicle's rockets come from no
+//     store. Shots need no gate of their own: the inventory's per-weapon cadence bounds
+//     the accepted ones (the vehicle guns have theirs), DatagramRate the refused ones.
+//   - The relay log: MaxFanOutPerSender entries per sender between two Flush calls, so
+//     MaxPlayers senders never fill MaxFanOut and no sender pushes another's frame out.
+//   - Each outbox keeps OutboxReserve datagrams for its connection's own (its Welcome,
+//     pings and pongs); other players' projectiles, detonations and rewound shots stop
+//     short of it.
+//   - Events: the refusal diagnostics of one connection's input (input_refused,
+//     shot_refused, projectile_refused, report_not_credited, report_unattributed,
+//     stealth_kill_refused, vehicle_explode_refused, death_report_ignored) are limited to
+//     RefusalEvents per RefusalInterval per connection (connections that never said
+//     Hello by slot, ids outside the slots together); the rest are counted and summarized
+//     by one refusals_suppressed event when the interval ends. Diagnostics stop at
+//     MaxPendingEvents - RecordEventReserve waiting, so the records' events
+//     (player_damage, player_death, player_spawn, god_mode and the suspicion flags)
+//     always have room.
+//
+// What is over a cap gets VerdictRateLimited and is counted, in Stats and per connection
+// in ConnStats (with each gate's peak, for sizing). Handle takes decoded messages and is
+// not gated by DatagramRate (the host's decoder is); the other caps apply to it.
 //
 // # Cost
 //

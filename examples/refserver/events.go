@@ -89,6 +89,10 @@ const (
 	// back; see PackageCall). Detail is the call and the package's error. Each is also
 	// counted in Stats.PackageRefusals.
 	EventPackageRefused
+	// EventRefusalsSuppressed: the refusal diagnostics of one connection's input over its
+	// RefusalEvents in a RefusalInterval, summarized once the interval ended. Player is the
+	// connection (NoPlayer for ids outside the slots), Count how many were suppressed.
+	EventRefusalsSuppressed
 
 	eventKindEnd
 )
@@ -116,6 +120,7 @@ var eventKindNames = [...]string{
 	EventDeathReportIgnored:    "death_report_ignored",
 	EventInputRefused:          "input_refused",
 	EventPackageRefused:        "package_refused",
+	EventRefusalsSuppressed:    "refusals_suppressed",
 }
 
 // String names the kind as the gamemode sees it (player_damage, ...).
@@ -176,6 +181,8 @@ type Event struct {
 	Token uint32
 	// Detail is the deciding package's own verdict or error, as text ("" if none).
 	Detail string
+	// Count is how many refusals a refusals_suppressed event summarizes.
+	Count uint64
 }
 
 // String formats the event deterministically, for logs and scenario tests, printing only
@@ -234,6 +241,8 @@ func (e Event) String() string {
 		b = appendUint(b, " cause=", uint64(e.Weapon))
 	case EventPackageRefused:
 		// The call and the package's error are the Detail.
+	case EventRefusalsSuppressed:
+		b = appendUint(b, " count=", e.Count)
 	default:
 		b = appendID(b, " other=", e.Other)
 		b = appendUint(b, " weapon=", uint64(e.Weapon))

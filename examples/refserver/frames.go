@@ -72,6 +72,9 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 	if p.haveSeq && !revision.Newer(m.Seq, p.lastSeq) {
 		return VerdictOutdated
 	}
+	if !w.takeFrame(now, p, &p.frameGate, "frame") {
+		return VerdictRateLimited
+	}
 	if m.Vehicle != NoVehicle && !p.seat.holds(m.Vehicle, m.Seat) {
 		// A claim on a seat p does not hold: an entry, judged before anything is taken.
 		// (A frame of another life is the lifecycle's to drop, below.)
@@ -156,9 +159,7 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 		return VerdictInvalid
 	}
 	w.enc = enc[:0]
-	if !w.fan.add(enc, p.id, p.id, w.teams.Rev(), stampRemotePlayerSync) {
-		w.stats.FanOutDropped++
-	}
+	w.logRelay(enc, p, p.id, w.teams.Rev(), stampRemotePlayerSync)
 	return VerdictAccepted
 }
 
@@ -180,6 +181,9 @@ func (w *World) onVehicleSync(now time.Duration, p *player, m *wire.VehicleSync)
 	if v.haveSeq && v.seqFrom == p.id && !revision.Newer(m.Seq, v.lastSeq) {
 		return VerdictOutdated
 	}
+	if !w.takeFrame(now, p, &p.vframeGate, "vehicle_frame") {
+		return VerdictRateLimited
+	}
 	if _, err := w.rw.RecordVehicle(now, rewind.VehicleID(m.Vehicle), rewind.Pose{Position: rewind.Vec3(m.Position), Rotation: rewind.Quat(m.Rotation)}); err != nil {
 		return VerdictBadGeometry
 	}
@@ -195,9 +199,7 @@ func (w *World) onVehicleSync(now time.Duration, p *player, m *wire.VehicleSync)
 		return VerdictBadGeometry
 	}
 	w.enc = enc[:0]
-	if !w.fan.add(enc, p.id, NoPlayer, w.teams.Rev(), stampRemoteVehicleSync) {
-		w.stats.FanOutDropped++
-	}
+	w.logRelay(enc, p, NoPlayer, w.teams.Rev(), stampRemoteVehicleSync)
 	return VerdictAccepted
 }
 

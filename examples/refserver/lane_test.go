@@ -79,12 +79,13 @@ func TestCriticalEdgeToALaneBeyondItsHardCapDisconnects(t *testing.T) {
 	h.spawn(c)
 	c.silent = true
 	// Every death and respawn of the others is a critical edge on c's lane; c never
-	// acknowledges, so its queue grows to the hard cap and c is disconnected.
+	// acknowledges, so its queue grows to the hard cap and c is disconnected. (Each of the
+	// two sends a frame every 40 ms, within FrameRate.)
 	for i := 0; i < 700 && h.w.Connected(2); i++ {
 		x := []*tclient{a, b}[i%2]
 		require.NoError(t, h.w.SetHealth(h.now, x.id, 0))
 		require.Equal(t, VerdictAccepted, h.w.Handle(h.now, x.id, &wire.DeathReport{DeathEpoch: x.gen, Killer: NoPlayer, Weapon: 255}))
-		h.now += time.Millisecond
+		h.now += 20 * time.Millisecond
 		x.alive = false
 		h.flush()
 		h.spawn(x)
@@ -95,13 +96,23 @@ func TestCriticalEdgeToALaneBeyondItsHardCapDisconnects(t *testing.T) {
 	require.Equal(t, wire.ReasonOverflow, l[len(l)-1].Reason)
 }
 
+// The event queue holds at most MaxPendingEvents; diagnostics stop at MaxPendingEvents -
+// RecordEventReserve, so the records' events always find the reserve; the drops are
+// counted.
 func TestEventsAreCappedAndTheDropsCounted(t *testing.T) {
 	h := newHarness(t, testConfig())
-	for range MaxPendingEvents + 10 {
-		h.w.Handle(h.now, 5, &wire.PlayerSync{Vehicle: wire.NoVehicle})
+	for range MaxPendingEvents {
+		h.w.raise(Event{Kind: EventPlayerJoin, Player: 1, Other: NoPlayer, Vehicle: NoVehicle})
 	}
-	require.Len(t, h.w.Events(nil), MaxPendingEvents)
-	require.Equal(t, uint64(10), h.w.Stats().EventsDropped)
+	require.Len(t, h.w.events, MaxPendingEvents-RecordEventReserve)
+	require.Equal(t, uint64(RecordEventReserve), h.w.Stats().EventsDropped)
+	for range RecordEventReserve + 10 {
+		h.w.raise(Event{Kind: EventPlayerDeath, Player: 1, Other: NoPlayer, Vehicle: NoVehicle})
+	}
+	ev := h.w.Events(nil)
+	require.Len(t, ev, MaxPendingEvents)
+	require.Equal(t, EventPlayerDeath, ev[len(ev)-1].Kind, "the reserve took the records' events")
+	require.Equal(t, uint64(RecordEventReserve+10), h.w.Stats().EventsDropped)
 }
 
 func TestRelayIsStampedAtTheRelationItWasAcceptedUnder(t *testing.T) {

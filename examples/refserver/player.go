@@ -54,6 +54,11 @@ type player struct {
 	acks ackRing
 	out  outbox // unreliable datagrams until Flush
 
+	// The per-connection caps (flood.go): the gates of its datagrams, frames, vehicle
+	// frames and launches, and what they refused.
+	dgramGate, frameGate, vframeGate, projGate rateGate
+	caps                                       ConnStats
+
 	// unshown has bit s set while subject s is connected but not shown to this connection
 	// yet (its PlayerShow waits for room on the lane). Such a subject's frames and
 	// lifecycle edges are not sent here: its show builds the copy from the current state.

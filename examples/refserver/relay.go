@@ -90,6 +90,10 @@ type fanLog struct {
 	entries []fanEntry
 	skip    []uint16 // the recipients each entry skips (they got a datagram of their own)
 	scratch []byte
+	// counts is how many entries each sender logged since the last reset (its share is
+	// MaxFanOutPerSender); senders lists the senders with a count, to reset them.
+	counts  []uint16
+	senders []uint16
 }
 
 // fanEntry is one message of the log.
@@ -114,7 +118,21 @@ func (f *fanLog) add(enc []byte, sender, subject, rev uint16, layout stampLayout
 	n := int32(len(f.skip))
 	f.entries = append(f.entries, fanEntry{start: start, end: int32(len(f.buf)), skipStart: n, skipEnd: n,
 		sender: sender, subject: subject, rev: rev, layout: layout})
+	if int(sender) < len(f.counts) {
+		if f.counts[sender] == 0 {
+			f.senders = append(f.senders, sender)
+		}
+		f.counts[sender]++
+	}
 	return true
+}
+
+// count is how many entries sender logged since the last reset.
+func (f *fanLog) count(sender uint16) int {
+	if int(sender) < len(f.counts) {
+		return int(f.counts[sender])
+	}
+	return 0
 }
 
 // skipLast makes the last logged message skip recipient id (ids in ascending order).
@@ -125,6 +143,10 @@ func (f *fanLog) skipLast(id uint16) {
 
 func (f *fanLog) reset() {
 	f.buf, f.entries, f.skip = f.buf[:0], f.entries[:0], f.skip[:0]
+	for _, s := range f.senders {
+		f.counts[s] = 0
+	}
+	f.senders = f.senders[:0]
 }
 
 // stampAt is the stamp a message from sender to recipient carries when it was accepted at

@@ -154,6 +154,9 @@ const (
 	// VerdictOffMount: a vehicle shot's ray starts away from its gun's mount on the
 	// vehicle's accepted pose (beyond the mount reach, VehicleGunSlack and the lag).
 	VerdictOffMount
+	// VerdictRateLimited: over one of the connection's caps (DatagramRate, FrameRate,
+	// ProjectileRate): refused before anything took it, and counted (ConnStats).
+	VerdictRateLimited
 
 	verdictEnd
 )
@@ -213,6 +216,7 @@ var verdictNames = [...]string{
 	VerdictWrongSeat:         "wrong_seat",
 	VerdictNotAGun:           "not_a_gun",
 	VerdictOffMount:          "off_mount",
+	VerdictRateLimited:       "rate_limited",
 }
 
 // String names the verdict.

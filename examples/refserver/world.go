@@ -39,10 +39,12 @@ type Stats struct {
 	Commands, CommandsRefused uint64
 	// Joins and Leaves count connections.
 	Joins, Leaves uint64
-	// EventsDropped counts events dropped because MaxPendingEvents were waiting.
-	EventsDropped uint64
+	// EventsDropped counts events dropped because MaxPendingEvents were waiting (or, for
+	// a diagnostic, MaxPendingEvents - RecordEventReserve); RecordEventsDropped those of
+	// them that were gamemode events of the records.
+	EventsDropped, RecordEventsDropped uint64
 	// FanOutDropped counts relayed messages dropped because MaxFanOut were waiting for
-	// Flush.
+	// Flush, or their sender's MaxFanOutPerSender share was used up.
 	FanOutDropped uint64
 	// PackageRefusals counts, by call, the refusals of the calls the World makes into a
 	// domain package on its own account (see PackageCall); each also raised a
@@ -62,6 +64,16 @@ type Stats struct {
 	// of honest players they are the worst honest cases EntryReach and VehicleGunSlack
 	// must cover.
 	EntryReachMax, VehicleGunOriginMax float32
+	// DatagramsOverRate, FramesOverRate and ProjectilesOverRate count what the
+	// per-connection gates refused (DatagramRate, FrameRate, ProjectileRate; per
+	// connection in ConnStats).
+	DatagramsOverRate, FramesOverRate, ProjectilesOverRate uint64
+	// RefusalsSuppressed counts refusal diagnostics over a connection's RefusalEvents,
+	// summarized by refusals_suppressed events.
+	RefusalsSuppressed uint64
+	// OutboxDropped counts other players' datagrams (projectiles, detonations, rewound
+	// shots) a connection's outbox had no room for (OutboxReserve is kept for its own).
+	OutboxDropped uint64
 }
 
 // World is the reference authoritative server: every domain package wired into one game
@@ -92,6 +104,10 @@ type World struct {
 
 	events []Event
 	stats  Stats
+	// refusals is the refusal diagnostics' budget of each slot, and one more for ids
+	// outside the slots; suppressing lists those with refusals to summarize.
+	refusals    []refusalBudget
+	suppressing []uint16
 
 	// Scratch, reused so that the hot paths do not allocate.
 	dec       wire.Decoder
@@ -183,7 +199,9 @@ func New(cfg Config) (*World, error) {
 		buf:      make([]byte, 0, wire.MaxSize),
 		enc:      make([]byte, 0, wire.MaxSize),
 		dropping: make([]uint16, 0, 16),
+		refusals: make([]refusalBudget, c.MaxPlayers+1),
 	}
+	w.fan.counts = make([]uint16, c.MaxPlayers)
 	if c.Weapons.Table != nil {
 		w.base = *c.Weapons.Table
 	} else {
@@ -231,9 +249,22 @@ func (w *World) nextSerial() uint64 {
 	return w.serial
 }
 
+// raise queues e. A refusal diagnostic is charged to the budget of the connection whose
+// input it refuses (RefusalEvents per RefusalInterval, the rest summarized); diagnostics
+// leave RecordEventReserve of the queue to the records' events.
 func (w *World) raise(e Event) {
-	if len(w.events) >= MaxPendingEvents {
+	if i, ok := w.refusalSource(&e); ok && !w.allowRefusal(i) {
+		return
+	}
+	limit := MaxPendingEvents
+	if e.Kind.Diagnostic() {
+		limit -= RecordEventReserve
+	}
+	if len(w.events) >= limit {
 		w.stats.EventsDropped++
+		if !e.Kind.Diagnostic() {
+			w.stats.RecordEventsDropped++
+		}
 		return
 	}
 	w.events = append(w.events, e)
@@ -291,6 +322,9 @@ func (w *World) Receive(now time.Duration, conn uint16, datagram []byte) error {
 		return nil
 	}
 	p.lastHeard = now
+	if !w.takeDatagram(now, p) {
+		return fmt.Errorf("%w: connection %d", ErrRateLimited, conn)
+	}
 	w.curConn, w.curNow = conn, now
 	before := p.ep.Stats()
 	err := p.ep.Receive(now, datagram, w.onMsg)
@@ -444,6 +478,7 @@ func (w *World) Tick(now time.Duration) error {
 		eff := p.vit.Advance(now)
 		w.takeEffects(now, p, &eff)
 	}
+	w.summarizeRefusals(now)
 	w.dues = w.life.Advance(now, w.dues[:0])
 	for i := range w.dues {
 		d := &w.dues[i]
