@@ -27,17 +27,17 @@ func TestJSONReportsNoHonestPlayerWronged(t *testing.T) {
 	require.Equal(t, float64(8), r["players"])
 	require.Contains(t, out.String(), `"honest_wronged": 0`)
 
-	// honest_wronged is the sum of its five parts, each present by its JSON name.
+	// honest_wronged is the sum of its six parts, each present by its JSON name.
 	parts, ok := r["wronged"].(map[string]any)
 	require.True(t, ok, "wronged is an object: %v", r["wronged"])
 	sum := 0.0
-	for _, k := range []string{"early_deaths", "cut_frames", "refused_shots", "refused_commands", "disagreements"} {
+	for _, k := range []string{"early_deaths", "cut_frames", "refused_shots", "refused_commands", "disagreements", "refused_entries"} {
 		require.Contains(t, parts, k)
 		v, ok := parts[k].(float64)
 		require.True(t, ok, "wronged.%s is a number: %v", k, parts[k])
 		sum += v
 	}
-	require.Len(t, parts, 5, "wronged has exactly the five parts: %v", parts)
+	require.Len(t, parts, 6, "wronged has exactly the six parts: %v", parts)
 	require.Equal(t, r["honest_wronged"], sum, "honest_wronged is the sum of its parts")
 }
 
