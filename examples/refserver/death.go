@@ -270,9 +270,9 @@ func (w *World) refuseExplode(now time.Duration, p *player, m *wire.VehicleExplo
 }
 
 // onVehicleExplode takes a vehicle explosion from the player the server granted its
-// driver's seat, or who held it within ContinuousWindow (ours: ADR 0034 is missing). The attacker the client names is credited as the author only if
-// it had an accepted shot claiming a hit on this vehicle within VehicleCreditWindow, in its
-// current life. The occupants are judged by teams.JudgeExplosion: the author's teammates
+// driver's seat, or who held it within ContinuousWindow (ours: ADR 0034 is missing). The
+// attacker the client names is credited as the author only if it had an accepted shot
+// claiming a hit on this vehicle within VehicleCreditWindow, in its current life. The occupants are judged by teams.JudgeExplosion: the author's teammates
 // are spared (their clients refuse the damage), everyone else inside is counted dead
 // (vitals.VehicleExploded). The vehicle is wrecked (no longer rewound) and the explosion
 // relayed, reliably and stamped with the author, to every connection.

@@ -286,7 +286,8 @@
 //     (ErrUnknownVehicle, ErrVehicleExists); each restarts the rewind history as adr-0041
 //     says. Kick.
 //   - Readbacks: Vitals, Health, Armor, Weapons, HeldWeapon, Ammo, WeaponRev, Alive, Phase,
-//     Generation, RTT, Team, Token, Connected, Players, VehicleWrecked, LaneStats, Stats.
+//     Generation, RTT, Team, Token, Connected, Players, VehicleWrecked, PlayerSeat (the
+//     seat table's), LaneStats, Stats.
 //
 // # Events
 //

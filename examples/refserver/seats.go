@@ -149,3 +149,13 @@ func gunOrigin(v *vehicle, gun *inventory.VehicleGun, origin wire.Vec3) (float32
 	lag := min(speed, VehicleGunMaxSpeed) * float32(VehicleGunLag.Seconds())
 	return off - lag, off <= VehicleGunSlack+lag
 }
+
+// PlayerSeat returns the vehicle and seat the server granted player id (the seat table's:
+// an accepted entry, not yet left), and false when it sits in none or is not connected.
+func (w *World) PlayerSeat(id uint16) (vehicle uint16, seat uint8, ok bool) {
+	p := w.conn(id)
+	if p == nil || !p.seat.held {
+		return NoVehicle, 0, false
+	}
+	return p.seat.vehicle, p.seat.seat, true
+}

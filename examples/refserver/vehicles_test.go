@@ -179,6 +179,12 @@ func TestAnEntryFromBeyondEntryReachIsRefusedEvenForAFreeSeat(t *testing.T) {
 	require.Equal(t, VerdictOutOfReach, h.board(a, 1, 0, wire.Vec3{X: 200 - EntryReach - 1}))
 	require.Len(t, h.refusedInputs(0, VerdictOutOfReach), 1)
 	require.Equal(t, VerdictAccepted, h.board(a, 1, 0, wire.Vec3{X: 200 - EntryReach + 1}), "at the door")
+	veh, seat, ok := h.w.PlayerSeat(0)
+	require.True(t, ok)
+	require.Equal(t, uint16(1), veh)
+	require.Equal(t, uint8(0), seat)
+	_, _, ok = h.w.PlayerSeat(1)
+	require.False(t, ok, "b sits in nothing")
 	require.Equal(t, VerdictAccepted, h.frame(a), "and it stays in the seat it holds")
 	require.Equal(t, VerdictAccepted, h.w.Handle(h.now, 0, &wire.VehicleSync{Seq: 1, Vehicle: 1, Position: wire.Vec3{X: 200},
 		Rotation: wire.Quat{W: 1}, Health: 1000}))
