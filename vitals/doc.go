@@ -73,7 +73,7 @@
 // cut and flagged, and it dies when that reaches 0.
 //
 // What still stays off the ledger is an item that reached the server out of the client's
-// order behind an item that echoed a newer command (a frame overtaken by a later report, a
+// order behind an item that echoed a newer command (a frame a later report overtook, a
 // late report): the command is in the base already, so it cannot be judged as of its own
 // revision. It is held off (FrameGated; a report gives attribution only) until that command
 // settles by time. Deliberate reading of the record: "settled when echoed" releases only

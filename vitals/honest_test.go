@@ -71,6 +71,8 @@ type simClient struct {
 
 type simStats struct {
 	frames, reports, hits, deaths, commands, tables, flagsRaised int
+	// inFlight is the most health commands the ledger had in flight at once.
+	inFlight int
 }
 
 type sim struct {
@@ -233,6 +235,7 @@ func (s *sim) serverTick() {
 		s.fail("god-mode suspicion on an honest victim: %+v", su)
 	}
 	eff := s.p.Advance(s.now)
+	s.stats.inFlight = max(s.stats.inFlight, s.p.cmds.n)
 	if len(eff.Reports) > 0 || eff.FramesCounted > 0 {
 		s.tracef("server advance -> %v frames=%d reports=%v", eff.Ledger, eff.FramesCounted, eff.Reports)
 	}
@@ -597,10 +600,16 @@ func TestHonestClientIsNeverWrongedUnderRegeneration(t *testing.T) {
 			total.commands += st.commands
 			total.hits += st.hits
 			total.deaths += st.deaths
+			total.inFlight = max(total.inFlight, st.inFlight)
 		}
 	}
 	if runs := 3 * seeds; total.commands < 25*runs || total.hits < 30*runs || total.deaths < runs {
 		t.Fatalf("the simulation exercised too little: %+v", total)
 	}
-	t.Logf("%+v", total)
+	// The honest worst case of commands in flight, against the cap that would settle the
+	// oldest early (MaxPendingCommands).
+	if total.inFlight*2 > MaxPendingCommands {
+		t.Fatalf("an honest client kept %d commands in flight: too close to the cap %d", total.inFlight, MaxPendingCommands)
+	}
+	t.Logf("%+v (at most %d commands in flight, cap %d)", total, total.inFlight, MaxPendingCommands)
 }
