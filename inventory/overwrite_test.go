@@ -252,3 +252,27 @@ func TestContinuousFireAfterAReloadCountsAtMostAFrameInterval(t *testing.T) {
 		t.Fatalf("a 900 ms gap after an empty clip spent %d, want at most %d", r.FireSpent, want)
 	}
 }
+
+// TestAnExpiredStockIsNotReopenedByACarryOver: the rounds a set ammo left as old rounds
+// of a pooled slot are spent only within that command's windows; a swap a minute later
+// carries the current total over and nothing else, so the Uzi's old shots after it pay
+// from the MP5's total, not from the set's long-gone stock.
+func TestAnExpiredStockIsNotReopenedByACarryOver(t *testing.T) {
+	inv := newInv(t)
+	inv.SetRTT(100*ms, true)
+	give(t, inv, 0, wUzi, 400, true)
+	if _, err := inv.SetAmmo(100*ms, wUzi, 20, ClipNotSet); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Minute
+	inv.Frame(now, echo(inv, wUzi, 20, 20))
+	give(t, inv, now, wMP5, 10, false)
+	if r := inv.Shot(now+50*ms, true, shotOf(wUzi, 0, 20)); r.Verdict != Accepted || r.Paid != PaidFromStore {
+		t.Fatalf("an old Uzi shot after the swap: %v", r)
+	}
+	uzi, end := fireAll(inv, wUzi, now+110*ms, 55*ms, 60)
+	mp5, _ := fireAll(inv, wMP5, end, 95*ms, 60)
+	if total := 1 + uzi + mp5; total != 30 {
+		t.Fatalf("%d shots after the swap, want the 30 the slot held", total)
+	}
+}
