@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -234,6 +235,25 @@ func TestContinuousFireChargesTheFloorRateWhateverTheFrameSpacing(t *testing.T) 
 		}
 		if want := int(held / ContinuousSpendPeriod); spent != want {
 			t.Errorf("frames every %v: spent %d, want %d (no more than the floor rate either)", step, spent, want)
+		}
+	}
+}
+
+// TestContinuousFireChargesTheFloorRateAtRandomSpacings: frames with the fire held at
+// random gaps (10 ms to 1.2 s) are charged exactly the floor rate of the time held.
+func TestContinuousFireChargesTheFloorRateAtRandomSpacings(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for run := range 50 {
+		inv := newInv(t)
+		give(t, inv, 0, wFlame, MaxWeaponAmmo, true)
+		rev := inv.Rev()
+		now, spent := time.Duration(0), 0
+		for now < 30*time.Second {
+			spent += int(inv.Frame(now, Frame{WeaponRev: rev, Weapon: wFlame, Total: 500, Clip: 500, FireHeld: true}).FireSpent)
+			now += time.Duration(10+rng.IntN(1191)) * ms
+		}
+		if held := inv.fireLast; spent != int(held/ContinuousSpendPeriod) {
+			t.Fatalf("run %d: %d rounds for %v of fire held, want %d", run, spent, held, int(held/ContinuousSpendPeriod))
 		}
 	}
 }
