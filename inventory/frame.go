@@ -86,7 +86,9 @@ func (r FrameResult) String() string {
 // life is fine). now is the arrival time. It never allocates. In order:
 //
 //  1. The echo settles overwriting commands: once the client echoes a command that
-//     overwrote a weapon, old shots of that weapon are accepted for DisplacedGrace more.
+//     overwrote a weapon, old shots of that weapon are accepted for DisplacedShotGrace
+//     more (at most until the round trip's window ends), its blows and projectiles for
+//     DisplacedGrace.
 //  2. Continuous fire: while consecutive frames show the same continuous weapon held
 //     with fire held, the server spends ContinuousSpendRate rounds per second of the
 //     whole time between them from the store, however far apart they come. The first
@@ -146,9 +148,11 @@ func (inv *Inventory) Frame(now time.Duration, f Frame) FrameResult {
 // of revision rev at now (the host learns it from its lane, as for vitals). An honest
 // client applies a command when it is delivered, so the acknowledgement settles the
 // weapons that command (and any before it) overwrote just as the echo of rev in a frame
-// does: their old shots are accepted for DisplacedShotGrace more, their old blows and
-// projectiles for DisplacedGrace. A client that acknowledges its commands but never
-// echoes them gets no longer than that, instead of SettleTimeout. A revision newer than
+// does: their old shots are accepted for DisplacedShotGrace more (if the round trip's
+// window is not over first), their old blows and projectiles for DisplacedGrace. A
+// client that acknowledges its commands but never echoes them gets no longer than that
+// for its blows and projectiles, instead of SettleTimeout; a client that does neither
+// still gets no more than the round trip's window for its shots. A revision newer than
 // the last command is ErrFutureRevision and changes nothing; an older one is harmless.
 func (inv *Inventory) Acknowledged(now time.Duration, rev uint16) error {
 	if revision.Newer(rev, inv.rev) {

@@ -309,19 +309,16 @@ func (inv *Inventory) displace(now time.Duration, s *slotState, rev uint16, disc
 		return
 	}
 	bit := uint64(1) << w
-	if discard {
-		// The old shots may spend what the weapon had now, plus what an earlier
-		// overwrite left (a client that had not applied that one yet fires from its
-		// supply).
-		rounds := uint16(0)
-		if inv.cat.kind[w].needsAmmo() {
-			rounds = satAdd(s.total, s.creditAt(now))
-		}
-		stock := inv.oldRounds(w)
-		if inv.stockOpen(now, w) {
-			rounds = satAdd(rounds, *stock)
-		}
-		*stock = rounds
+	// The old shots may spend what an earlier overwrite left while its own shots may
+	// still come (a client that had not applied that one yet fires from its supply);
+	// a stock no protected weapon shares any more is gone.
+	stock := inv.oldRounds(w)
+	if !inv.stockOpen(now, w) {
+		*stock = 0
+	}
+	if discard && inv.cat.kind[w].needsAmmo() {
+		// And what the weapon had now.
+		*stock = satAdd(*stock, satAdd(s.total, s.creditAt(now)))
 	}
 	loaded := inv.usable(now, s) || inv.isDisplaced(now, w) && inv.displacedLoaded&bit != 0
 	inv.displaced |= bit

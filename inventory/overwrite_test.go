@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -238,6 +239,25 @@ func TestContinuousFireChargesTheFloorRateWhateverTheFrameSpacing(t *testing.T) 
 	}
 }
 
+// TestContinuousFireChargesTheFloorRateAtRandomSpacings: frames with the fire held at
+// random gaps (10 ms to 1.2 s) are charged exactly the floor rate of the time held.
+func TestContinuousFireChargesTheFloorRateAtRandomSpacings(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for run := range 50 {
+		inv := newInv(t)
+		give(t, inv, 0, wFlame, MaxWeaponAmmo, true)
+		rev := inv.Rev()
+		now, spent := time.Duration(0), 0
+		for now < 30*time.Second {
+			spent += int(inv.Frame(now, Frame{WeaponRev: rev, Weapon: wFlame, Total: 500, Clip: 500, FireHeld: true}).FireSpent)
+			now += time.Duration(10+rng.IntN(1191)) * ms
+		}
+		if held := inv.fireLast; spent != int(held/ContinuousSpendPeriod) {
+			t.Fatalf("run %d: %d rounds for %v of fire held, want %d", run, spent, held, int(held/ContinuousSpendPeriod))
+		}
+	}
+}
+
 // TestContinuousFireAfterAReloadCountsAtMostAFrameInterval: a gap that starts at a frame
 // showing the clip empty (a reload, the weapon sprays nothing) counts at most MaxFireGap:
 // the server cannot tell when in the gap the reload ended.
@@ -250,5 +270,29 @@ func TestContinuousFireAfterAReloadCountsAtMostAFrameInterval(t *testing.T) {
 	r := inv.Frame(time.Second, Frame{WeaponRev: rev, Weapon: wSpraycan, Total: 498, Clip: 498, FireHeld: true})
 	if want := uint16(MaxFireGap / ContinuousSpendPeriod); r.FireSpent > want {
 		t.Fatalf("a 900 ms gap after an empty clip spent %d, want at most %d", r.FireSpent, want)
+	}
+}
+
+// TestAnExpiredStockIsNotReopenedByACarryOver: the rounds a set ammo left as old rounds
+// of a pooled slot are spent only within that command's windows; a swap a minute later
+// carries the current total over and nothing else, so the Uzi's old shots after it pay
+// from the MP5's total, not from the set's long-gone stock.
+func TestAnExpiredStockIsNotReopenedByACarryOver(t *testing.T) {
+	inv := newInv(t)
+	inv.SetRTT(100*ms, true)
+	give(t, inv, 0, wUzi, 400, true)
+	if _, err := inv.SetAmmo(100*ms, wUzi, 20, ClipNotSet); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Minute
+	inv.Frame(now, echo(inv, wUzi, 20, 20))
+	give(t, inv, now, wMP5, 10, false)
+	if r := inv.Shot(now+50*ms, true, shotOf(wUzi, 0, 20)); r.Verdict != Accepted || r.Paid != PaidFromStore {
+		t.Fatalf("an old Uzi shot after the swap: %v", r)
+	}
+	uzi, end := fireAll(inv, wUzi, now+110*ms, 55*ms, 60)
+	mp5, _ := fireAll(inv, wMP5, end, 95*ms, 60)
+	if total := 1 + uzi + mp5; total != 30 {
+		t.Fatalf("%d shots after the swap, want the 30 the slot held", total)
 	}
 }

@@ -68,8 +68,9 @@ const (
 	// acknowledgements are cumulative: it holds back every lane datagram, so nothing of the
 	// take's is acknowledged) and its echo of the take for CheatWindow, and keeps firing
 	// forged Deagle shots. It gains every Deagle shot the server relays, in the life the
-	// take was in, later than an honest client's shot fired before the take could arrive
-	// (TakenHonestBound after the take).
+	// take was in, later than an honest client's shot fired before the take could arrive:
+	// the link's round trip, twice its jitter, TakenHonestResends lost transmissions of the
+	// take and a tick on each side after the take.
 	CheatTakenWeapon
 	// CheatFarOrigin: its shots at a target farther than FarOriginMin start a metre from
 	// the target (as its client shows it) instead of at its own hands, and now and then it

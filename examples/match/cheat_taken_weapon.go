@@ -20,11 +20,11 @@ const (
 	TakenHonestResends = 4
 )
 
-// TakenHonestBound is how long after the take a shot fired before an honest client
+// takenHonestBound is how long after the take a shot fired before an honest client
 // applied it can reach the server: the take's way to the client and the shot's way back
 // (the link's round trip and twice its jitter), TakenHonestResends retransmissions of the
 // take by the lane, and a tick of the server and of the client before each sends.
-func (m *Match) TakenHonestBound(rtt time.Duration) time.Duration {
+func (m *Match) takenHonestBound(rtt time.Duration) time.Duration {
 	return rtt + 2*m.cfg.Jitter + TakenHonestResends*lane.Retransmit + ServerTick + ClientTick
 }
 
@@ -38,7 +38,7 @@ func (m *Match) forgeTakenWeapon(p *player, now time.Duration, send func([]byte)
 // honest bound after the take, in the life the take was in: each is a gain.
 func (m *Match) watchTakenWeapon(p *player, now time.Duration, msg *wire.RemoteWeaponShot) {
 	h := p.cheat.hold
-	if msg.Weapon != weaponDeagle || h.takenAt < 0 || now <= h.takenAt+m.TakenHonestBound(p.rtt) || h.relayed[msg.ShotSeq] {
+	if msg.Weapon != weaponDeagle || h.takenAt < 0 || now <= h.takenAt+m.takenHonestBound(p.rtt) || h.relayed[msg.ShotSeq] {
 		return
 	}
 	if gen, err := m.server.Generation(p.id); err != nil || gen != h.takenGen {
