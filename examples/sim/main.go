@@ -7,8 +7,10 @@
 //	go run ./examples/sim -scenario race  # the records' race measurements
 //
 // Flags: -seed, -players, -duration, -rtt (the largest round trip; players spread from
-// -rtt-min to it), -rtt-min, -jitter, -loss, -teams, -vehicles, -cheaters (how many of the
-// players cheat, and what each cheat gained), -scenario (match or race), -json. The run is deterministic: the same flags print the same report.
+// -rtt-min to it), -rtt-min, -jitter, -loss, -teams, -vehicles, -cheaters (how many
+// cheating players join the -players honest ones, each with one of the cheats in turn; the
+// report says what each gained), -scenario (match or race), -json. The run is
+// deterministic: the same flags print the same report.
 package main
 
 import (
@@ -39,7 +41,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	loss := fs.Float64("loss", def.Loss, "probability that a datagram is lost, each way (0 for none)")
 	teamsN := fs.Int("teams", def.Teams, "number of teams, friendly fire off")
 	vehicles := fs.Int("vehicles", def.Vehicles, "number of cars")
-	cheaters := fs.Int("cheaters", 0, "how many of the players cheat (each with one of the cheats in turn)")
+	cheaters := fs.Int("cheaters", 0, "how many cheating players join the honest ones (each with one of the cheats in turn)")
 	scenario := fs.String("scenario", "match", "match, or race: set_health commands racing damage at 200 ms")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
 	if err := fs.Parse(args); err != nil {
@@ -51,7 +53,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return found
 	}
 	cfg := match.Config{
-		Seed: *seed, Players: *players, Duration: *duration, RTTMin: *rttMin, RTTMax: *rtt,
+		Seed: *seed, Players: *players + max(*cheaters, 0), Duration: *duration, RTTMin: *rttMin, RTTMax: *rtt,
 		Jitter: *jitter, Loss: *loss, Teams: *teamsN, Vehicles: *vehicles, Cheaters: *cheaters,
 	}
 	if cfg.RTTMax == 0 {
