@@ -218,7 +218,7 @@ type cheater struct {
 	// measurements
 	granted   int                      // M4 rounds given (frozen ammo)
 	relayed   map[uint16]bool          // distinct shots of the cheater relayed (frozen ammo, spam)
-	relayAt   []time.Duration          // when each distinct shot was first relayed (spam)
+	relayAt   [][]time.Duration        // by weapon: when each distinct shot was first relayed (spam)
 	deadSeen  map[uint16]time.Duration // shots relayed while the server held it dead (revive)
 	ledger    float32                  // health plus armor the ledger held at the last check
 	ledgerGen uint16                   // the life that check saw
@@ -446,7 +446,12 @@ func (m *Match) watch(to int, now time.Duration, d []byte) {
 		}
 		if !ch.relayed[msg.ShotSeq] {
 			ch.relayed[msg.ShotSeq] = true
-			ch.relayAt = append(ch.relayAt, now)
+			if ch.relayAt == nil {
+				ch.relayAt = make([][]time.Duration, inventory.NumWeapons)
+			}
+			if int(msg.Weapon) < len(ch.relayAt) {
+				ch.relayAt[msg.Weapon] = append(ch.relayAt[msg.Weapon], now)
+			}
 		}
 		if ch.kind == CheatRevive && m.heldDead(p, now) {
 			if _, seen := ch.deadSeen[msg.ShotSeq]; !seen {
@@ -547,7 +552,9 @@ func (m *Match) finishCheats() {
 			// (overwritten by the grant at the spawn) is not counted, only the grants.
 			ch.report.Gained += max(0, len(ch.relayed)-ch.granted-m.gm.given[p.idx])
 		case CheatSpam:
-			ch.report.Gained += cadenceExcess(ch.relayAt, m.catalogInterval(weaponM4))
+			for w, at := range ch.relayAt { // each weapon has its own cadence
+				ch.report.Gained += cadenceExcess(at, m.catalogInterval(uint8(w)))
+			}
 		case CheatStaleEcho:
 			ch.stale.closeLife(p)
 		case CheatCarryOver:
