@@ -317,11 +317,15 @@
 //
 // Every message of a client gets a named Verdict: direction, connection, life and epoch,
 // ids (players, vehicles, projectiles, effects), ranges, duplicates; the domain packages
-// judge the rest with their own verdicts and errors. Nothing a client sends panics the
-// World (FuzzReceive) or grows its memory beyond a named cap: MaxShotCredits and
-// MaxShotVictims per shooter, a seat table of inventory.MaxVehicleSeats and a rate check
-// of inventory.MaxVehicleGuns per vehicle, MaxProjectiles per owner (each with at most
-// MaxSatchelRides vehicles), ShotWindow, MaxEffects, MaxFanOut,
+// judge the rest with their own verdicts and errors. A datagram of one connection changes
+// another player's state only through a rule of the records (FuzzCrossPlayer runs a world
+// of honest scripted players with and without a hostile connection's datagrams and
+// compares their ledgers, stores, lives, seats, relays and events). Nothing a client
+// sends panics the World (FuzzReceive) or grows its memory beyond a named cap:
+// MaxShotCredits and MaxShotVictims per shooter, a seat table of
+// inventory.MaxVehicleSeats and a rate check of inventory.MaxVehicleGuns per vehicle,
+// MaxProjectiles per owner (each with at most MaxSatchelRides vehicles), ShotWindow,
+// MaxEffects, MaxFanOut,
 // MaxPendingEvents, transport.MaxPendingDatagrams per connection, the lane's own caps,
 // and the packages' caps (vitals' waits and windows, teams' group history, rewind's
 // histories).
