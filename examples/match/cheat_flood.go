@@ -3,7 +3,6 @@ package match
 import (
 	"time"
 
-	"github.com/arbitergo/arbiter/examples/refserver"
 	"github.com/arbitergo/arbiter/wire"
 )
 
@@ -150,11 +149,8 @@ func (a *adversary) honestLosses() uint64 {
 	return n + a.m.server.Stats().RecordEventsDropped
 }
 
-// floodEvent runs with every server event: the honest losses since the last look are the
-// gain of the flooder that burst last (the match drains the events every server tick).
-func (a *adversary) floodEvent(refserver.Event) {}
-
-// floodCheck looks at the honest losses every server tick.
+// floodCheck looks at the honest losses every server tick: those since the last look are
+// the gain of the flooder that burst last.
 func (a *adversary) floodCheck(now time.Duration) {
 	if len(a.floods) == 0 {
 		return

@@ -961,7 +961,6 @@ func (a *adversary) reported(victim *player, seq, attacker uint16) (wire.Ref, bo
 // mutator's actions, its vehicle explosions, suspicions raised on honest players.
 func (a *adversary) event(e refserver.Event) {
 	m := a.m
-	a.floodEvent(e)
 	switch e.Kind {
 	case refserver.EventPlayerDamage:
 		s := a.mut(e.Other)
