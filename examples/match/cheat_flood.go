@@ -37,6 +37,9 @@ type floodState struct {
 // through frames (copies of its last frame under new numbers), shots (copies of its last
 // shot under new numbers) and junk (random bytes).
 func (m *Match) floodTick(p *player, now time.Duration, send func([]byte)) {
+	if m.quiet {
+		return // play is over
+	}
 	f := &m.adv.flood
 	f.init()
 	next, ok := f.next[p.idx]

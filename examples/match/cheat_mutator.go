@@ -43,8 +43,11 @@ const (
 	ForgeSlack    = 10
 	ForgeLookback = 1500 * time.Millisecond
 	// ThrowReach is how far from its launch a detonation may lie before it counts as
-	// moved: a grenade flies 40 m at most.
-	ThrowReach = 60
+	// moved: a grenade flies 40 m at most, and rolls or bounces on. ThrowLookback is how
+	// long before its detonation a grenade whose launch the server never saw may have been
+	// thrown: its fuse and its flight (the bots' grenades burn 2 s).
+	ThrowReach    = 60
+	ThrowLookback = 3 * time.Second
 	// LedgerExcuse is how long the mutator's ledger may stay above its client's real
 	// health while its frames are taken: a lost report, a frame waiting for its report
 	// (1 s), a health command settling (2 s after its acknowledgement). An honest
@@ -582,6 +585,9 @@ func (s *mutState) aim(m *Match, x *wire.WeaponShot) {
 // mutatorTick runs every client tick of a mutator: replays, forged reliable messages,
 // bursts.
 func (m *Match) mutatorTick(p *player, now time.Duration, send func([]byte)) {
+	if m.quiet {
+		return // play is over: the final comparison waits for a world at rest
+	}
 	s := m.adv.muts[p.idx]
 	if s.rng.Float64() < ReplayShare {
 		s.replay(m, now, send)
@@ -832,8 +838,8 @@ func (a *adversary) mut(id uint16) *mutState {
 func (s *mutState) accepted(m *Match, now time.Duration, x *wire.RemotePlayerSync) {
 	s.lastRelay = now
 	s.path = append(s.path, posAt{at: now, pos: x.Position})
-	if len(s.path) > 256 {
-		s.path = append(s.path[:0], s.path[len(s.path)-64:]...)
+	if len(s.path) > 512 {
+		s.path = append(s.path[:0], s.path[len(s.path)-256:]...) // 8 s of frames at least
 	}
 	if x.Vehicle == wire.NoVehicle || !x.Alive {
 		return
@@ -866,12 +872,18 @@ func (s *mutState) vehicleMoved(m *Match, now time.Duration, v uint16) {
 // wasAt reports whether q lies within ForgeSlack of a position the server accepted of
 // the mutator over the last ForgeLookback.
 func (s *mutState) wasAt(now time.Duration, q wire.Vec3) bool {
+	return s.within(now, q, ForgeSlack, ForgeLookback)
+}
+
+// within reports whether q lies within reach of a position the server accepted of the
+// mutator over the last lookback.
+func (s *mutState) within(now time.Duration, q wire.Vec3, reach float32, lookback time.Duration) bool {
 	for i := len(s.path) - 1; i >= 0; i-- {
 		pa := s.path[i]
-		if now-pa.at > ForgeLookback {
+		if now-pa.at > lookback {
 			break
 		}
-		if dist(pa.pos, q) <= ForgeSlack {
+		if dist(pa.pos, q) <= reach {
 			return true
 		}
 	}
@@ -929,8 +941,10 @@ func (s *mutState) detonation(now time.Duration, x *wire.RemoteDetonation) {
 	forged := false
 	switch {
 	case !ok: // a launch healed by its detonation: one more round
+		// Its launch is unknown: an honest grenade was thrown from somewhere the mutator
+		// stood while its fuse burned (ThrowLookback) and lands within ThrowReach of there.
 		s.grenades++
-		forged = !s.wasAt(now, x.Position) && dist(s.p.c.Position(), x.Position) > ThrowReach
+		forged = !s.within(now, x.Position, ThrowReach, ThrowLookback)
 	case s.forged[forgeKey{wire.RefKind(0), x.Projectile}].at > 0:
 		forged, label = true, s.forged[forgeKey{wire.RefKind(0), x.Projectile}].label
 	default:

@@ -154,7 +154,7 @@ func TestCheatsGainNothing(t *testing.T) {
 	r, err := Run(cfg)
 	require.NoError(t, err)
 	require.Zero(t, r.HonestWronged, "%v", r)
-	requireNoGainsButKnownHoles(t, r)
+	require.Zero(t, r.CheatsGained, "%v", r)
 	require.Len(t, r.Cheaters, scripted)
 	by := map[string]CheaterReport{}
 	for _, c := range r.Cheaters {
@@ -244,5 +244,5 @@ func TestHonestOriginsLieWellWithinTheServersTolerances(t *testing.T) {
 	require.Less(t, o.ShotSeated, refserver.SeatedOriginReach*0.75)
 	require.Less(t, o.Launch, refserver.OriginReach/2.0)
 	require.Less(t, o.Thrown, (40+refserver.ThrowSlack)/1.5)
-	require.Less(t, o.LostLaunch, (40+refserver.ThrowSlack+refserver.OriginReach+refserver.LostLaunchSlack)/2.0)
+	require.Less(t, o.LostLaunch, (40+refserver.OriginReach+refserver.LostLaunchSlack)/1.5)
 }

@@ -181,9 +181,15 @@ const (
 	// lost frames); the allowance is the actor's speed along its accepted path over
 	// OriginWindow, at most MaxOriginSpeed, times OriginLead.
 	OriginLead = 150 * time.Millisecond
-	// MaxOriginSpeed caps, in metres per second, the speed OriginLead is taken at: above
-	// the fastest vehicle of the game, so a client shaking its own path gains no more.
+	// MaxOriginSpeed caps, in metres per second, the speed OriginLead is taken at for an
+	// actor in a seat: above the fastest vehicle of the game, so a client shaking its own
+	// path gains no more.
 	MaxOriginSpeed = 100
+	// MaxFootSpeed is MaxOriginSpeed for an actor on foot: above a sprint (about 8 m/s) and
+	// a parachute's fall. Frames that jump (a client teleporting itself) make a path look
+	// fast; without this cap their lead let a shot start 18 m from where the shooter's
+	// frames put it (the unscripted adversary's finding).
+	MaxFootSpeed = 20
 	// VehicleLaunchReach is how far, in metres, a vehicle's rocket (a Hunter's or a
 	// Hydra's) may start from the vehicle's accepted path: half the length of the Hunter,
 	// its largest launcher. A catalogue of the vehicles' gun mounts would replace it with
@@ -223,8 +229,9 @@ const (
 	LostLaunchLookback = 3 * time.Second
 	// LostLaunchSlack is added, in metres, to the reach of such a detonation from the
 	// owner's path: how far the owner may have walked since the throw beyond what its
-	// history still holds. Measured: such detonations lay at most 29.7 m from the owner's
-	// path (the bound for a grenade is 40 + 20 + 3 + 10 = 73 m).
+	// history still holds. Measured: such detonations lay at most 29.8 m from the owner's
+	// path (the bound for a grenade is its Range 40 + 3 + 10 = 53 m; the unscripted
+	// adversary found forged ones accepted at 61-72 m when the bound also took ThrowSlack).
 	LostLaunchSlack = 10
 
 	// MaxFanOut caps the relayed messages (frames, vehicle frames, shots) the World holds

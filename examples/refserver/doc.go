@@ -226,7 +226,8 @@
 // vehicle that stood within its throw's reach when it was thrown (the nearest
 // MaxSatchelRides of them), wherever that vehicle went (ours). A detonation whose launch
 // was lost on the way heals it once (ours): it must lie within its weapon's longest reach
-// (a rocket's MaxRocketTravel), the owner's reach and LostLaunchSlack of the owner's
+// (a thrown weapon's Range, a rocket's MaxRocketTravel), the owner's reach and
+// LostLaunchSlack of the owner's
 // accepted path over LostLaunchLookback (VerdictFarOrigin otherwise), and pays its round
 // then (a rocket of the Hunter or Hydra the owner's frames put it in comes from no store).
 // Every such refusal raises projectile_refused (shot_refused for a shot) with the
@@ -402,7 +403,8 @@
 //     SeatedOriginReach 8 m in a seat (measured 5.2 m), both plus the lead of
 //     OriginWindow's path speed for OriginLead; ThrowSlack 20 m over a thrown weapon's
 //     Range (measured 30.5 m from launch to detonation, bound 60 m); LostLaunchSlack 10 m
-//     (measured 29.7 m from the owner's path, bound 73 m). The simulator fires no
+//     over a thrown weapon's Range and the owner's reach (measured 29.8 m from the owner's
+//     path, bound 53 m). The simulator fires no
 //     rockets and launches nothing from a vehicle: RocketSpeed, RocketTimeSlack,
 //     MaxRocketTravel and VehicleLaunchReach are sized from the game alone.
 //   - ADR 0012 / 0020 (respawn policy): the lifecycle's default delay, overridable per

@@ -51,12 +51,12 @@ func (p *player) seated(now time.Duration) bool {
 }
 
 // lead is how far an entity may have moved beyond the newest sample of the path a measured
-// (its speed along that path, at most MaxOriginSpeed, for OriginLead).
-func lead(a rewind.Approach) float64 {
+// (its speed along that path, at most top, for OriginLead).
+func lead(a rewind.Approach, top float64) float64 {
 	if a.Span <= 0 {
 		return 0
 	}
-	return min(a.Length/a.Span.Seconds(), MaxOriginSpeed) * OriginLead.Seconds()
+	return min(a.Length/a.Span.Seconds(), top) * OriginLead.Seconds()
 }
 
 // ownOrigin judges the point at which p's own action (a shot's ray, a projectile thrown
@@ -66,15 +66,15 @@ func lead(a rewind.Approach) float64 {
 // tolerance, and whether p was seated; an actor without an accepted position has none.
 func (w *World) ownOrigin(now time.Duration, p *player, at wire.Vec3) (d, tol float64, seated bool) {
 	seated = p.seated(now)
-	reach := float64(OriginReach)
+	reach, top := float64(OriginReach), float64(MaxFootSpeed)
 	if seated {
-		reach = SeatedOriginReach
+		reach, top = SeatedOriginReach, MaxOriginSpeed
 	}
 	a, err := w.rw.PlayerApproach(rewind.PlayerID(p.id), now-OriginWindow, rewind.Vec3(at))
 	if err != nil {
 		return math.Inf(1), reach, seated
 	}
-	return a.Distance, reach + lead(a), seated
+	return a.Distance, reach + lead(a, top), seated
 }
 
 // vehicleOrigin judges the point a vehicle's rocket starts at against the vehicle's
@@ -87,7 +87,7 @@ func (w *World) vehicleOrigin(now time.Duration, veh uint16, at wire.Vec3) (d, t
 	if err != nil {
 		return math.Inf(1), VehicleLaunchReach
 	}
-	return a.Distance, VehicleLaunchReach + lead(a)
+	return a.Distance, VehicleLaunchReach + lead(a, MaxOriginSpeed)
 }
 
 // refuseShotFar refuses a shot whose origin lies d from the shooter's path, beyond tol:
@@ -150,13 +150,15 @@ func (w *World) travelBound(weapon uint8, elapsed time.Duration) float64 {
 
 // lostLaunchReach is how far from its owner's accepted path the detonation of a
 // projectile whose launch never arrived may lie: the longest its weapon carries one (the
-// time since the launch is unknown), the owner's own reach, and LostLaunchSlack.
+// time since the launch is unknown: a thrown weapon's Range, without the ThrowSlack of a
+// detonation measured from its known launch, since here the owner's whole path stands for
+// the launch point), the owner's own reach, and LostLaunchSlack.
 func (w *World) lostLaunchReach(now time.Duration, p *player, weapon uint8) float64 {
 	reach := float64(OriginReach)
 	if p.seated(now) {
 		reach = SeatedOriginReach
 	}
-	far := w.throwReach(weapon)
+	far := w.throwReach(weapon) - ThrowSlack
 	if isRocket(weapon) {
 		far = MaxRocketTravel
 	}
@@ -203,7 +205,7 @@ func (w *World) noteRides(rec *projectileRecord, origin wire.Vec3) {
 func (w *World) rode(now time.Duration, rec *projectileRecord, pos wire.Vec3) bool {
 	for _, id := range rec.rides[:rec.nrides] {
 		a, err := w.rw.VehicleApproach(rewind.VehicleID(id), now-OriginWindow, rewind.Vec3(pos))
-		if err == nil && a.Distance <= SatchelRideReach+lead(a) {
+		if err == nil && a.Distance <= SatchelRideReach+lead(a, MaxOriginSpeed) {
 			return true
 		}
 	}
