@@ -401,7 +401,8 @@
 //     tolerances above, sized from the simulator's honest worst case at 400 ms, 30 ms of
 //     jitter and 5 % loss, with a margin: OriginReach 3 m on foot (measured 1.25 m),
 //     SeatedOriginReach 8 m in a seat (measured 5.2 m), both plus the lead of
-//     OriginWindow's path speed for OriginLead; ThrowSlack 20 m over a thrown weapon's
+//     OriginWindow's path speed for OriginLead (at most MaxFootSpeed, 20 m/s, on foot, and
+//     MaxOriginSpeed, 100 m/s, in a seat); ThrowSlack 20 m over a thrown weapon's
 //     Range (measured 30.5 m from launch to detonation, bound 60 m); LostLaunchSlack 10 m
 //     over a thrown weapon's Range and the owner's reach (measured 29.8 m from the owner's
 //     path, bound 53 m). The simulator fires no
