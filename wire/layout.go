@@ -101,6 +101,7 @@ func init() {
 		}
 		layouts[e.id] = l
 	}
+	initStamps()
 }
 
 func layoutOf(id ID) *layout { return layouts[id] }

@@ -170,19 +170,19 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 	}
 	w.remember(now, p, m.ShotSeq, m.Weapon, pellets, vitals.SourceBullet, damage, sr.Tier, false)
 	w.claimHit(now, p, m.HitType, m.HitID, r, res.Recipients, vitals.PlayerDamageFactor*sr.Damage, sr.Damage)
-	w.relayShot(p, enc, stampRemoteWeaponShot, res.Recipients, func(st wire.Stamp, rw wire.Rewind) wire.Message {
+	w.relayShot(p, enc, res.Recipients, func(st wire.Stamp, rw wire.Rewind) wire.Message {
 		o.Stamp, o.Rewind = st, rw
 		return o
 	})
 	return VerdictAccepted
 }
 
-// relayShot relays an accepted shot: the shared encoding enc (its stamp at layout) to
+// relayShot relays an accepted shot: the shared encoding enc (stamped by wire.PatchStamp) to
 // every other connection, and to each recipient near the ray a datagram of its own
 // instead, with the shooter's stamp for it and its rewound pose (pose fills them into
 // the message and returns it).
-func (w *World) relayShot(p *player, enc []byte, layout stampLayout, near []rewind.Recipient, pose func(wire.Stamp, wire.Rewind) wire.Message) {
-	logged := w.logRelay(enc, p, NoPlayer, w.teams.Rev(), layout)
+func (w *World) relayShot(p *player, enc []byte, near []rewind.Recipient, pose func(wire.Stamp, wire.Rewind) wire.Message) {
+	logged := w.logRelay(enc, p, NoPlayer, w.teams.Rev())
 	for i := range near {
 		r := &near[i]
 		q := w.conn(uint16(r.Player))
@@ -425,7 +425,7 @@ func (w *World) onVehicleShot(now time.Duration, p *player, m *wire.VehicleShot)
 	if !cannon {
 		w.claimHit(now, p, m.HitType, m.HitID, r, res.Recipients, expected, vexpected)
 	}
-	w.relayShot(p, enc, stampRemoteVehicleShot, res.Recipients, func(st wire.Stamp, rw wire.Rewind) wire.Message {
+	w.relayShot(p, enc, res.Recipients, func(st wire.Stamp, rw wire.Rewind) wire.Message {
 		o.Stamp, o.Rewind = st, rw
 		return o
 	})

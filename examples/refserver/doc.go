@@ -369,8 +369,8 @@
 // # Cost
 //
 // A relayed frame or shot is validated and encoded once when it arrives and logged; Flush
-// copies it to each recipient and patches the recipient's stamp into the copy (the stamp's
-// offsets are the wire's layout, held to the codec by a test). For that the World keeps
+// copies it to each recipient and patches the recipient's stamp into the copy with
+// wire.PatchStamp (the wire owns where each message keeps its stamp). For that the World keeps
 // the unreliable datagrams itself instead of using Endpoint.Send: the bytes on the wire
 // are the same (one message per datagram, before the lane's); the Endpoint carries the
 // lane and decodes. The frame, shot, report,

@@ -263,13 +263,13 @@ func (w *World) takeProjectile(now time.Duration, p *player) bool {
 
 // logRelay logs an encoded relay of sender in the fan log within the sender's share
 // (MaxFanOutPerSender) and the log's cap; false (counted) when it was not logged.
-func (w *World) logRelay(enc []byte, sender *player, subject, rev uint16, layout stampLayout) bool {
+func (w *World) logRelay(enc []byte, sender *player, subject, rev uint16) bool {
 	if w.fan.count(sender.id) >= MaxFanOutPerSender {
 		sender.caps.FanOutCapped++
 		w.stats.FanOutDropped++
 		return false
 	}
-	if !w.fan.add(enc, sender.id, subject, rev, layout) {
+	if !w.fan.add(enc, sender.id, subject, rev) {
 		sender.caps.FanOutCapped++
 		w.stats.FanOutDropped++
 		return false

@@ -159,7 +159,7 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 		return VerdictInvalid
 	}
 	w.enc = enc[:0]
-	w.logRelay(enc, p, p.id, w.teams.Rev(), stampRemotePlayerSync)
+	w.logRelay(enc, p, p.id, w.teams.Rev())
 	return VerdictAccepted
 }
 
@@ -199,7 +199,7 @@ func (w *World) onVehicleSync(now time.Duration, p *player, m *wire.VehicleSync)
 		return VerdictBadGeometry
 	}
 	w.enc = enc[:0]
-	w.logRelay(enc, p, NoPlayer, w.teams.Rev(), stampRemoteVehicleSync)
+	w.logRelay(enc, p, NoPlayer, w.teams.Rev())
 	return VerdictAccepted
 }
 

@@ -1,8 +1,6 @@
 package refserver
 
 import (
-	"encoding/binary"
-
 	"github.com/arbitergo/arbiter/examples/transport"
 	"github.com/arbitergo/arbiter/teams"
 	"github.com/arbitergo/arbiter/wire"
@@ -55,31 +53,6 @@ func (o *outbox) emit(emit func([]byte)) {
 	o.buf, o.ends = o.buf[:0], o.ends[:0]
 }
 
-// stampLayout says where an encoded message keeps its teammate stamp: the byte and bit of
-// Stamp.Teammate (a flags bit, or bit 0 of a bool byte) and the offset of Stamp.Rev (u16,
-// little-endian). The offsets are the wire's layout tables; TestPatchedStampEqualsTheEncoding
-// holds them to the codec.
-type stampLayout struct {
-	flags, bit, rev int
-}
-
-var (
-	stampRemotePlayerSync  = stampLayout{flags: 8, bit: 2, rev: 9}
-	stampRemoteVehicleSync = stampLayout{flags: 8, bit: 0, rev: 9}
-	stampRemoteWeaponShot  = stampLayout{flags: 10, bit: 0, rev: 11}
-	stampRemoteVehicleShot = stampLayout{flags: 12, bit: 0, rev: 13}
-)
-
-// patch writes s into the encoded message b.
-func (l stampLayout) patch(b []byte, s teams.Stamp) {
-	f := b[l.flags] &^ (1 << l.bit)
-	if s.Teammate {
-		f |= 1 << l.bit
-	}
-	b[l.flags] = f
-	binary.LittleEndian.PutUint16(b[l.rev:], s.Rev)
-}
-
 // fanLog holds the relayed messages every connection gets a copy of (frames, vehicle
 // frames, the shared copy of a shot) from one Flush to the next: each is encoded and
 // validated once, when it arrives, and copied to each recipient at Flush with the
@@ -104,12 +77,13 @@ type fanEntry struct {
 	sender     uint16 // whose stamp each recipient gets; never sent back to it
 	subject    uint16 // only recipients that see it (NoPlayer: everyone)
 	rev        uint16 // the relation revision when it was logged: the stamp is taken there
-	layout     stampLayout
+	relay      bool   // a RemotePlayerSync (counted in Stats.Relayed)
 }
 
-// add logs the encoded message enc from sender about subject, to be stamped with layout.
+// add logs the encoded message enc from sender about subject; wire.PatchStamp stamps each
+// recipient's copy.
 // It reports false (nothing logged) when the log holds MaxFanOut messages.
-func (f *fanLog) add(enc []byte, sender, subject, rev uint16, layout stampLayout) bool {
+func (f *fanLog) add(enc []byte, sender, subject, rev uint16) bool {
 	if len(f.entries) >= MaxFanOut {
 		return false
 	}
@@ -117,7 +91,7 @@ func (f *fanLog) add(enc []byte, sender, subject, rev uint16, layout stampLayout
 	f.buf = append(f.buf, enc...)
 	n := int32(len(f.skip))
 	f.entries = append(f.entries, fanEntry{start: start, end: int32(len(f.buf)), skipStart: n, skipEnd: n,
-		sender: sender, subject: subject, rev: rev, layout: layout})
+		sender: sender, subject: subject, rev: rev, relay: wire.ID(enc[1]) == wire.IDRemotePlayerSync})
 	if int(sender) < len(f.counts) {
 		if f.counts[sender] == 0 {
 			f.senders = append(f.senders, sender)
@@ -182,9 +156,11 @@ func (w *World) emitTo(r *player, emit func([]byte)) {
 		}
 		b := append(f.scratch[:0], f.buf[e.start:e.end]...)
 		f.scratch = b
-		e.layout.patch(b, w.stampAt(e.sender, r.id, e.rev))
+		if wire.PatchStamp(b, wire.Stamp(w.stampAt(e.sender, r.id, e.rev))) != nil {
+			continue // never: only relays that carry a stamp are logged
+		}
 		emit(b)
-		if e.layout == stampRemotePlayerSync {
+		if e.relay {
 			w.stats.Relayed++
 		}
 	}

@@ -10,43 +10,39 @@ import (
 	"github.com/arbitergo/arbiter/wire"
 )
 
-// The World encodes a relayed message once and patches each recipient's stamp into a copy:
-// the patched bytes must be exactly the codec's encoding of the message with that stamp.
+// The World encodes a relayed message once and patches each recipient's stamp into a copy
+// (wire.PatchStamp): for each message the World logs, the patched bytes must be exactly the
+// codec's encoding of the message with that stamp.
 func TestPatchedStampEqualsTheEncoding(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 200 {
 		s := teams.Stamp{Teammate: rng.IntN(2) == 0, Rev: uint16(rng.Uint32())}
 		alive := rng.IntN(2) == 0
 		cases := []struct {
-			m      wire.Message
-			set    func(wire.Stamp)
-			layout stampLayout
+			m   wire.Message
+			set func(wire.Stamp)
 		}{}
 		rps := &wire.RemotePlayerSync{Player: uint16(i), SyncSeq: uint16(rng.Uint32()), Alive: alive, FireHeld: rng.IntN(2) == 0,
 			Seat: uint8(rng.IntN(9)), Vehicle: uint16(rng.IntN(3)), Health: 50, Armor: 3, DamageGroup: uint16(rng.Uint32())}
 		cases = append(cases, struct {
-			m      wire.Message
-			set    func(wire.Stamp)
-			layout stampLayout
-		}{rps, func(st wire.Stamp) { rps.Stamp = st }, stampRemotePlayerSync})
+			m   wire.Message
+			set func(wire.Stamp)
+		}{rps, func(st wire.Stamp) { rps.Stamp = st }})
 		rvs := &wire.RemoteVehicleSync{Vehicle: uint16(i), Driver: uint16(rng.IntN(5)), SyncSeq: 3, Rotation: wire.Quat{W: 1}, Health: 900}
 		cases = append(cases, struct {
-			m      wire.Message
-			set    func(wire.Stamp)
-			layout stampLayout
-		}{rvs, func(st wire.Stamp) { rvs.Stamp = st }, stampRemoteVehicleSync})
+			m   wire.Message
+			set func(wire.Stamp)
+		}{rvs, func(st wire.Stamp) { rvs.Stamp = st }})
 		rws := &wire.RemoteWeaponShot{Shooter: uint16(i), ShotSeq: 9, Weapon: 31, HitType: wire.HitPlayer, HitID: 4, Origin: wire.Vec3{X: 1}, HitPos: wire.Vec3{Y: 2}}
 		cases = append(cases, struct {
-			m      wire.Message
-			set    func(wire.Stamp)
-			layout stampLayout
-		}{rws, func(st wire.Stamp) { rws.Stamp = st }, stampRemoteWeaponShot})
+			m   wire.Message
+			set func(wire.Stamp)
+		}{rws, func(st wire.Stamp) { rws.Stamp = st }})
 		rvsh := &wire.RemoteVehicleShot{Shooter: uint16(i), Vehicle: 2, ShotSeq: 9, Weapon: 38, Origin: wire.Vec3{X: 1}, HitPos: wire.Vec3{Y: 2}}
 		cases = append(cases, struct {
-			m      wire.Message
-			set    func(wire.Stamp)
-			layout stampLayout
-		}{rvsh, func(st wire.Stamp) { rvsh.Stamp = st }, stampRemoteVehicleShot})
+			m   wire.Message
+			set func(wire.Stamp)
+		}{rvsh, func(st wire.Stamp) { rvsh.Stamp = st }})
 		for _, c := range cases {
 			// The shared encoding carries a stamp for somebody else.
 			c.set(wire.Stamp{Teammate: !s.Teammate, Rev: s.Rev + 1})
@@ -55,7 +51,7 @@ func TestPatchedStampEqualsTheEncoding(t *testing.T) {
 			c.set(wire.Stamp(s))
 			want, err := c.m.Append(nil)
 			require.NoError(t, err)
-			c.layout.patch(shared, s)
+			require.NoError(t, wire.PatchStamp(shared, wire.Stamp(s)))
 			require.Equal(t, want, shared, "%v", c.m.ID())
 		}
 	}
