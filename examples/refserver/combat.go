@@ -114,7 +114,7 @@ func (w *World) refuseShot(now time.Duration, p *player, seq uint16, weapon uint
 	return v
 }
 
-// onWeaponShot judges a WeaponShot (protocol section 5): the shooter may act in the life
+// onWeaponShot judges a WeaponShot (see "The cross-package rules": shots): the shooter may act in the life
 // the shot names, the shot number is new, the ray has a length and starts where the
 // shooter was (ownOrigin: its accepted path over OriginWindow, its seat's vehicle for a
 // drive-by), the inventory accepts it (owned, ammo, range from that origin, rate; it

@@ -140,7 +140,7 @@ func (w *World) queueRespawn(now time.Duration, p *player, r lifecycle.RespawnPl
 	w.queue(now, p, &w.msgs.respawn)
 }
 
-// granted carries out a fresh respawn grant (protocol section 2), in this order: the
+// granted carries out a fresh respawn grant (see "The cross-package rules": respawns), in this order: the
 // inventory's clear (no revision bump), a new vitals life (100/0), the rewind's new
 // history at the point, the reset of combat correlation (the old life's shot credits,
 // projectiles and counted death no longer apply), RespawnPlayer to the player and the

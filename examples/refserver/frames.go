@@ -63,7 +63,7 @@ func (w *World) vehicle(id uint16) *vehicle {
 	return nil
 }
 
-// onPlayerSync takes one frame of p (protocol section 3): filtered by sequence and life,
+// onPlayerSync takes one frame of p (see "The cross-package rules": frames): filtered by sequence and life,
 // stamped by the lifecycle, taken by vitals (the ledger, the god-mode cut), the inventory
 // (downward merge, continuous spend) and the rewind history, then relayed to every other
 // connection with the server's alive, generation and ledger, the damage group and the

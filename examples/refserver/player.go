@@ -294,7 +294,7 @@ func (w *World) drainShows(now time.Duration, p *player) {
 // ---- joining ----
 
 // join creates the player of a new connection in every package and sends what a new
-// connection needs (protocol section 1).
+// connection needs (the session, in the package doc: Welcome, the tables, the shows).
 func (w *World) join(now time.Duration, conn uint16) {
 	h, err := w.life.Join(lifecycle.PlayerID(conn), now)
 	if err != nil {

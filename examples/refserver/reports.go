@@ -33,7 +33,7 @@ type correlation struct {
 	teams teams.ReportVerdict
 }
 
-// onDamageReport takes the victim's report (protocol section 6): correlated with the action
+// onDamageReport takes the victim's report (see "The cross-package rules": damage reports): correlated with the action
 // it answers, judged by teams, floored from the weapon catalogue, then handed to the
 // victim's ledger (vitals.Report), which applies it in the client's order. Credited
 // outcomes raise player_damage; the rest raise report_not_credited with the reason.
