@@ -55,8 +55,8 @@
 // # The session
 //
 // The World follows the session protocol shared with the client model (examples/client);
-// every message, its id and its layout are package wire's tables (wire/doc.go, generated
-// from the code and held to it by a test):
+// every message, its id and its layout are package wire's tables (wire/doc.go, held to
+// the code by a test):
 // Hello → Welcome (repeated Hello, same Welcome) → on the lane the multiplier table, the
 // weapon properties that differ from the catalogue's first table, and a PlayerShow of
 // everyone (and everyone a PlayerShow of the newcomer) → RespawnRequest → connect spawn →
