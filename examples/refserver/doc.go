@@ -462,9 +462,15 @@
 //     about where it stands moves its origins with them: the frames' positions are the
 //     client's claim.
 //   - A player's frames are its position and a driver's frames its vehicle's pose:
-//     nothing here bounds how far either moves between two frames (a teleporting client),
-//     so the entry check binds a seat to where the player's own frames put it, and the
-//     gun origin check a shot to where its own driver put the vehicle.
+//     nothing here bounds how far either moves between two frames (a teleporting client).
+//     This is deliberate: the server has no map, and the game itself moves a player
+//     through its own entrances and exits without the server; a speed gate would cut an
+//     honest player's frames there. What the World binds instead is every other claim to
+//     that path: a shot, a launch, a seat and a vehicle gun start where the sender's own
+//     accepted frames put it, so a client that lies about where it stands shows every
+//     screen the lie it shoots from (the lead of a path that jumps is capped by
+//     MaxFootSpeed on foot, MaxOriginSpeed in a seat). A host with a map (or that turns
+//     the game's entrances off) can add a speed gate in front of onPlayerSync.
 //   - A driver that reports its vehicle's explosion and leaves it before the
 //     RemoteVehicleExplode comes back is still counted dead by the server (the record:
 //     leaving does not cancel the death); its client must not live on.
