@@ -41,9 +41,10 @@
 //		w.Flush(now, send)            // every datagram for every connection, then Disconnects
 //
 // Receive takes raw bytes: a Hello from a new connection joins it; anything else from a
-// joined connection goes through its Endpoint (an unreliable message, or every message a
-// lane datagram completes, in order) and the lane acknowledgements it brought are routed
-// to the packages at once. Handle takes one decoded message (tests, or a host that decodes
+// joined connection is opened by its Endpoint and its messages pulled one by one (an
+// unreliable message, or every message a lane datagram completes, in order), each handled
+// with its own verdict, and the lane acknowledgements it brought are routed to the
+// packages at once. Handle takes one decoded message (tests, or a host that decodes
 // itself; it is validated by the wire's rules first) and returns the World's Verdict. Tick
 // runs the timers. Flush hands, connection by connection in ascending id, first the
 // connection's own unreliable datagrams, then its copy of every relayed frame and shot of

@@ -120,12 +120,6 @@ type World struct {
 	buf       []byte
 	farewells []farewell
 	dropping  []uint16
-	curConn   uint16
-	curNow    time.Duration
-	curVerd   Verdict
-	curEmit   func(conn uint16, datagram []byte)
-	onMsg     func(wire.Message)
-	emitOne   func([]byte)
 	msgs      scratchMessages
 }
 
@@ -210,8 +204,6 @@ func New(cfg Config) (*World, error) {
 	if w.vnear == 0 {
 		w.vnear = rewind.DefaultVehicleNearDistance
 	}
-	w.onMsg = w.dispatch
-	w.emitOne = w.emitCurrent
 	return w, nil
 }
 
@@ -325,16 +317,43 @@ func (w *World) Receive(now time.Duration, conn uint16, datagram []byte) error {
 	if !w.takeDatagram(now, p) {
 		return fmt.Errorf("%w: connection %d", ErrRateLimited, conn)
 	}
-	w.curConn, w.curNow = conn, now
-	before := p.ep.Stats()
-	err := p.ep.Receive(now, datagram, w.onMsg)
-	after := p.ep.Stats()
-	if d := after.Malformed - before.Malformed; d > 0 {
-		w.stats.Malformed += uint64(d)
+	// The datagram's messages are pulled one by one, each with its own verdict or error.
+	err := p.ep.Open(now, datagram)
+	malformed, wrongWay := 0, 0
+	if err != nil {
+		malformed++
+	}
+	for {
+		m, ok, merr := p.ep.Next()
+		if !ok {
+			break
+		}
+		switch {
+		case errors.Is(merr, transport.ErrWrongDirection):
+			wrongWay++
+		case merr != nil:
+			malformed++
+		}
+		if merr != nil {
+			if err == nil {
+				err = merr
+			}
+			continue
+		}
+		w.stats.Messages++
+		if !p.connected || p.dropping {
+			continue // the connection ends with this datagram (a Disconnect before these messages)
+		}
+		if w.handle(now, conn, m).Refused() {
+			w.stats.Refused++
+		}
+	}
+	if malformed > 0 {
+		w.stats.Malformed += uint64(malformed)
 		w.refuseInput(conn, VerdictMalformed, "")
 	}
-	if d := after.WrongDirection - before.WrongDirection; d > 0 {
-		w.stats.Refused += uint64(d)
+	if wrongWay > 0 {
+		w.stats.Refused += uint64(wrongWay)
 		w.refuseInput(conn, VerdictWrongDirection, "")
 	}
 	if p.connected {
@@ -342,18 +361,6 @@ func (w *World) Receive(now time.Duration, conn uint16, datagram []byte) error {
 	}
 	w.reap(now)
 	return err
-}
-
-// dispatch is the Endpoint's handler for one message of the current datagram.
-func (w *World) dispatch(m wire.Message) {
-	w.stats.Messages++
-	if p := w.players[w.curConn]; !p.connected || p.dropping {
-		return // the connection ends with this datagram (a Disconnect before these messages)
-	}
-	w.curVerd = w.handle(w.curNow, w.curConn, m)
-	if w.curVerd.Refused() {
-		w.stats.Refused++
-	}
 }
 
 // Handle takes one decoded message of connection conn at now, as if it had arrived in a
@@ -548,13 +555,12 @@ func (w *World) Flush(now time.Duration, emit func(conn uint16, datagram []byte)
 	if !w.advance(now) {
 		return fmt.Errorf("%w: %v before %v", ErrClockBackwards, now, w.now)
 	}
-	w.curEmit = emit
 	for _, id := range w.conns {
 		p := w.players[id]
-		w.curConn = id
-		p.out.emit(w.emitOne)
-		w.emitTo(p, w.emitOne)
-		if err := p.ep.Flush(now, w.emitOne); err != nil {
+		one := func(d []byte) { emit(id, d) } // does not escape: no allocation
+		p.out.emit(one)
+		w.emitTo(p, one)
+		if err := p.ep.Flush(now, one); err != nil {
 			reason := wire.ReasonOverflow
 			if errors.Is(err, lane.ErrLinkTimeout) {
 				reason = wire.ReasonTimeout
@@ -572,11 +578,8 @@ func (w *World) Flush(now time.Duration, emit func(conn uint16, datagram []byte)
 		}
 	}
 	w.farewells = w.farewells[:0]
-	w.curEmit = nil
 	return nil
 }
-
-func (w *World) emitCurrent(d []byte) { w.curEmit(w.curConn, d) }
 
 // NextDeadline is the earliest moment any connection's lane wants a Flush (a
 // retransmission), and false when no lane has one.

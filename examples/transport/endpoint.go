@@ -67,6 +67,12 @@ type Endpoint struct {
 	out   []byte // pending unreliable datagrams, back to back
 	ends  []int  // end offset of each pending datagram in out
 	stats Stats
+
+	// The datagram Open took, until Next has returned all of it: the bytes of a message
+	// datagram (the caller's, not copied), or, for a lane datagram, the lane's delivered
+	// messages.
+	opened   []byte
+	fromLane bool
 }
 
 // New returns an endpoint for side with a lane of the record's defaults.
@@ -128,47 +134,84 @@ func (e *Endpoint) Queue(now time.Duration, m wire.Message) (lane.Seq, error) {
 	return seq, err
 }
 
-// Receive takes one datagram from the peer and calls handle for every message it yields,
-// in order: the message of an unreliable datagram, or every message a lane datagram
-// completes. The message passed to handle is only valid during the call. Malformed
-// payloads and messages of the wrong direction are counted and skipped; the first such
-// error is returned after the rest were handled.
+// Receive takes one datagram of the peer and hands handle each message it holds, in
+// order (Open, then Next until it is done): the message of an unreliable datagram, or every
+// message a lane datagram completes. It returns the first error: the datagram's (it fails
+// Peek, or the lane refused it) or a message's (it failed to decode, or travels the wrong
+// way). The message handle gets is only valid during the call.
 func (e *Endpoint) Receive(now time.Duration, datagram []byte, handle func(wire.Message)) error {
+	first := e.Open(now, datagram)
+	for {
+		m, ok, err := e.Next()
+		if !ok {
+			return first
+		}
+		if err != nil {
+			if first == nil {
+				first = err
+			}
+			continue
+		}
+		handle(m)
+	}
+}
+
+// Open takes one datagram of the peer, whose messages Next then returns in order: a
+// message datagram is kept (not copied: datagram must stay unchanged until Next is done
+// with it), a lane datagram goes to the lane, which then holds the messages it completes.
+// It returns the datagram's own error (it fails wire.Peek, or the lane refused it; counted
+// as Malformed), after which Next returns nothing of it. Opening a datagram drops what is
+// left of the one before.
+func (e *Endpoint) Open(now time.Duration, datagram []byte) error {
+	e.opened, e.fromLane = nil, false
 	id, err := wire.Peek(datagram)
 	if err != nil {
 		e.stats.Malformed++
 		return err
 	}
 	if !id.Transport() {
-		return e.deliver(datagram, handle)
+		e.opened = datagram
+		return nil
 	}
 	if err := e.lane.Receive(now, datagram); err != nil {
 		e.stats.Malformed++
 		return err
 	}
-	var first error
-	for p, ok := e.lane.Deliver(); ok; p, ok = e.lane.Deliver() {
-		if err := e.deliver(p, handle); err != nil && first == nil {
-			first = err
-		}
-	}
-	return first
+	e.fromLane = true
+	return nil
 }
 
-func (e *Endpoint) deliver(b []byte, handle func(wire.Message)) error {
-	m, err := e.dec.Decode(b)
+// Next returns the next message of the datagram Open took (ok false when none is left),
+// or the error of that message: it failed to decode (counted as Malformed) or travels the
+// wrong way for this side (ErrWrongDirection, counted as WrongDirection). The message
+// points into the endpoint's decoder: it is valid until the next call of Next.
+func (e *Endpoint) Next() (m wire.Message, ok bool, err error) {
+	var b []byte
+	switch {
+	case e.opened != nil:
+		b, e.opened = e.opened, nil
+	case e.fromLane:
+		p, more := e.lane.Deliver()
+		if !more {
+			e.fromLane = false
+			return nil, false, nil
+		}
+		b = p
+	default:
+		return nil, false, nil
+	}
+	m, err = e.dec.Decode(b)
 	if err != nil {
 		e.stats.Malformed++
-		return err
+		return nil, true, err
 	}
 	dir := m.ID().Direction()
 	if (e.side == Server && dir == wire.ServerToClient) || (e.side == Client && dir == wire.ClientToServer) {
 		e.stats.WrongDirection++
-		return fmt.Errorf("%w: %v", ErrWrongDirection, m.ID())
+		return nil, true, fmt.Errorf("%w: %v", ErrWrongDirection, m.ID())
 	}
 	e.stats.Received++
-	handle(m)
-	return nil
+	return m, true, nil
 }
 
 // PopAcked returns the next message the peer acknowledged, in sequence order.
