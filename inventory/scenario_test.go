@@ -29,6 +29,7 @@ import (
 //	                                     Inventory.Shot: a ray of length L (20) under
 //	                                     weapon properties revision R (0)
 //	projectile <w> [alive=false]         Inventory.Projectile
+//	respawn-grant life=G                 Inventory.RespawnGrant of generation G
 //
 // The block's output, written by the driver (go test ./inventory -run Scenario -rewrite
 // regenerates it), has one line per input: the String form of what the inventory returned
@@ -118,6 +119,11 @@ func runInventoryEvent(l scenario.Line, inv *Inventory) (string, error) {
 	case "shot":
 		s := shotOf(weaponArg(l), uint16(l.Uint("props", 16, 0)), l.F32("len", 20))
 		return inv.Shot(now, l.Bool("alive", true), s).String(), nil
+	case "respawn-grant":
+		if inv.RespawnGrant(uint16(l.Uint("life", 16, 0))) {
+			return "cleared", nil
+		}
+		return "nothing cleared", nil
 	case "projectile":
 		return inv.Projectile(now, l.Bool("alive", true), weaponArg(l)).String(), nil
 	}
