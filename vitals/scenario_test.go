@@ -136,7 +136,7 @@ func runVitalsEvent(l scenario.Line, sp *scenarioPlayer, verb string) result {
 	case "frame":
 		seq := sp.frameSeq + 1
 		if l.Has("seq") {
-			seq = playerArg(l, "seq", 0)
+			seq = uint16(l.Uint("seq", 16, 0))
 		}
 		sp.frameSeq = seq
 		fr, err := p.Frame(at, FrameInput{
