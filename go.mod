@@ -3,6 +3,7 @@ module github.com/arbitergo/arbiter
 go 1.26.0
 
 require (
+	github.com/cockroachdb/datadriven v1.0.3
 	github.com/google/go-cmp v0.7.0
 	github.com/pion/logging v0.2.4
 	github.com/pion/transport/v3 v3.1.1
@@ -10,4 +11,7 @@ require (
 	golang.org/x/exp v0.0.0-20261113113407-e3970619a1a4
 )
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require (
+	github.com/pmezard/go-difflib v1.0.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)

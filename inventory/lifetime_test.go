@@ -5,55 +5,10 @@ import (
 	"time"
 )
 
-func TestDeathKeepsTheStore(t *testing.T) {
-	inv := newInv(t)
-	give(t, inv, 0, wM4, 50, true)
-	before := inv.Slots()
-	// The player died: the host says so with every shot; frames of the corpse of the
-	// same life still merge downward only.
-	if r := inv.Shot(time.Second, false, shotOf(wM4, 0, 10)); r.Verdict != NotAlive {
-		t.Fatalf("shot of a dead player: %v", r)
-	}
-	inv.Frame(time.Second, echo(inv, wM4, 50, 50))
-	if inv.Slots() != before || inv.Held() != wM4 {
-		t.Fatalf("the corpse lost its weapons: %v", inv.Slots())
-	}
-}
-
-func TestRespawnGrantClearsWithoutARevisionBump(t *testing.T) {
-	inv := newInv(t)
-	give(t, inv, 0, wM4, 50, true)
-	give(t, inv, 0, wKnife, 1, false)
-	rev := inv.Rev()
-	if !inv.RespawnGrant(1) {
-		t.Fatal("the first grant of generation 1 did not clear")
-	}
-	if inv.Slots() != ([NumSlots]Slot{}) || inv.Held() != Fists || inv.Rev() != rev {
-		t.Fatalf("after the grant: %v held %d rev %d (was %d)", inv.Slots(), inv.Held(), inv.Rev(), rev)
-	}
-	// Frames of the old store echo the same revision: they cannot add anything.
-	if r := inv.Frame(time.Second, echo(inv, wM4, 50, 50)); r.Verdict != FrameHeldNotInStore {
-		t.Fatalf("old frame after the clear: %v", r)
-	}
-	if inv.Owns(wM4) {
-		t.Fatal("a frame brought a weapon back")
-	}
-}
-
-func TestRepeatedGrantOfTheSameGenerationClearsNothing(t *testing.T) {
-	inv := newInv(t)
-	inv.RespawnGrant(4)
-	give(t, inv, 0, wM4, 50, true) // the spawn loadout, after the grant
-	if inv.RespawnGrant(4) {
-		t.Fatal("a repeated grant of generation 4 cleared the store")
-	}
-	if ammoOf(t, inv, wM4) != 50 {
-		t.Fatal("the loadout was lost")
-	}
-	if !inv.RespawnGrant(5) || inv.Owns(wM4) {
-		t.Fatal("the next generation's grant must clear")
-	}
-}
+// A death keeps the store (TestDeathKeepsTheStore), the respawn grant clears it without a
+// revision bump (TestRespawnGrantClearsWithoutARevisionBump), once per generation
+// (TestRepeatedGrantOfTheSameGenerationClearsNothing): scenarios in
+// testdata/scenarios/lifetime.txt.
 
 // modelClient is the honest client's side of the record for the lifetime scenario:
 // it applies commands in the lane's order and clears its store on the revival a grant

@@ -7,23 +7,8 @@ import (
 	"time"
 )
 
-func TestShotWithAWeaponOwnedButNotHeldIsAccepted(t *testing.T) {
-	inv := newInv(t)
-	give(t, inv, 0, wM4, 50, true)
-	give(t, inv, 0, wDeagle, 7, false)
-	inv.Frame(0, echo(inv, wM4, 50, 50))
-	if inv.Held() != wM4 {
-		t.Fatalf("held %d", inv.Held())
-	}
-	// The switch to the Deagle is in a frame the shot overtook.
-	r := inv.Shot(10*ms, true, shotOf(wDeagle, 0, 20))
-	if r.Verdict != Accepted || r.Paid != PaidFromStore {
-		t.Fatalf("shot with the Deagle while the M4 is held: %v", r)
-	}
-	if inv.Held() != wDeagle || ammoOf(t, inv, wDeagle) != 6 {
-		t.Fatalf("held %d, Deagle %d: the shot makes its weapon held and takes one round", inv.Held(), ammoOf(t, inv, wDeagle))
-	}
-}
+// A shot of a weapon owned but not held (TestShotWithAWeaponOwnedButNotHeldIsAccepted) is a
+// scenario in testdata/scenarios/loss_order.txt.
 
 func TestAShotgunPullIsOneRound(t *testing.T) {
 	inv := newInv(t)

@@ -127,72 +127,8 @@ func TestRespawnRequestOfTheWrongLifeOrWhileAliveIsRefused(t *testing.T) {
 	check(3, RequestOfFutureLife)
 }
 
-// Rule: the gamemode overrides the default per death: allow at a time, at a point, or
-// hold until released.
-func TestGamemodeDecidesEachRespawn(t *testing.T) {
-	for _, tc := range []struct {
-		name      string
-		decide    Decision
-		grantAt   time.Duration // the first moment a request is granted (death at 10 s)
-		wantPoint SpawnPoint
-	}{
-		{"default", Decision{}, 13 * time.Second, pointA},
-		{"earlier", AllowAt(10 * time.Second), 10 * time.Second, pointA},
-		{"later", AllowAt(20 * time.Second), 20 * time.Second, pointA},
-		{"at a point, default delay", Decision{}.AtPoint(pointB), 13 * time.Second, pointB},
-		{"at a point, at once", AllowAt(0).AtPoint(pointB), 10 * time.Second, pointB},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			w := newWorld(t, Config{SpawnPoint: pointA})
-			h := spawned(t, w, 0, 0)
-			reportDeath(t, w, h, PoseDefault, 10*time.Second)
-			require.NoError(t, w.DecideRespawn(h, 1, tc.decide))
-			if tc.grantAt > 10*time.Second {
-				g, err := w.RespawnRequest(h, 1, tc.grantAt-1)
-				require.NoError(t, err)
-				require.Equal(t, RequestTooEarly, g.Verdict)
-				require.Equal(t, tc.grantAt, g.At)
-			}
-			g, err := w.RespawnRequest(h, 1, tc.grantAt)
-			require.NoError(t, err)
-			require.Equal(t, RequestGranted, g.Verdict)
-			require.Equal(t, tc.wantPoint, g.Respawn.Point)
-			require.Equal(t, tc.wantPoint, g.Spawned.Point)
-		})
-	}
-	t.Run("hold until released", func(t *testing.T) {
-		w := newWorld(t, Config{})
-		h := spawned(t, w, 0, 0)
-		reportDeath(t, w, h, PoseDefault, 0)
-		require.NoError(t, w.DecideRespawn(h, 1, Hold()))
-		for _, now := range []time.Duration{time.Second, time.Minute, time.Hour} {
-			g, err := w.RespawnRequest(h, 1, now)
-			require.NoError(t, err)
-			require.Equal(t, RequestHeld, g.Verdict)
-			require.Empty(t, w.Advance(now, nil))
-		}
-		require.NoError(t, w.DecideRespawn(h, 1, AllowAt(time.Hour).AtPoint(pointB)))
-		due := w.Advance(time.Hour, nil)
-		require.Len(t, due, 1)
-		require.Equal(t, pointB, due[0].Grant.Respawn.Point)
-	})
-}
-
-// Rule: a decision is for one death; the next death starts from the default.
-func TestDecisionLastsOneDeath(t *testing.T) {
-	w := newWorld(t, Config{SpawnPoint: pointA})
-	h := spawned(t, w, 0, 0)
-	reportDeath(t, w, h, PoseDefault, 0)
-	require.NoError(t, w.DecideRespawn(h, 1, AllowAt(0).AtPoint(pointB)))
-	g := respawn(t, w, h, 0)
-	require.Equal(t, pointB, g.Respawn.Point)
-	reportDeath(t, w, h, PoseDefault, time.Second)
-	r, err := w.RespawnRequest(h, 2, time.Second)
-	require.NoError(t, err)
-	require.Equal(t, RequestTooEarly, r.Verdict)
-	g = respawn(t, w, h, 4*time.Second)
-	require.Equal(t, pointA, g.Respawn.Point)
-}
+// The gamemode's decisions (TestGamemodeDecidesEachRespawn, TestDecisionLastsOneDeath) are
+// scenarios in testdata/respawn_decisions.txt.
 
 func TestDecideRespawnRefusesBadInput(t *testing.T) {
 	w := newWorld(t, Config{})

@@ -1,52 +1,41 @@
 package vitals
 
 import (
-	"bufio"
 	"fmt"
-	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/cockroachdb/datadriven"
+
+	"github.com/arbitergo/arbiter/internal/scenario"
 )
 
-// The scenario driver: each file in testdata/ holds scenarios, one per "== name" section.
-// A scenario is a list of timed events, one per line:
+// The scenario driver. Each file in testdata/ holds scenarios read with datadriven: a
+// "# name" comment, then one "run" block whose input is a list of timed events, one per
+// line (see internal/scenario):
 //
-//	<time> [<player>.]<verb> [key=value ...] [=> <expectations>]
+//	<time> [<player>.]<verb> [key=value ...]
 //
 // Verbs: connect, spawn, frame, report, set_health, set_armor, add_health, add_armor, ack,
-// mult, multack, advance, died, deathzero, stealth, explode, claim. The player defaults to A.
-// Expectations: the first token is the verdict of the call ("ok" for calls without one,
-// "err=<substring>" for an error); then any of ledger=H/A, died=<reason>, killer=<id>,
-// godmode, suspect, reports=<v1,v2,...>, life=<state>, rev=<n>, ded=H/A, last=<id|none>,
-// stealth, waiting=<frames>/<reports>. A line asserts no death, no god_mode flag and no
-// suspicion unless it names them.
+// mult, multack, advance, died, deathzero, stealth, explode, claim. The player defaults to A;
+// each block starts with no players.
+//
+// The block's output has one line per event, written by the driver (go test ./vitals -run
+// Scenario -rewrite regenerates it):
+//
+//	<time> [<player>.]<verb>: <verdict> [rev=N] ledger=H/A life=L waiting=F/R last=ID [...]
+//
+// The verdict is the call's verdict ("ok" for calls without one, "error: <message>" for an
+// error); rev is the revision of a command; ledger, life, waiting (frames/reports held) and
+// last (the last damage's attacker, "none" without one) are the player's state after the
+// call. Then, only when they happen: died=<reason> killer=<id|none> [stealth], godmode,
+// suspect, reports=<verdicts of the reports the call settled> ded=<their deduction H/A>.
+// A line without died, godmode or suspect says the call did not kill, flag or suspect.
 
 type scenarioPlayer struct {
 	p        *Player
 	frameSeq uint16
-}
-
-type scenario struct {
-	t       *testing.T
-	name    string
-	players map[string]*scenarioPlayer
-}
-
-func (s *scenario) player(name string) *scenarioPlayer {
-	sp := s.players[name]
-	if sp == nil {
-		p, err := NewPlayer(Config{})
-		if err != nil {
-			s.t.Fatal(err)
-		}
-		sp = &scenarioPlayer{p: p}
-		s.players[name] = sp
-	}
-	return sp
 }
 
 func parseVitals(s string) (Vitals, error) {
@@ -74,100 +63,70 @@ func parseSource(s string) (Source, error) {
 	return 0, fmt.Errorf("unknown source %q", s)
 }
 
-type args map[string]string
-
-func (a args) f32(key string, def float32) float32 {
-	v, ok := a[key]
-	if !ok {
-		return def
-	}
-	f, err := strconv.ParseFloat(v, 32)
-	if err != nil {
-		panic(fmt.Sprintf("%s=%q: %v", key, v, err))
-	}
-	return float32(f)
-}
-
-func (a args) u16(key string, def uint16) uint16 {
-	v, ok := a[key]
-	if !ok {
-		return def
-	}
-	if v == "none" {
+// playerArg reads a player id argument ("none" is NoPlayer).
+func playerArg(l scenario.Line, key string, def uint16) uint16 {
+	if l.Str(key, "") == "none" {
 		return NoPlayer
 	}
-	n, err := strconv.ParseUint(v, 10, 16)
-	if err != nil {
-		panic(fmt.Sprintf("%s=%q: %v", key, v, err))
-	}
-	return uint16(n)
+	return uint16(l.Uint(key, 16, uint64(def)))
 }
 
-func (a args) vitals(key string, def Vitals) Vitals {
-	v, ok := a[key]
+func vitalsArg(l scenario.Line, key string, def Vitals) Vitals {
+	v, ok := l.Args[key]
 	if !ok {
 		return def
 	}
 	out, err := parseVitals(v)
 	if err != nil {
-		panic(fmt.Sprintf("%s: %v", key, err))
+		l.Fatalf("%s: %v", key, err)
 	}
 	return out
 }
 
-func (a args) boolean(key string, def bool) bool {
-	v, ok := a[key]
-	if !ok {
-		return def
-	}
-	return v == "true" || v == "1" || v == "yes"
-}
-
-// result is what one event produced, in a form the expectations check.
+// result is what one event produced.
 type result struct {
 	verdict string
 	err     error
 	eff     Effects
 	hasEff  bool
+	hasRev  bool
 	rev     uint16
 	susp    Suspicion
 }
 
-func near(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-3 }
-
-func (s *scenario) run(line string, lineNo int) {
-	t := s.t
-	t.Helper()
-	fail := func(format string, a ...any) {
-		t.Helper()
-		t.Fatalf("%s:%d: %s\n\t%s", s.name, lineNo, fmt.Sprintf(format, a...), line)
-	}
-	event, expect, _ := strings.Cut(line, "=>")
-	fields := strings.Fields(event)
-	if len(fields) < 2 {
-		fail("want <time> <verb>")
-	}
-	at, err := time.ParseDuration(fields[0])
-	if err != nil {
-		fail("time: %v", err)
-	}
-	who, verb := "A", fields[1]
-	if w, v, ok := strings.Cut(verb, "."); ok {
-		who, verb = w, v
-	}
-	a := args{}
-	for _, kv := range fields[2:] {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			fail("argument %q: want key=value", kv)
+// runVitalsScenario runs one scenario and returns what the world did, one line per event.
+func runVitalsScenario(t *testing.T, input string) string {
+	players := map[string]*scenarioPlayer{}
+	player := func(name string) *scenarioPlayer {
+		sp := players[name]
+		if sp == nil {
+			p, err := NewPlayer(Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sp = &scenarioPlayer{p: p}
+			players[name] = sp
 		}
-		a[k] = v
+		return sp
 	}
-	if verb == "connect" {
-		delete(s.players, who)
+	var out strings.Builder
+	for _, l := range scenario.Lines(t, input) {
+		who, verb := "A", l.Verb
+		if w, v, ok := strings.Cut(verb, "."); ok {
+			who, verb = w, v
+		}
+		if verb == "connect" {
+			delete(players, who)
+		}
+		sp := player(who)
+		r := runVitalsEvent(l, sp, verb)
+		fmt.Fprintf(&out, "%-7s %s: %s\n", l.Time, l.Verb, describe(l, sp.p, r))
 	}
-	sp := s.player(who)
-	p := sp.p
+	return out.String()
+}
+
+func runVitalsEvent(l scenario.Line, sp *scenarioPlayer, verb string) result {
+	p, at := sp.p, l.At
 	var r result
 	switch verb {
 	case "connect":
@@ -176,30 +135,30 @@ func (s *scenario) run(line string, lineNo int) {
 		r.eff, r.hasEff, r.verdict = p.NewLife(at), true, "ok"
 	case "frame":
 		seq := sp.frameSeq + 1
-		if _, ok := a["seq"]; ok {
-			seq = a.u16("seq", 0)
+		if l.Has("seq") {
+			seq = uint16(l.Uint("seq", 16, 0))
 		}
 		sp.frameSeq = seq
 		fr, err := p.Frame(at, FrameInput{
-			Seq: seq, DamageSeq: a.u16("ds", 0), VitalRev: a.u16("rev", 0),
-			Health: a.f32("hp", 100), Armor: a.f32("ar", 0),
+			Seq: seq, DamageSeq: uint16(l.Uint("ds", 16, 0)), VitalRev: uint16(l.Uint("rev", 16, 0)),
+			Health: l.F32("hp", 100), Armor: l.F32("ar", 0),
 		})
 		r.err, r.eff, r.hasEff, r.verdict = err, fr.Effects, true, fr.Verdict.String()
 	case "report":
-		src, err := parseSource(a["src"])
-		if _, ok := a["src"]; !ok {
-			src, err = SourceBullet, nil
+		src := SourceBullet
+		if l.Has("src") {
+			var err error
+			if src, err = parseSource(l.Str("src", "")); err != nil {
+				l.Fatalf("%v", err)
+			}
 		}
-		if err != nil {
-			fail("%v", err)
-		}
-		by := a.u16("by", 7)
+		by := playerArg(l, "by", 7)
 		in := ReportInput{
-			Seq: a.u16("seq", 0), VitalRev: a.u16("rev", 0), Source: src,
-			Weapon: uint8(a.u16("w", 24)), BodyPart: uint8(a.u16("bp", 3)),
-			Attacker: by, Correlated: a.boolean("corr", by != NoPlayer), Teammate: a.boolean("mate", false),
-			Floor: a.f32("floor", 0), Loss: a.f32("loss", 0),
-			Before: a.vitals("before", Vitals{100, 0}), After: a.vitals("after", Vitals{100, 0}),
+			Seq: uint16(l.Uint("seq", 16, 0)), VitalRev: uint16(l.Uint("rev", 16, 0)), Source: src,
+			Weapon: uint8(l.Uint("w", 8, 24)), BodyPart: uint8(l.Uint("bp", 8, 3)),
+			Attacker: by, Correlated: l.Bool("corr", by != NoPlayer), Teammate: l.Bool("mate", false),
+			Floor: l.F32("floor", 0), Loss: l.F32("loss", 0),
+			Before: vitalsArg(l, "before", Vitals{100, 0}), After: vitalsArg(l, "after", Vitals{100, 0}),
 		}
 		rr, err := p.Report(at, in)
 		r.err, r.eff, r.hasEff, r.verdict = err, rr.Effects, true, rr.Verdict.String()
@@ -208,28 +167,28 @@ func (s *scenario) run(line string, lineNo int) {
 		var err error
 		switch verb {
 		case "set_health":
-			cr, err = p.SetHealth(at, a.f32("v", 0))
+			cr, err = p.SetHealth(at, l.F32("v", 0))
 		case "set_armor":
-			cr, err = p.SetArmor(at, a.f32("v", 0))
+			cr, err = p.SetArmor(at, l.F32("v", 0))
 		case "add_health":
-			cr, err = p.AddHealth(at, a.f32("v", 0), a.f32("max", 100))
+			cr, err = p.AddHealth(at, l.F32("v", 0), l.F32("max", 100))
 		case "add_armor":
-			cr, err = p.AddArmor(at, a.f32("v", 0), a.f32("max", 100))
+			cr, err = p.AddArmor(at, l.F32("v", 0), l.F32("max", 100))
 		}
-		r.err, r.verdict, r.rev = err, "ok", cr.Command.Rev
+		r.err, r.verdict, r.hasRev, r.rev = err, "ok", true, cr.Command.Rev
 		r.eff = Effects{Ledger: p.Ledger(), Died: cr.Died, Death: cr.Death}
 		r.hasEff = err == nil
 	case "ack":
-		r.err, r.verdict = p.Acknowledged(at, a.u16("rev", 0)), "ok"
+		r.err, r.verdict = p.Acknowledged(at, uint16(l.Uint("rev", 16, 0))), "ok"
 	case "mult":
 		m := Multipliers{
-			Melee: a.f32("melee", 1), Fire: a.f32("fire", 1), Spray: a.f32("spray", 1),
-			Extinguisher: a.f32("ext", 1), Explosion: a.f32("explosion", 1), Predator: a.f32("predator", 1),
+			Melee: l.F32("melee", 1), Fire: l.F32("fire", 1), Spray: l.F32("spray", 1),
+			Extinguisher: l.F32("ext", 1), Explosion: l.F32("explosion", 1), Predator: l.F32("predator", 1),
 		}
 		mc, err := p.SetMultipliers(at, m)
-		r.err, r.verdict, r.rev = err, "ok", mc.Rev
+		r.err, r.verdict, r.hasRev, r.rev = err, "ok", true, mc.Rev
 	case "multack":
-		r.err, r.verdict = p.MultipliersAcknowledged(at, a.u16("rev", 0)), "ok"
+		r.err, r.verdict = p.MultipliersAcknowledged(at, uint16(l.Uint("rev", 16, 0))), "ok"
 	case "advance":
 		r.eff, r.hasEff, r.verdict = p.Advance(at), true, "ok"
 		r.susp = p.Suspect(at)
@@ -238,206 +197,92 @@ func (s *scenario) run(line string, lineNo int) {
 		r.err, r.eff, r.hasEff, r.verdict = err, eff, err == nil, "ok"
 	case "deathzero":
 		c, err := p.DeathZero(at)
-		r.err, r.verdict, r.rev = err, "ok", c.Rev
+		r.err, r.verdict, r.hasRev, r.rev = err, "ok", true, c.Rev
 		if err == nil && (!c.Critical || c.Kind != CommandSetHealth || c.Value != 0) {
-			fail("death zero is %v", c)
+			l.Fatalf("death zero is %v", c)
 		}
 	case "stealth":
-		eff, err := p.StealthKilled(at, StealthKill{Killer: a.u16("by", 7), Weapon: uint8(a.u16("w", 4)), Teammate: a.boolean("mate", false)})
+		eff, err := p.StealthKilled(at, StealthKill{Killer: playerArg(l, "by", 7), Weapon: uint8(l.Uint("w", 8, 4)), Teammate: l.Bool("mate", false)})
 		r.err, r.eff, r.hasEff, r.verdict = err, eff, err == nil, "ok"
 	case "explode":
-		eff, err := p.VehicleExploded(at, VehicleExplosion{Killer: a.u16("by", NoPlayer), Teammate: a.boolean("mate", false)})
+		eff, err := p.VehicleExploded(at, VehicleExplosion{Killer: playerArg(l, "by", NoPlayer), Teammate: l.Bool("mate", false)})
 		r.err, r.eff, r.hasEff, r.verdict = err, eff, err == nil, "ok"
 	case "claim":
-		su, err := p.HitClaimed(at, a.f32("exp", 0))
+		su, err := p.HitClaimed(at, l.F32("exp", 0))
 		r.err, r.verdict, r.susp = err, "ok", su
 	default:
-		fail("unknown verb %q", verb)
+		l.Fatalf("unknown verb %q", verb)
 	}
-	s.check(fail, p, r, strings.Fields(expect))
+	return r
 }
 
-func (s *scenario) check(fail func(string, ...any), p *Player, r result, want []string) {
-	if len(want) == 0 {
-		if r.err != nil {
-			fail("unexpected error %v", r.err)
-		}
-		return
+func playerName(id uint16) string {
+	if id == NoPlayer {
+		return "none"
 	}
-	first := want[0]
-	if msg, ok := strings.CutPrefix(first, "err="); ok {
-		if r.err == nil || !strings.Contains(r.err.Error(), msg) {
-			fail("want error containing %q, got %v", msg, r.err)
-		}
-		// A refused call changes nothing and returns no effects to carry out.
-		return
-	}
+	return strconv.Itoa(int(id))
+}
+
+// describe writes one event's verdict and the player's state after it.
+func describe(l scenario.Line, p *Player, r result) string {
+	var b strings.Builder
 	if r.err != nil {
-		fail("unexpected error %v", r.err)
-	}
-	if first != r.verdict {
-		fail("verdict %q, want %q", r.verdict, first)
-	}
-	sawDied, sawGod, sawSusp := false, false, false
-	for _, w := range want[1:] {
-		k, v, _ := strings.Cut(w, "=")
-		switch k {
-		case "ledger":
-			want, err := parseVitals(v)
-			if err != nil {
-				fail("%v", err)
-			}
-			got := p.Ledger()
-			if !near(got.Health, want.Health) || !near(got.Armor, want.Armor) {
-				fail("ledger %v, want %v", got, want)
-			}
-			if r.hasEff && (r.eff.Ledger != got) {
-				fail("effects ledger %v, player ledger %v", r.eff.Ledger, got)
-			}
-		case "died":
-			sawDied = true
-			if !r.eff.Died || r.eff.Death.Reason.String() != v {
-				fail("death %v (died=%v), want reason %s", r.eff.Death, r.eff.Died, v)
-			}
-		case "killer":
-			if !r.eff.Died || strconv.Itoa(int(r.eff.Death.Killer)) != v && !(v == "none" && r.eff.Death.Killer == NoPlayer) {
-				fail("killer %d, want %s", r.eff.Death.Killer, v)
-			}
-		case "stealth":
-			if !r.eff.Death.Stealth {
-				fail("death not stealth: %v", r.eff.Death)
-			}
-		case "godmode":
-			sawGod = true
-			if !r.eff.GodMode {
-				fail("no god_mode flag")
-			}
-		case "suspect":
-			sawSusp = true
-			if !r.susp.Raised {
-				fail("no suspicion raised: %+v", r.susp)
-			}
-		case "reports":
-			var got []string
-			for _, o := range r.eff.Reports {
-				got = append(got, o.Verdict.String())
-			}
-			if strings.Join(got, ",") != v {
-				fail("reports %v, want %s", got, v)
-			}
-		case "ded":
-			want, err := parseVitals(v)
-			if err != nil {
-				fail("%v", err)
-			}
-			var got Vitals
-			for _, o := range r.eff.Reports {
-				got.Health += o.Deducted.Health
-				got.Armor += o.Deducted.Armor
-			}
-			if !near(got.Health, want.Health) || !near(got.Armor, want.Armor) {
-				fail("deducted %v, want %v", got, want)
-			}
-		case "life":
-			if p.Life().String() != v {
-				fail("life %v, want %s", p.Life(), v)
-			}
-		case "rev":
-			n, _ := strconv.Atoi(v)
-			if int(r.rev) != n {
-				fail("rev %d, want %d", r.rev, n)
-			}
-		case "last":
-			ld := p.LastDamage()
-			if v == "none" {
-				if ld.Valid && ld.Attacker != NoPlayer {
-					fail("last damage %+v, want none", ld)
-				}
-			} else if !ld.Valid || strconv.Itoa(int(ld.Attacker)) != v {
-				fail("last damage %+v, want %s", ld, v)
-			}
-		case "waiting":
-			f, rp := p.Waiting()
-			if fmt.Sprintf("%d/%d", f, rp) != v {
-				fail("waiting %d/%d, want %s", f, rp, v)
-			}
-		default:
-			fail("unknown expectation %q", w)
+		// A refused call returns no effects to carry out.
+		fmt.Fprintf(&b, "error: %v", r.err)
+	} else {
+		b.WriteString(r.verdict)
+		if r.hasRev {
+			fmt.Fprintf(&b, " rev=%d", r.rev)
 		}
 	}
-	if !sawDied && r.eff.Died {
-		fail("unexpected death %v", r.eff.Death)
+	led := p.Ledger()
+	if r.err == nil && r.hasEff && r.eff.Ledger != led {
+		l.Fatalf("effects ledger %v, player ledger %v", r.eff.Ledger, led)
 	}
-	if !sawGod && r.eff.GodMode {
-		fail("unexpected god_mode flag (excess %v)", r.eff.GodModeExcess)
+	f, rp := p.Waiting()
+	last := "none"
+	if ld := p.LastDamage(); ld.Valid {
+		last = playerName(ld.Attacker)
 	}
-	if !sawSusp && r.susp.Raised {
-		fail("unexpected suspicion %+v", r.susp)
+	fmt.Fprintf(&b, " ledger=%s life=%s waiting=%d/%d last=%s", scenario.Pair(led.Health, led.Armor), p.Life(), f, rp, last)
+	if r.err != nil {
+		return b.String()
 	}
-}
-
-// runScenarioFile runs every "== name" section of a testdata file as a subtest.
-func runScenarioFile(t *testing.T, file string) {
-	f, err := os.Open(filepath.Join("testdata", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	type section struct {
-		name  string
-		lines []string
-		nums  []int
-	}
-	var secs []*section
-	sc := bufio.NewScanner(f)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+	if r.eff.Died {
+		fmt.Fprintf(&b, " died=%s killer=%s", r.eff.Death.Reason, playerName(r.eff.Death.Killer))
+		if r.eff.Death.Stealth {
+			b.WriteString(" stealth")
 		}
-		if name, ok := strings.CutPrefix(line, "=="); ok {
-			secs = append(secs, &section{name: strings.TrimSpace(name)})
-			continue
+	}
+	if r.eff.GodMode {
+		b.WriteString(" godmode")
+	}
+	if r.susp.Raised {
+		b.WriteString(" suspect")
+	}
+	if len(r.eff.Reports) > 0 {
+		var vs []string
+		var ded Vitals
+		for _, o := range r.eff.Reports {
+			vs = append(vs, o.Verdict.String())
+			ded.Health += o.Deducted.Health
+			ded.Armor += o.Deducted.Armor
 		}
-		if len(secs) == 0 {
-			t.Fatalf("%s:%d: line before the first section", file, n)
-		}
-		s := secs[len(secs)-1]
-		s.lines = append(s.lines, line)
-		s.nums = append(s.nums, n)
+		fmt.Fprintf(&b, " reports=%s ded=%s", strings.Join(vs, ","), scenario.Pair(ded.Health, ded.Armor))
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(secs) == 0 {
-		t.Fatalf("%s: no scenarios", file)
-	}
-	for _, sec := range secs {
-		t.Run(sec.name, func(t *testing.T) {
-			s := &scenario{t: t, name: file, players: map[string]*scenarioPlayer{}}
-			for i, line := range sec.lines {
-				s.run(line, sec.nums[i])
-			}
-		})
-	}
+	return b.String()
 }
 
-// TestScenarioLossOrderReconnection runs one scenario per row of the record's "Loss,
-// order, reconnection" table.
-func TestScenarioLossOrderReconnection(t *testing.T) {
-	runScenarioFile(t, "loss_order_reconnection.txt")
-}
-
-// TestScenarioSourcesOfDamage runs one scenario per row of the record's "Sources of damage"
-// table.
-func TestScenarioSourcesOfDamage(t *testing.T) {
-	runScenarioFile(t, "sources_of_damage.txt")
-}
-
-// TestScenarioHealthCommands runs the command races of the record (set and add share one
+// TestScenario runs every scenario file in testdata/: one per table of the record ("Loss,
+// order, reconnection", "Sources of damage") and the command races (set and add share one
 // queue; revisions settle).
-func TestScenarioHealthCommands(t *testing.T) {
-	runScenarioFile(t, "health_commands.txt")
+func TestScenario(t *testing.T) {
+	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
+		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+			if d.Cmd != "run" {
+				d.Fatalf(t, "unknown command %q: want run", d.Cmd)
+			}
+			return runVitalsScenario(t, d.Input)
+		})
+	})
 }
