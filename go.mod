@@ -10,4 +10,11 @@ require (
 	golang.org/x/exp v0.0.0-20261113113407-e3970619a1a4
 )
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require (
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+	golang.org/x/tools v0.52.1-0.20261106145633-d407941a339a // indirect
+)
+
+tool golang.org/x/tools/cmd/stringer
