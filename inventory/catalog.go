@@ -46,6 +46,8 @@ const (
 // across the 16-bit wrap only if the ring size divides 65536.
 var _ [0]struct{} = [(1 << 16) % MaxPropertiesRevisions]struct{}{}
 
+//go:generate go tool stringer -type=Kind,Tier,SkillStat -linecomment
+
 // Kind is what a weapon does, which decides the inputs it may appear in.
 type Kind uint8
 
@@ -53,43 +55,22 @@ type Kind uint8
 const (
 	// KindNone marks a catalogue id that is no weapon (19-21: the game uses them for
 	// projectile types). Nothing can give, hold or fire it.
-	KindNone Kind = iota
+	KindNone Kind = iota // none
 	// KindFist is weapon 0, the bare fists.
-	KindFist
+	KindFist // fist
 	// KindMelee is a hand weapon (1-15): no ammo is spent.
-	KindMelee
+	KindMelee // melee
 	// KindBullet is an instant-hit gun whose trigger pulls arrive as WeaponShot.
-	KindBullet
+	KindBullet // bullet
 	// KindProjectile is thrown or launched (grenades, molotovs, satchels, rockets).
-	KindProjectile
+	KindProjectile // projectile
 	// KindContinuous sprays while the fire key is held (flamethrower, spraycan,
 	// extinguisher) and sends no shots.
-	KindContinuous
+	KindContinuous // continuous
 	// KindOther is the rest (detonator, camera, goggles, parachute).
-	KindOther
+	KindOther // other
 	numKinds
 )
-
-// String returns the kind's name as the game data file spells it.
-func (k Kind) String() string {
-	switch k {
-	case KindNone:
-		return "none"
-	case KindFist:
-		return "fist"
-	case KindMelee:
-		return "melee"
-	case KindBullet:
-		return "bullet"
-	case KindProjectile:
-		return "projectile"
-	case KindContinuous:
-		return "continuous"
-	case KindOther:
-		return "other"
-	}
-	return "kind(" + strconv.Itoa(int(k)) + ")"
-}
 
 // needsAmmo reports whether a weapon of this kind can be used only with rounds left.
 // Fists and melee weapons never run dry.
@@ -101,25 +82,12 @@ type Tier uint8
 // The skill tiers.
 const (
 	// TierPoor is the lowest tier (the game's "poor"), the tier of a new connection.
-	TierPoor Tier = iota
+	TierPoor Tier = iota // poor
 	// TierStd is the standard tier, the tier of every weapon without skill tiers.
-	TierStd
+	TierStd // std
 	// TierPro is the highest tier (the game's "hitman").
-	TierPro
+	TierPro // pro
 )
-
-// String returns "poor", "std" or "pro".
-func (t Tier) String() string {
-	switch t {
-	case TierPoor:
-		return "poor"
-	case TierStd:
-		return "std"
-	case TierPro:
-		return "pro"
-	}
-	return "tier(" + strconv.Itoa(int(t)) + ")"
-}
 
 // SkillStat is the game stat that selects a weapon's skill tier, by the game's stat id.
 type SkillStat uint8
@@ -127,57 +95,28 @@ type SkillStat uint8
 // The skill stats of GTA San Andreas (stat ids 69-79). Uzi and Tec-9 share one.
 const (
 	// NoSkill: the weapon has no tiers and always fires at TierStd.
-	NoSkill SkillStat = 0
+	NoSkill SkillStat = 0 // no skill
 	// SkillPistol is PISTOL_SKILL (Colt 45).
-	SkillPistol SkillStat = 69
+	SkillPistol SkillStat = 69 // PISTOL_SKILL
 	// SkillSilenced is SILENCED_PISTOL_SKILL.
-	SkillSilenced SkillStat = 70
+	SkillSilenced SkillStat = 70 // SILENCED_PISTOL_SKILL
 	// SkillDesertEagle is DESERT_EAGLE_SKILL.
-	SkillDesertEagle SkillStat = 71
+	SkillDesertEagle SkillStat = 71 // DESERT_EAGLE_SKILL
 	// SkillShotgun is SHOTGUN_SKILL.
-	SkillShotgun SkillStat = 72
+	SkillShotgun SkillStat = 72 // SHOTGUN_SKILL
 	// SkillSawnOff is SAWN_OFF_SHOTGUN_SKILL.
-	SkillSawnOff SkillStat = 73
+	SkillSawnOff SkillStat = 73 // SAWN_OFF_SHOTGUN_SKILL
 	// SkillCombatShotgun is COMBAT_SHOTGUN_SKILL.
-	SkillCombatShotgun SkillStat = 74
+	SkillCombatShotgun SkillStat = 74 // COMBAT_SHOTGUN_SKILL
 	// SkillMachinePistol is MACHINE_PISTOL_SKILL, shared by the Uzi and the Tec-9.
-	SkillMachinePistol SkillStat = 75
+	SkillMachinePistol SkillStat = 75 // MACHINE_PISTOL_SKILL
 	// SkillSMG is SMG_SKILL (MP5).
-	SkillSMG SkillStat = 76
+	SkillSMG SkillStat = 76 // SMG_SKILL
 	// SkillAK47 is AK_47_SKILL.
-	SkillAK47 SkillStat = 77
+	SkillAK47 SkillStat = 77 // AK_47_SKILL
 	// SkillM4 is M4_SKILL.
-	SkillM4 SkillStat = 78
+	SkillM4 SkillStat = 78 // M4_SKILL
 )
-
-// String returns the stat's game name (PISTOL_SKILL, ...) or "stat(n)".
-func (s SkillStat) String() string {
-	switch s {
-	case NoSkill:
-		return "no skill"
-	case SkillPistol:
-		return "PISTOL_SKILL"
-	case SkillSilenced:
-		return "SILENCED_PISTOL_SKILL"
-	case SkillDesertEagle:
-		return "DESERT_EAGLE_SKILL"
-	case SkillShotgun:
-		return "SHOTGUN_SKILL"
-	case SkillSawnOff:
-		return "SAWN_OFF_SHOTGUN_SKILL"
-	case SkillCombatShotgun:
-		return "COMBAT_SHOTGUN_SKILL"
-	case SkillMachinePistol:
-		return "MACHINE_PISTOL_SKILL"
-	case SkillSMG:
-		return "SMG_SKILL"
-	case SkillAK47:
-		return "AK_47_SKILL"
-	case SkillM4:
-		return "M4_SKILL"
-	}
-	return "stat(" + strconv.Itoa(int(s)) + ")"
-}
 
 // Weapon is one row of the catalogue.
 //

@@ -401,17 +401,17 @@ func TestShotNamingAnUnservableRevisionGetsANamedVerdict(t *testing.T) {
 }
 
 func TestKindAndSkillNames(t *testing.T) {
-	for k, want := range map[Kind]string{KindNone: "none", KindFist: "fist", KindOther: "other", 99: "kind(99)"} {
+	for k, want := range map[Kind]string{KindNone: "none", KindFist: "fist", KindOther: "other", 99: "Kind(99)"} {
 		if k.String() != want {
 			t.Errorf("%d: %q", k, k.String())
 		}
 	}
-	for s, want := range map[SkillStat]string{NoSkill: "no skill", SkillSMG: "SMG_SKILL", 3: "stat(3)"} {
+	for s, want := range map[SkillStat]string{NoSkill: "no skill", SkillSMG: "SMG_SKILL", 3: "SkillStat(3)"} {
 		if s.String() != want {
 			t.Errorf("%d: %q", s, s.String())
 		}
 	}
-	for tier, want := range map[Tier]string{TierPoor: "poor", TierStd: "std", TierPro: "pro", 7: "tier(7)"} {
+	for tier, want := range map[Tier]string{TierPoor: "poor", TierStd: "std", TierPro: "pro", 7: "Tier(7)"} {
 		if tier.String() != want {
 			t.Errorf("%d: %q", tier, tier.String())
 		}

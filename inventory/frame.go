@@ -22,6 +22,8 @@ type Frame struct {
 	FireHeld bool
 }
 
+//go:generate go tool stringer -type=FrameVerdict -linecomment
+
 // FrameVerdict is what Inventory.Frame did with a frame.
 type FrameVerdict uint8
 
@@ -30,38 +32,21 @@ const (
 	// FrameMerged: the frame echoed the current revision; its held weapon (in the store)
 	// became the held one, the held total fell to min(observed, stored) and the clip
 	// followed under the total.
-	FrameMerged FrameVerdict = iota + 1
+	FrameMerged FrameVerdict = iota + 1 // merged
 	// FrameHeldNotInStore: the frame echoed the current revision but holds a weapon the
 	// store does not have (an observation cannot add a weapon); nothing merged.
-	FrameHeldNotInStore
+	FrameHeldNotInStore // held weapon not in the store
 	// FrameUnknownWeapon: the frame holds an id that is no weapon of the catalogue;
 	// nothing merged.
-	FrameUnknownWeapon
+	FrameUnknownWeapon // unknown weapon
 	// FrameStaleRevision: the frame echoes an older revision than the last command
 	// queued (a command is in flight, or the client failed to apply one); it is not
 	// used for reconciliation.
-	FrameStaleRevision
+	FrameStaleRevision // stale weapon revision
 	// FrameFutureRevision: the frame echoes a revision that was never sent; it is not
 	// used for reconciliation.
-	FrameFutureRevision
+	FrameFutureRevision // future weapon revision
 )
-
-// String returns the verdict's name.
-func (v FrameVerdict) String() string {
-	switch v {
-	case FrameMerged:
-		return "merged"
-	case FrameHeldNotInStore:
-		return "held weapon not in the store"
-	case FrameUnknownWeapon:
-		return "unknown weapon"
-	case FrameStaleRevision:
-		return "stale weapon revision"
-	case FrameFutureRevision:
-		return "future weapon revision"
-	}
-	return "frame verdict(" + strconv.Itoa(int(v)) + ")"
-}
 
 // FrameResult is the outcome of Inventory.Frame.
 type FrameResult struct {

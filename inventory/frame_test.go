@@ -257,7 +257,7 @@ func TestFrameVerdictNames(t *testing.T) {
 	for v, want := range map[FrameVerdict]string{
 		FrameMerged: "merged", FrameHeldNotInStore: "held weapon not in the store",
 		FrameUnknownWeapon: "unknown weapon", FrameStaleRevision: "stale weapon revision",
-		FrameFutureRevision: "future weapon revision", 0: "frame verdict(0)",
+		FrameFutureRevision: "future weapon revision", 0: "FrameVerdict(0)",
 	} {
 		if v.String() != want {
 			t.Errorf("%d: %q", v, v.String())

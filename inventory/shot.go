@@ -3,7 +3,6 @@ package inventory
 import (
 	"errors"
 	"math"
-	"strconv"
 	"time"
 )
 
@@ -11,68 +10,41 @@ import (
 // packages' Vec3, so the host converts with a plain type conversion.
 type Vec3 struct{ X, Y, Z float32 }
 
+//go:generate go tool stringer -type=Verdict,Payment -linecomment
+
 // Verdict is the decision on a shot, a projectile or a melee blow.
 type Verdict uint8
 
 // The verdicts. Every verdict but Accepted is a refusal that left the store untouched.
 const (
 	// Accepted: the action is valid; its round (if any) is paid (see Payment).
-	Accepted Verdict = iota + 1
+	Accepted Verdict = iota + 1 // accepted
 	// NotAlive: the host says the actor is not spawned and alive.
-	NotAlive
+	NotAlive // not alive
 	// UnknownWeapon: the weapon id is outside the catalogue or no weapon (19-21).
-	UnknownWeapon
+	UnknownWeapon // unknown weapon
 	// WrongKind: the weapon cannot produce this action (a knife in a WeaponShot, a gun
 	// as a projectile).
-	WrongKind
+	WrongKind // wrong kind of weapon
 	// NotOwned: the weapon is not in the store (and was not overwritten by a command the
 	// client may not have applied yet).
-	NotOwned
+	NotOwned // weapon not owned
 	// NoAmmo: the weapon is in the store with no rounds left.
-	NoAmmo
+	NoAmmo // no ammo
 	// BadGeometry: a coordinate or distance that is NaN, infinite or negative.
-	BadGeometry
+	BadGeometry // bad geometry
 	// OutOfRange: the shot's ray is longer than the weapon's range (plus RangeSlack), or
 	// the blow's distance above MeleeRange.
-	OutOfRange
+	OutOfRange // out of range
 	// TooFast: the action comes faster than the weapon's minimum interval allows, beyond
 	// the burst allowance.
-	TooFast
+	TooFast // too fast
 	// PropertiesTooOld: the shot names a weapon properties revision the catalogue no
 	// longer keeps.
-	PropertiesTooOld
+	PropertiesTooOld // properties revision too old
 	// PropertiesFuture: the shot names a weapon properties revision never published.
-	PropertiesFuture
+	PropertiesFuture // properties revision never published
 )
-
-// String returns the verdict's name.
-func (v Verdict) String() string {
-	switch v {
-	case Accepted:
-		return "accepted"
-	case NotAlive:
-		return "not alive"
-	case UnknownWeapon:
-		return "unknown weapon"
-	case WrongKind:
-		return "wrong kind of weapon"
-	case NotOwned:
-		return "weapon not owned"
-	case NoAmmo:
-		return "no ammo"
-	case BadGeometry:
-		return "bad geometry"
-	case OutOfRange:
-		return "out of range"
-	case TooFast:
-		return "too fast"
-	case PropertiesTooOld:
-		return "properties revision too old"
-	case PropertiesFuture:
-		return "properties revision never published"
-	}
-	return "verdict(" + strconv.Itoa(int(v)) + ")"
-}
 
 // Payment tells where the round of an accepted shot or projectile came from.
 type Payment uint8
@@ -80,33 +52,18 @@ type Payment uint8
 // The payments.
 const (
 	// NoPayment: the action was refused, or costs no round (a melee blow).
-	NoPayment Payment = iota
+	NoPayment Payment = iota // no payment
 	// PaidFromStore: one round was taken from the stored total.
-	PaidFromStore
+	PaidFromStore // paid from the store
 	// PaidByFrame: a frame that arrived before the shot had already counted its round
 	// (see CreditHold); the total was not lowered a second time.
-	PaidByFrame
+	PaidByFrame // paid by a frame
 	// NotCharged: the weapon was overwritten by a command the client may not have
 	// applied when it fired (take, clear, set ammo, a give that replaces a weapon or
 	// reaches the cap); the command sets the client's count anyway, so the round is not
 	// taken from the store.
-	NotCharged
+	NotCharged // not charged
 )
-
-// String returns the payment's name.
-func (p Payment) String() string {
-	switch p {
-	case NoPayment:
-		return "no payment"
-	case PaidFromStore:
-		return "paid from the store"
-	case PaidByFrame:
-		return "paid by a frame"
-	case NotCharged:
-		return "not charged"
-	}
-	return "payment(" + strconv.Itoa(int(p)) + ")"
-}
 
 // Shot is what a WeaponShot says that the store judges: one trigger pull (a shotgun's
 // pellets included).

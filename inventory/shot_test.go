@@ -338,7 +338,7 @@ func TestVerdictAndPaymentNames(t *testing.T) {
 		WrongKind: "wrong kind of weapon", NotOwned: "weapon not owned", NoAmmo: "no ammo",
 		BadGeometry: "bad geometry", OutOfRange: "out of range", TooFast: "too fast",
 		PropertiesTooOld: "properties revision too old", PropertiesFuture: "properties revision never published",
-		0: "verdict(0)",
+		0: "Verdict(0)",
 	}
 	for v, want := range names {
 		if v.String() != want {
@@ -346,7 +346,7 @@ func TestVerdictAndPaymentNames(t *testing.T) {
 		}
 	}
 	for p, want := range map[Payment]string{NoPayment: "no payment", PaidFromStore: "paid from the store",
-		PaidByFrame: "paid by a frame", NotCharged: "not charged", 9: "payment(9)"} {
+		PaidByFrame: "paid by a frame", NotCharged: "not charged", 9: "Payment(9)"} {
 		if p.String() != want {
 			t.Errorf("%d: %q", p, p.String())
 		}

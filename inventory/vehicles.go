@@ -3,7 +3,6 @@ package inventory
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"time"
 )
 
@@ -26,39 +25,26 @@ const (
 	DefaultVehicleGunBurst = DefaultShotRateTolerance
 )
 
+//go:generate go tool stringer -type=GunKind -linecomment
+
 // GunKind is what a vehicle's gun does.
 type GunKind uint8
 
 // The kinds of vehicle gun.
 const (
 	// GunNone is an empty gun entry: no gun.
-	GunNone GunKind = iota
+	GunNone GunKind = iota // none
 	// GunBullets fires instant-hit rounds of its Weapon: a hit does that weapon's
 	// standard-tier damage (vehicle guns have no skill).
-	GunBullets
+	GunBullets // bullets
 	// GunFixed fires instant-hit rounds of a fixed raw damage (VehicleGun.Damage; the
 	// Predator's 15), not the weapon table's.
-	GunFixed
+	GunFixed // fixed
 	// GunCannon is the Rhino's cannon: its ray only sets the point of an explosion, which
 	// hits whoever stands there when it goes off.
-	GunCannon
+	GunCannon // cannon
 	numGunKinds
 )
-
-// String names the kind.
-func (k GunKind) String() string {
-	switch k {
-	case GunNone:
-		return "none"
-	case GunBullets:
-		return "bullets"
-	case GunFixed:
-		return "fixed"
-	case GunCannon:
-		return "cannon"
-	}
-	return "gun(" + strconv.Itoa(int(k)) + ")"
-}
 
 // SeatMask is a set of seat numbers: bit s is seat s (0 is the driver's).
 type SeatMask uint16

@@ -190,7 +190,7 @@ func TestAVehicleTableThatBreaksARuleIsRefused(t *testing.T) {
 }
 
 func TestGunKindsHaveNames(t *testing.T) {
-	for k, want := range map[GunKind]string{GunNone: "none", GunBullets: "bullets", GunFixed: "fixed", GunCannon: "cannon", 9: "gun(9)"} {
+	for k, want := range map[GunKind]string{GunNone: "none", GunBullets: "bullets", GunFixed: "fixed", GunCannon: "cannon", 9: "GunKind(9)"} {
 		if k.String() != want {
 			t.Errorf("%d: %q", k, k.String())
 		}

@@ -7,41 +7,26 @@ import "github.com/arbitergo/arbiter/internal/revision"
 // inputs so that the honest client model (examples/client) and tests use the very same
 // rules.
 
+//go:generate go tool stringer -type=EdgeVerdict -linecomment
+
 // EdgeVerdict is what a receiver did with a lifecycle edge.
 type EdgeVerdict uint8
 
 // The verdicts of an edge at a receiver.
 const (
 	// EdgeApplied: the edge changed the copy.
-	EdgeApplied EdgeVerdict = iota + 1
+	EdgeApplied EdgeVerdict = iota + 1 // applied
 	// EdgeOtherPlayer: the edge carries another token than the copy: it is about another
 	// connection (a departed player whose id was reused); ignored.
-	EdgeOtherPlayer
+	EdgeOtherPlayer // other player
 	// EdgeOldLife: the edge is about a life older than the copy's; ignored.
-	EdgeOldLife
+	EdgeOldLife // old life
 	// EdgeDuplicate: the copy already shows what the edge says; ignored.
-	EdgeDuplicate
+	EdgeDuplicate // duplicate
 	// EdgeFutureLife: a death edge of a life the copy has not been shown; ignored (on an
 	// ordered lane the PlayerSpawned of that life always comes first).
-	EdgeFutureLife
+	EdgeFutureLife // future life
 )
-
-// String returns the verdict's name.
-func (v EdgeVerdict) String() string {
-	switch v {
-	case EdgeApplied:
-		return "applied"
-	case EdgeOtherPlayer:
-		return "other player"
-	case EdgeOldLife:
-		return "old life"
-	case EdgeDuplicate:
-		return "duplicate"
-	case EdgeFutureLife:
-		return "future life"
-	}
-	return "edge verdict(" + itoa(int(v)) + ")"
-}
 
 // Copy is a receiver's copy of another player: which connection and life it shows, whether
 // alive, and the frame barrier. Build it from a Snapshot when the player is shown; feed it

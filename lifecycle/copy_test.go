@@ -177,7 +177,7 @@ func TestStringsAreStableAndDistinct(t *testing.T) {
 	check("due", 3, func(i int) string { return DueKind(i).String() })
 	check("pose", 256, func(i int) string { return Pose(i).String() })
 	require.Equal(t, "PED/KO_shot_front", PoseDefault.String())
-	require.Equal(t, "pose(200)", Pose(200).String())
+	require.Equal(t, "Pose(200)", Pose(200).String())
 	require.Equal(t, "player 3 token 7", Handle{ID: 3, Token: 7}.String())
 	require.Equal(t, "allow at 1s at (1 2 3) facing 90", AllowAt(time.Second).AtPoint(pointA).String())
 	require.Equal(t, "hold", Hold().String())

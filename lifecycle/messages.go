@@ -72,33 +72,22 @@ func (r RespawnPlayer) String() string {
 	return "RespawnPlayer{life " + itoa(int(r.Gen)) + " at " + r.Point.String() + "}"
 }
 
+//go:generate go tool stringer -type=CommitSource,DueKind -linecomment
+
 // CommitSource says who committed a death.
 type CommitSource uint8
 
 // The ways a death is committed.
 const (
 	// CommitByReport: the victim's DeathReport, with its pose.
-	CommitByReport CommitSource = iota + 1
+	CommitByReport CommitSource = iota + 1 // by report
 	// CommitByServer: the deadline of a counted death passed without a report; default pose,
 	// and a critical SetHealth(0) goes to the victim.
-	CommitByServer
+	CommitByServer // by server
 	// CommitOnLeave: the victim left while the server waited for its report; it leaves
 	// dead, with the default pose.
-	CommitOnLeave
+	CommitOnLeave // on leave
 )
-
-// String returns the source's name.
-func (s CommitSource) String() string {
-	switch s {
-	case CommitByReport:
-		return "by report"
-	case CommitByServer:
-		return "by server"
-	case CommitOnLeave:
-		return "on leave"
-	}
-	return "source(" + itoa(int(s)) + ")"
-}
 
 // DeathEvent is the gamemode event player_death, raised once per life on its commit.
 type DeathEvent struct {
@@ -239,21 +228,10 @@ type DueKind uint8
 // What Advance can return.
 const (
 	// DueCommit: a counted death's deadline passed without a report; Commit is valid.
-	DueCommit DueKind = iota + 1
+	DueCommit DueKind = iota + 1 // commit
 	// DueGrant: a requested respawn became allowed; Grant is valid.
-	DueGrant
+	DueGrant // grant
 )
-
-// String returns the kind's name.
-func (k DueKind) String() string {
-	switch k {
-	case DueCommit:
-		return "commit"
-	case DueGrant:
-		return "grant"
-	}
-	return "due(" + itoa(int(k)) + ")"
-}
 
 // Due is one thing that came due in Advance.
 type Due struct {

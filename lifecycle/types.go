@@ -118,6 +118,8 @@ func ValidCause(c uint8) bool {
 	return false
 }
 
+//go:generate go tool stringer -type=Phase -linecomment
+
 // Phase is where a connection's life stands on the server.
 type Phase uint8
 
@@ -126,37 +128,20 @@ type Phase uint8
 // commit; a commit makes it Dead; only a grant leaves Dead.
 const (
 	// PhaseUnspawned: joined, never spawned (before the connect spawn). Not alive.
-	PhaseUnspawned Phase = iota
+	PhaseUnspawned Phase = iota // unspawned
 	// PhaseAlive: the life is confirmed by a living frame and no death is counted.
-	PhaseAlive
+	PhaseAlive // alive
 	// PhaseDying: the server counted the death (vitals: ledger at 0, vehicle explosion,
 	// stealth kill) and waits for the victim's DeathReport until the deadline. Still alive
 	// for the relay: no edge has been sent.
-	PhaseDying
+	PhaseDying // dying
 	// PhaseDead: the death is committed. Only a respawn grant leaves this phase.
-	PhaseDead
+	PhaseDead // dead
 	// PhaseRespawning: a respawn was granted; the first living frame of the new generation
 	// has not arrived yet. Alive for the relay (observers rebuilt the copy at the point),
 	// but not acting yet (see World.MayAct).
-	PhaseRespawning
+	PhaseRespawning // respawning
 )
-
-// String returns the phase's name.
-func (p Phase) String() string {
-	switch p {
-	case PhaseUnspawned:
-		return "unspawned"
-	case PhaseAlive:
-		return "alive"
-	case PhaseDying:
-		return "dying"
-	case PhaseDead:
-		return "dead"
-	case PhaseRespawning:
-		return "respawning"
-	}
-	return "phase(" + strconv.Itoa(int(p)) + ")"
-}
 
 // Alive reports whether the server holds a player in this phase alive: what it stamps as
 // `alive` into relayed frames and shows in a Snapshot. True for Alive, Dying and Respawning.

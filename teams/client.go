@@ -1,14 +1,12 @@
 package teams
 
-import (
-	"strconv"
-
-	"github.com/arbitergo/arbiter/internal/revision"
-)
+import "github.com/arbitergo/arbiter/internal/revision"
 
 // This file is the client's side of the record: what the victim's client does with the
 // stamps it receives. The server never runs it; the honest client model in examples/ and
 // a real client do.
+
+//go:generate go tool stringer -type=HitVerdict -linecomment
 
 // HitVerdict is the victim client's decision about damage from another player.
 type HitVerdict uint8
@@ -16,22 +14,11 @@ type HitVerdict uint8
 // The decisions of JudgeHit.
 const (
 	// HitApplied: the damage is not a teammate's; the client applies it and reports it.
-	HitApplied HitVerdict = iota + 1
+	HitApplied HitVerdict = iota + 1 // applied
 	// HitRefusedTeammate: the damage is a teammate's; the client refuses it before applying
 	// it: no damage, no hit reaction, no report.
-	HitRefusedTeammate
+	HitRefusedTeammate // refused: teammate
 )
-
-// String returns the verdict's name.
-func (v HitVerdict) String() string {
-	switch v {
-	case HitApplied:
-		return "applied"
-	case HitRefusedTeammate:
-		return "refused: teammate"
-	}
-	return "HitVerdict(" + strconv.Itoa(int(v)) + ")"
-}
 
 // Hit is what the victim's client knows about damage when it judges it.
 type Hit struct {

@@ -9,6 +9,8 @@ import (
 // passengers, more seats than any vehicle of the game has.
 const MaxOccupants = 10
 
+//go:generate go tool stringer -type=Outcome -linecomment
+
 // Outcome is what a vehicle explosion does to one occupant.
 type Outcome uint8
 
@@ -17,37 +19,20 @@ const (
 	// KilledByAuthor: the explosion has a credited killer, its author, and the occupant is
 	// not the author's teammate: the server counts the occupant dead and the author is its
 	// killer. The author itself, if inside, is not its own teammate and dies too.
-	KilledByAuthor Outcome = iota + 1
+	KilledByAuthor Outcome = iota + 1 // killed by the author
 	// SparedTeammateOfAuthor: the occupant is the author's teammate: its client refuses the
 	// explosion's damage, the server does not count it dead and gives it no killer.
-	SparedTeammateOfAuthor
+	SparedTeammateOfAuthor // spared: teammate of the author
 	// KilledByLastDamage: the explosion has no author and kills the occupant; the attacker
 	// of its last damage, not a teammate, is the killer.
-	KilledByLastDamage
+	KilledByLastDamage // killed, killer by the last damage
 	// KilledTeammateUnnamed: the explosion has no author and kills the occupant; the
 	// attacker of its last damage is its teammate and is not named: no killer.
-	KilledTeammateUnnamed
+	KilledTeammateUnnamed // killed, teammate not named
 	// KilledNoKiller: the explosion has no author and kills the occupant, which has no last
 	// damage from a player: no killer.
-	KilledNoKiller
+	KilledNoKiller // killed, no killer
 )
-
-// String returns the outcome's name.
-func (o Outcome) String() string {
-	switch o {
-	case KilledByAuthor:
-		return "killed by the author"
-	case SparedTeammateOfAuthor:
-		return "spared: teammate of the author"
-	case KilledByLastDamage:
-		return "killed, killer by the last damage"
-	case KilledTeammateUnnamed:
-		return "killed, teammate not named"
-	case KilledNoKiller:
-		return "killed, no killer"
-	}
-	return "Outcome(" + strconv.Itoa(int(o)) + ")"
-}
 
 // Dies reports whether the server counts the occupant dead.
 func (o Outcome) Dies() bool {

@@ -1,10 +1,10 @@
 package teams
 
-import "strconv"
-
 // This file holds the server's refusals between teammates: damage reports, stealth kills
 // and the naming of a killer. Each decision is a pure function of its facts, with a
 // Registry method that gathers the facts from the registry.
+
+//go:generate go tool stringer -type=ReportVerdict,StealthVerdict,KillerVerdict -linecomment
 
 // ReportVerdict is the server's decision about a damage report from a victim naming
 // another player as its attacker.
@@ -15,35 +15,20 @@ type ReportVerdict uint8
 const (
 	// ReportCredited: the attacker and the victim are not teammates, and the action behind
 	// the report did not carry a teammate stamp.
-	ReportCredited ReportVerdict = iota + 1
+	ReportCredited ReportVerdict = iota + 1 // credited
 	// ReportRefusedTeammates: the attacker and the victim are teammates now and the damage
 	// was judged by the newest packet (not a shot). An honest victim may still have applied
 	// it if its newest stamp predated the team change; either way it is not credited.
-	ReportRefusedTeammates
+	ReportRefusedTeammates // refused: teammates
 	// ReportDiscardedTeamChange: the action carried a stamp saying "not teammates", and the
 	// two are teammates now: it was accepted before a team change. The victim may have
 	// applied the hit, by what it knew then; the server discards the report.
-	ReportDiscardedTeamChange
+	ReportDiscardedTeamChange // discarded: accepted before a team change
 	// ReportRefusedTeammateStamp: the action carried a stamp saying "teammates". An honest
 	// victim refuses such a hit before applying it and never reports it, so this report
 	// comes from a client that did not refuse; the host may count it as suspicious.
-	ReportRefusedTeammateStamp
+	ReportRefusedTeammateStamp // refused: stamped as teammates
 )
-
-// String returns the verdict's name.
-func (v ReportVerdict) String() string {
-	switch v {
-	case ReportCredited:
-		return "credited"
-	case ReportRefusedTeammates:
-		return "refused: teammates"
-	case ReportDiscardedTeamChange:
-		return "discarded: accepted before a team change"
-	case ReportRefusedTeammateStamp:
-		return "refused: stamped as teammates"
-	}
-	return "ReportVerdict(" + strconv.Itoa(int(v)) + ")"
-}
 
 // Credited reports whether the verdict credits the report (player_damage, last damage).
 func (v ReportVerdict) Credited() bool { return v == ReportCredited }
@@ -110,22 +95,11 @@ type StealthVerdict uint8
 // The decisions of JudgeStealthKill.
 const (
 	// StealthAllowed: the two are not teammates; the other rules of the stealth kill decide.
-	StealthAllowed StealthVerdict = iota + 1
+	StealthAllowed StealthVerdict = iota + 1 // allowed
 	// StealthRefusedTeammate: the victim is the attacker's teammate; the stealth kill is not
 	// accepted.
-	StealthRefusedTeammate
+	StealthRefusedTeammate // refused: teammate
 )
-
-// String returns the verdict's name.
-func (v StealthVerdict) String() string {
-	switch v {
-	case StealthAllowed:
-		return "allowed"
-	case StealthRefusedTeammate:
-		return "refused: teammate"
-	}
-	return "StealthVerdict(" + strconv.Itoa(int(v)) + ")"
-}
 
 // JudgeStealthKill refuses a stealth kill of a teammate. The server decides a stealth kill
 // whole, at the moment it accepts it, so the relation at that moment is the one that counts.
@@ -147,26 +121,13 @@ type KillerVerdict uint8
 // The decisions of JudgeKiller.
 const (
 	// KillerNamed: the candidate is named killer.
-	KillerNamed KillerVerdict = iota + 1
+	KillerNamed KillerVerdict = iota + 1 // named
 	// KillerNone: there was no candidate (NoPlayer).
-	KillerNone
+	KillerNone // none
 	// KillerRefusedTeammate: the candidate is the victim's teammate and is not named; the
 	// death has no killer.
-	KillerRefusedTeammate
+	KillerRefusedTeammate // refused: teammate
 )
-
-// String returns the verdict's name.
-func (v KillerVerdict) String() string {
-	switch v {
-	case KillerNamed:
-		return "named"
-	case KillerNone:
-		return "none"
-	case KillerRefusedTeammate:
-		return "refused: teammate"
-	}
-	return "KillerVerdict(" + strconv.Itoa(int(v)) + ")"
-}
 
 // JudgeKiller filters a killer candidate (the attacker of the victim's last damage, or the
 // credited author of what killed it) by the relation at the moment the killer is named: a

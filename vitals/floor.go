@@ -2,7 +2,6 @@ package vitals
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/arbitergo/arbiter/internal/revision"
@@ -58,47 +57,28 @@ func MeleeFloor(m float32) float32 { return floorOf(MeleeFloorBase * m) }
 // 0.33 x 15 x m - 0.01.
 func PredatorFloor(m float32) float32 { return floorOf(PlayerDamageFactor * PredatorDamage * m) }
 
+//go:generate go tool stringer -type=Class -linecomment
+
 // Class is the multiplier class of a damage: the weapon it arrives with, not its cause.
 type Class uint8
 
 // The multiplier classes (damage that WeaponProperties does not cover).
 const (
 	// ClassNone: no multiplier (bullets, vehicle guns, ramming, falls, drowning).
-	ClassNone Class = iota
+	ClassNone Class = iota // none
 	// ClassMelee: melee blows.
-	ClassMelee
+	ClassMelee // melee
 	// ClassFire: fire (37).
-	ClassFire
+	ClassFire // fire
 	// ClassSpray: the spraycan (41).
-	ClassSpray
+	ClassSpray // spray
 	// ClassExtinguisher: the extinguisher (42).
-	ClassExtinguisher
+	ClassExtinguisher // extinguisher
 	// ClassExplosion: explosions (51).
-	ClassExplosion
+	ClassExplosion // explosion
 	// ClassPredator: the Predator's guns.
-	ClassPredator
+	ClassPredator // predator
 )
-
-// String names the class.
-func (c Class) String() string {
-	switch c {
-	case ClassNone:
-		return "none"
-	case ClassMelee:
-		return "melee"
-	case ClassFire:
-		return "fire"
-	case ClassSpray:
-		return "spray"
-	case ClassExtinguisher:
-		return "extinguisher"
-	case ClassExplosion:
-		return "explosion"
-	case ClassPredator:
-		return "predator"
-	}
-	return "class(" + strconv.Itoa(int(c)) + ")"
-}
 
 // ClassOf is the multiplier class of a report: by its source, and for the environment by
 // the weapon it arrives with (37 fire, 51 explosion), since the victim cannot tell the

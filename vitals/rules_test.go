@@ -1297,8 +1297,8 @@ func TestEveryVerdictHasADeterministicName(t *testing.T) {
 	for l := LifeNone; l <= LifeDead; l++ {
 		require.NotContains(t, l.String(), "(")
 	}
-	require.Equal(t, "frame_verdict(99)", FrameVerdict(99).String())
-	require.Equal(t, "report_verdict(99)", ReportVerdict(99).String())
+	require.Equal(t, "FrameVerdict(99)", FrameVerdict(99).String())
+	require.Equal(t, "ReportVerdict(99)", ReportVerdict(99).String())
 	require.Equal(t, "add_health rev 3 value 25 max 100", Command{Kind: CommandAddHealth, Rev: 3, Value: 25, Max: 100}.String())
 	require.Equal(t, "death by stealth_kill at 1s killer 4 weapon 4 stealth",
 		Death{At: time.Second, Killer: 4, Weapon: 4, Reason: DeathByStealthKill, Stealth: true}.String())

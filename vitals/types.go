@@ -167,39 +167,24 @@ func drop(a, b Vitals) Vitals {
 	return Vitals{Health: nonNegative(a.Health - b.Health), Armor: nonNegative(a.Armor - b.Armor)}
 }
 
+//go:generate go tool stringer -type=LifeState,Source,FrameVerdict,ReportVerdict,DeathReason,CommandKind -linecomment
+
 // LifeState is where the player's current life stands for vitals.
 type LifeState uint8
 
 // The life states.
 const (
 	// LifeNone: connected, never spawned.
-	LifeNone LifeState = iota
+	LifeNone LifeState = iota // none
 	// LifeSpawned: granted (100 health, 0 armor) but not counted until its first frame.
-	LifeSpawned
+	LifeSpawned // spawned
 	// LifeCounted: alive and counted; commands are taken.
-	LifeCounted
+	LifeCounted // counted
 	// LifeCountedDead: vitals counted the death; lifecycle waits for the DeathReport.
-	LifeCountedDead
+	LifeCountedDead // counted_dead
 	// LifeDead: lifecycle committed the death (Died was called).
-	LifeDead
+	LifeDead // dead
 )
-
-// String names the state.
-func (s LifeState) String() string {
-	switch s {
-	case LifeNone:
-		return "none"
-	case LifeSpawned:
-		return "spawned"
-	case LifeCounted:
-		return "counted"
-	case LifeCountedDead:
-		return "counted_dead"
-	case LifeDead:
-		return "dead"
-	}
-	return "life(" + strconv.Itoa(int(s)) + ")"
-}
 
 // Source is what a damage report is, as the host established it from the report's cause and
 // its correlation with the server's accepted actions. It decides how the report enters the
@@ -211,30 +196,30 @@ const (
 	sourceInvalid Source = iota
 	// SourceBullet: hitscan on foot or from a vehicle seat (WeaponShot). A hit with a floor
 	// the host computes (BulletFloor at the shooter's tier).
-	SourceBullet
+	SourceBullet // bullet
 	// SourceVehicleGun: a vehicle's guns (VehicleShot), except the Predator. A hit with a
 	// floor the host computes at the standard tier.
-	SourceVehicleGun
+	SourceVehicleGun // vehicle_gun
 	// SourcePredatorGun: the Predator's guns. A hit with the fixed floor 0.33 x 15 times the
 	// Predator multiplier.
-	SourcePredatorGun
+	SourcePredatorGun // predator_gun
 	// SourceMelee: a melee blow or a gun butt. A hit with the floor 1.32 times the melee
 	// multiplier.
-	SourceMelee
+	SourceMelee // melee
 	// SourceExplosion: a player's or the gamemode's explosion (projectile, satchel,
 	// create_explosion, Rhino cannon). A hit without floor; explosion multiplier.
-	SourceExplosion
+	SourceExplosion // explosion
 	// SourceRam: ramming, running over, rotor blades, by a driver. A hit without floor.
-	SourceRam
+	SourceRam // ram
 	// SourceFire: fire with a creator, summed per 250 ms. A sum; fire multiplier.
-	SourceFire
+	SourceFire // fire
 	// SourceSpray: the spraycan, summed. A sum; spray multiplier.
-	SourceSpray
+	SourceSpray // spray
 	// SourceExtinguisher: the extinguisher, summed. A sum; extinguisher multiplier.
-	SourceExtinguisher
+	SourceExtinguisher // extinguisher
 	// SourceEnvironment: falls, drowning, unowned fire and explosions. A sum, never an
 	// attacker; fire or explosion multiplier by its weapon (37, 51).
-	SourceEnvironment
+	SourceEnvironment // environment
 	sourceEnd
 )
 
@@ -250,33 +235,6 @@ func (s Source) Floored() bool { return s >= SourceBullet && s <= SourceMelee }
 // NeedsAttacker reports whether a report of this source must be correlated with an accepted
 // action of an attacker to be credited.
 func (s Source) NeedsAttacker() bool { return s.Hit() }
-
-// String names the source.
-func (s Source) String() string {
-	switch s {
-	case SourceBullet:
-		return "bullet"
-	case SourceVehicleGun:
-		return "vehicle_gun"
-	case SourcePredatorGun:
-		return "predator_gun"
-	case SourceMelee:
-		return "melee"
-	case SourceExplosion:
-		return "explosion"
-	case SourceRam:
-		return "ram"
-	case SourceFire:
-		return "fire"
-	case SourceSpray:
-		return "spray"
-	case SourceExtinguisher:
-		return "extinguisher"
-	case SourceEnvironment:
-		return "environment"
-	}
-	return "source(" + strconv.Itoa(int(s)) + ")"
-}
 
 // FrameInput is what vitals reads from one of the owner's frames (PlayerSync).
 //
@@ -339,60 +297,33 @@ type FrameVerdict uint8
 // The frame verdicts.
 const (
 	// FrameCounted: the frame was taken; it lowered the ledger or matched it.
-	FrameCounted FrameVerdict = iota + 1
+	FrameCounted FrameVerdict = iota + 1 // counted
 	// FrameRaiseFlagged: the frame showed more than the ledger plus RaiseTolerance; the
 	// value was cut (the ledger stays) and the god_mode flag raised.
-	FrameRaiseFlagged
+	FrameRaiseFlagged // raise_flagged
 	// FrameRaiseExcused: the frame showed more than the ledger but was taken before a
 	// report credited less than CreditGrace ago: cut without a flag.
-	FrameRaiseExcused
+	FrameRaiseExcused // raise_excused
 	// FrameWaiting: the frame waits for a report that comes before it.
-	FrameWaiting
+	FrameWaiting // waiting
 	// FrameGated: the frame echoes a revision older than an unsettled command that an item
 	// after it in the client's order already echoed (it arrived out of that order); it does
 	// not touch the ledger.
-	FrameGated
+	FrameGated // gated
 	// FrameFutureRevision: the frame echoes a revision never sent; it is ignored and
 	// nothing changed.
-	FrameFutureRevision
+	FrameFutureRevision // future_revision
 	// FrameFirst: the first frame of a life; the life counts from now, the ledger is not
 	// touched.
-	FrameFirst
+	FrameFirst // first
 	// FrameAfterDeath: a frame of a life counted dead: it may lower the ledger, never
 	// raises a flag.
-	FrameAfterDeath
+	FrameAfterDeath // after_death
 	// FrameStale: the frame is not newer than the last frame; nothing changed.
-	FrameStale
+	FrameStale // stale
 	// FrameNotAlive: no life to apply it to (never spawned, or dead); nothing changed.
-	FrameNotAlive
+	FrameNotAlive // not_alive
 )
-
-// String names the verdict.
-func (v FrameVerdict) String() string {
-	switch v {
-	case FrameCounted:
-		return "counted"
-	case FrameRaiseFlagged:
-		return "raise_flagged"
-	case FrameRaiseExcused:
-		return "raise_excused"
-	case FrameWaiting:
-		return "waiting"
-	case FrameGated:
-		return "gated"
-	case FrameFutureRevision:
-		return "future_revision"
-	case FrameFirst:
-		return "first"
-	case FrameAfterDeath:
-		return "after_death"
-	case FrameStale:
-		return "stale"
-	case FrameNotAlive:
-		return "not_alive"
-	}
-	return "frame_verdict(" + strconv.Itoa(int(v)) + ")"
-}
 
 // ReportVerdict is what happened to a damage report.
 type ReportVerdict uint8
@@ -401,72 +332,39 @@ type ReportVerdict uint8
 // player_damage for them); Held is not final; every other verdict discards the report.
 const (
 	// ReportApplied: credited in the client's order; it touched the ledger.
-	ReportApplied ReportVerdict = iota + 1
+	ReportApplied ReportVerdict = iota + 1 // applied
 	// ReportAttributionOnly: credited, but it echoes a revision older than an unsettled
 	// command that an item after it in the client's order already echoed, so it did not
 	// touch the ledger (and confirms nothing to the god-mode detector).
-	ReportAttributionOnly
+	ReportAttributionOnly // attribution_only
 	// ReportLate: credited after its place in the client's order was passed by a frame (or
 	// a later report) that counted without it: it paid its floor, nothing else.
-	ReportLate
+	ReportLate // late
 	// ReportHeld: waiting for an earlier report; its final verdict comes in a later call.
-	ReportHeld
+	ReportHeld // held
 	// ReportDuplicate: a report with this number was already taken.
-	ReportDuplicate
+	ReportDuplicate // duplicate
 	// ReportStale: older than the window the server remembers.
-	ReportStale
+	ReportStale // stale
 	// ReportTooFarAhead: more than ReportWindow numbers ahead of the client's order.
-	ReportTooFarAhead
+	ReportTooFarAhead // too_far_ahead
 	// ReportPreviousLife: numbered before the first frame of the current life.
-	ReportPreviousLife
+	ReportPreviousLife // previous_life
 	// ReportFutureRevision: echoes a health revision never sent.
-	ReportFutureRevision
+	ReportFutureRevision // future_revision
 	// ReportUncorrelated: a hit not matched with an action the server accepted.
-	ReportUncorrelated
+	ReportUncorrelated // uncorrelated
 	// ReportTeammate: attacker and victim are or were teammates.
-	ReportTeammate
+	ReportTeammate // teammate
 	// ReportZeroMultiplier: the class multiplier the client may be applying is 0.
-	ReportZeroMultiplier
+	ReportZeroMultiplier // zero_multiplier
 	// ReportNotAlive: no life to apply it to.
-	ReportNotAlive
+	ReportNotAlive // not_alive
 )
 
 // Credited reports whether the verdict credits the report (attribution, player_damage).
 func (v ReportVerdict) Credited() bool {
 	return v == ReportApplied || v == ReportAttributionOnly || v == ReportLate
-}
-
-// String names the verdict.
-func (v ReportVerdict) String() string {
-	switch v {
-	case ReportApplied:
-		return "applied"
-	case ReportAttributionOnly:
-		return "attribution_only"
-	case ReportLate:
-		return "late"
-	case ReportHeld:
-		return "held"
-	case ReportDuplicate:
-		return "duplicate"
-	case ReportStale:
-		return "stale"
-	case ReportTooFarAhead:
-		return "too_far_ahead"
-	case ReportPreviousLife:
-		return "previous_life"
-	case ReportFutureRevision:
-		return "future_revision"
-	case ReportUncorrelated:
-		return "uncorrelated"
-	case ReportTeammate:
-		return "teammate"
-	case ReportZeroMultiplier:
-		return "zero_multiplier"
-	case ReportNotAlive:
-		return "not_alive"
-	}
-	return "report_verdict(" + strconv.Itoa(int(v)) + ")"
 }
 
 // Outcome is the final verdict of one report and what it did: the host raises
@@ -500,33 +398,16 @@ type DeathReason uint8
 // The reasons of a counted death.
 const (
 	// DeathByReport: a credited report took the ledger's health to 0.
-	DeathByReport DeathReason = iota + 1
+	DeathByReport DeathReason = iota + 1 // report
 	// DeathByFrame: a frame took the ledger's health to 0.
-	DeathByFrame
+	DeathByFrame // frame
 	// DeathByCommand: set_health(0).
-	DeathByCommand
+	DeathByCommand // command
 	// DeathByVehicleExplosion: an accepted explosion of the vehicle the player sat in.
-	DeathByVehicleExplosion
+	DeathByVehicleExplosion // vehicle_explosion
 	// DeathByStealthKill: an accepted stealth kill.
-	DeathByStealthKill
+	DeathByStealthKill // stealth_kill
 )
-
-// String names the reason.
-func (r DeathReason) String() string {
-	switch r {
-	case DeathByReport:
-		return "report"
-	case DeathByFrame:
-		return "frame"
-	case DeathByCommand:
-		return "command"
-	case DeathByVehicleExplosion:
-		return "vehicle_explosion"
-	case DeathByStealthKill:
-		return "stealth_kill"
-	}
-	return "death_reason(" + strconv.Itoa(int(r)) + ")"
-}
 
 // Death is a life counted dead by the server: what lifecycle needs to wait for the victim's
 // DeathReport and to commit the death itself when it does not come. The deadline (2 x RTT
@@ -627,29 +508,14 @@ type CommandKind uint8
 // The command kinds.
 const (
 	// CommandSetHealth: SetHealth, absolute.
-	CommandSetHealth CommandKind = iota + 1
+	CommandSetHealth CommandKind = iota + 1 // set_health
 	// CommandSetArmor: SetArmor, absolute.
-	CommandSetArmor
+	CommandSetArmor // set_armor
 	// CommandAddHealth: GiveHealth, add up to a max, never lower.
-	CommandAddHealth
+	CommandAddHealth // add_health
 	// CommandAddArmor: GiveArmor, add up to a max, never lower.
-	CommandAddArmor
+	CommandAddArmor // add_armor
 )
-
-// String names the command.
-func (k CommandKind) String() string {
-	switch k {
-	case CommandSetHealth:
-		return "set_health"
-	case CommandSetArmor:
-		return "set_armor"
-	case CommandAddHealth:
-		return "add_health"
-	case CommandAddArmor:
-		return "add_armor"
-	}
-	return "command(" + strconv.Itoa(int(k)) + ")"
-}
 
 // Command is a health or armor command the host sends on the reliable lane.
 type Command struct {

@@ -76,28 +76,17 @@ const (
 	FirstTransportID ID = 0xF0
 )
 
+//go:generate go tool stringer -type=Direction,Delivery -linecomment
+
 // Direction says which side sends a message.
 type Direction uint8
 
 // The directions of a message.
 const (
-	ClientToServer Direction = iota + 1
-	ServerToClient
-	BothWays
+	ClientToServer Direction = iota + 1 // client to server
+	ServerToClient                      // server to client
+	BothWays                            // both ways
 )
-
-// String returns the direction in words.
-func (d Direction) String() string {
-	switch d {
-	case ClientToServer:
-		return "client to server"
-	case ServerToClient:
-		return "server to client"
-	case BothWays:
-		return "both ways"
-	}
-	return "Direction(" + strconv.Itoa(int(d)) + ")"
-}
 
 // Delivery says how a message travels.
 type Delivery uint8
@@ -106,28 +95,15 @@ type Delivery uint8
 const (
 	// Unreliable: a datagram of its own; a later one replaces or outdates it, a lost
 	// one is not resent (frames, shots, relays, ping).
-	Unreliable Delivery = iota + 1
+	Unreliable Delivery = iota + 1 // unreliable
 	// Reliable: a payload of the connection's ordered reliable lane (commands,
 	// lifecycle edges, reports that must not be lost).
-	Reliable
+	Reliable // reliable
 	// ReliableIfLethal: unreliable, except the one that kills, which travels on the
 	// reliable lane ahead of the DeathReport (adr-0045 "Loss, order, reconnection").
 	// Only DamageReport travels this way.
-	ReliableIfLethal
+	ReliableIfLethal // unreliable; reliable if lethal
 )
-
-// String returns the delivery in words.
-func (d Delivery) String() string {
-	switch d {
-	case Unreliable:
-		return "unreliable"
-	case Reliable:
-		return "reliable"
-	case ReliableIfLethal:
-		return "unreliable; reliable if lethal"
-	}
-	return "Delivery(" + strconv.Itoa(int(d)) + ")"
-}
 
 // catalog lists every message: id, Go type (by constructor), direction and delivery.
 // It is the one list the rest of the package (layouts, Decoder, docs, tests) follows;

@@ -1,7 +1,5 @@
 package wire
 
-import "strconv"
-
 // Protocol constants.
 const (
 	// Version is the protocol version written into byte 0 of every message. A message
@@ -125,6 +123,8 @@ type Stamp struct {
 	Rev uint16
 }
 
+//go:generate go tool stringer -type=RefKind,HitType,Reason -linecomment
+
 // RefKind says what kind of packet a damage report answers.
 type RefKind uint8
 
@@ -132,39 +132,21 @@ type RefKind uint8
 const (
 	// RefNone: the damage answers no packet (a melee blow, a ram, a fall, drowning,
 	// unowned fire). Ref.Seq is 0.
-	RefNone RefKind = iota
+	RefNone RefKind = iota // none
 	// RefWeaponShot: a RemoteWeaponShot; Ref.Seq is its ShotSeq.
-	RefWeaponShot
+	RefWeaponShot // weapon_shot
 	// RefVehicleShot: a RemoteVehicleShot; Ref.Seq is its ShotSeq.
-	RefVehicleShot
+	RefVehicleShot // vehicle_shot
 	// RefDetonation: a RemoteDetonation; Ref.Seq is its Projectile number.
-	RefDetonation
+	RefDetonation // detonation
 	// RefEffect: a CreateExplosion or CreateFire; Ref.Seq is its Effect id.
-	RefEffect
+	RefEffect // effect
 	// RefVehicleExplode: a RemoteVehicleExplode; Ref.Seq is the vehicle id.
-	RefVehicleExplode
+	RefVehicleExplode // vehicle_explode
 
-	refKindCount // number of kinds; not a kind
+	// refKindCount: number of kinds; not a kind.
+	refKindCount
 )
-
-// String returns the kind's name, or "RefKind(n)" for a value outside the set.
-func (k RefKind) String() string {
-	switch k {
-	case RefNone:
-		return "none"
-	case RefWeaponShot:
-		return "weapon_shot"
-	case RefVehicleShot:
-		return "vehicle_shot"
-	case RefDetonation:
-		return "detonation"
-	case RefEffect:
-		return "effect"
-	case RefVehicleExplode:
-		return "vehicle_explode"
-	}
-	return "RefKind(" + strconv.Itoa(int(k)) + ")"
-}
 
 // Ref names the packet a damage report answers (adr-0045: the report carries "the shot
 // it answers"), so the server can correlate the hit with what it relayed: together with
@@ -183,31 +165,20 @@ type HitType uint8
 
 // The hit types of a shot.
 const (
-	HitNone         HitType = iota // nothing (or the world); HitID is 0
-	HitPlayer                      // a player; HitID is its id
-	HitVehicle                     // a vehicle; HitID is its id
-	HitObject                      // a global object; HitID is its id
-	HitPlayerObject                // a per-player object; HitID is its id
+	// HitNone: nothing (or the world); HitID is 0.
+	HitNone HitType = iota // none
+	// HitPlayer: a player; HitID is its id.
+	HitPlayer // player
+	// HitVehicle: a vehicle; HitID is its id.
+	HitVehicle // vehicle
+	// HitObject: a global object; HitID is its id.
+	HitObject // object
+	// HitPlayerObject: a per-player object; HitID is its id.
+	HitPlayerObject // player_object
 
-	hitTypeCount // number of hit types; not a hit type
+	// hitTypeCount: number of hit types; not a hit type.
+	hitTypeCount
 )
-
-// String returns the hit type's name, or "HitType(n)" for a value outside the set.
-func (h HitType) String() string {
-	switch h {
-	case HitNone:
-		return "none"
-	case HitPlayer:
-		return "player"
-	case HitVehicle:
-		return "vehicle"
-	case HitObject:
-		return "object"
-	case HitPlayerObject:
-		return "player_object"
-	}
-	return "HitType(" + strconv.Itoa(int(h)) + ")"
-}
 
 // Reason is why a connection ends (Disconnect).
 type Reason uint8
@@ -215,44 +186,24 @@ type Reason uint8
 // The reasons of a Disconnect.
 const (
 	// ReasonQuit: the player left.
-	ReasonQuit Reason = iota
+	ReasonQuit Reason = iota // quit
 	// ReasonTimeout: nothing was heard from the peer for too long.
-	ReasonTimeout
+	ReasonTimeout // timeout
 	// ReasonKicked: the gamemode removed the player.
-	ReasonKicked
+	ReasonKicked // kicked
 	// ReasonOverflow: the peer's reliable queue passed its hard cap (adr-0017: a
 	// recipient that overflows is disconnected instead of losing a critical event).
-	ReasonOverflow
+	ReasonOverflow // overflow
 	// ReasonMalformed: the peer sent bytes this package could not decode.
-	ReasonMalformed
+	ReasonMalformed // malformed
 	// ReasonVersion: the peer speaks another protocol version.
-	ReasonVersion
+	ReasonVersion // version
 	// ReasonShutdown: the server is shutting down.
-	ReasonShutdown
+	ReasonShutdown // shutdown
 
-	reasonCount // number of reasons; not a reason
+	// reasonCount: number of reasons; not a reason.
+	reasonCount
 )
-
-// String returns the reason's name, or "Reason(n)" for a value outside the set.
-func (r Reason) String() string {
-	switch r {
-	case ReasonQuit:
-		return "quit"
-	case ReasonTimeout:
-		return "timeout"
-	case ReasonKicked:
-		return "kicked"
-	case ReasonOverflow:
-		return "overflow"
-	case ReasonMalformed:
-		return "malformed"
-	case ReasonVersion:
-		return "version"
-	case ReasonShutdown:
-		return "shutdown"
-	}
-	return "Reason(" + strconv.Itoa(int(r)) + ")"
-}
 
 // Rewind is the recipient's own pose at the moment the shooter saw it (adr-0041), sent
 // in the recipient's copy of a shot when the ray passed near it. The recipient moves its

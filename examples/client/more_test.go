@@ -170,11 +170,11 @@ func TestEventsTellTheWorldWhatHappened(t *testing.T) {
 
 func TestVerdictsHaveStableNames(t *testing.T) {
 	require.Equal(t, "too fast", TooFast.String())
-	require.Equal(t, "act verdict(99)", ActVerdict(99).String())
+	require.Equal(t, "ActVerdict(99)", ActVerdict(99).String())
 	require.Equal(t, "acted #3", Action{Verdict: Acted, Seq: 3}.String())
 	require.Equal(t, "lethal 12.5 #4", DamageResult{Verdict: DamageLethal, Loss: 12.5, Report: 4}.String())
 	require.Equal(t, "refused teammate", DamageRefusedTeammate.String())
-	require.Equal(t, "damage verdict(0)", DamageVerdict(0).String())
+	require.Equal(t, "DamageVerdict(0)", DamageVerdict(0).String())
 	require.Equal(t, "left wreck", EventLeftWreck.String())
-	require.Equal(t, "event(0)", EventKind(0).String())
+	require.Equal(t, "EventKind(0)", EventKind(0).String())
 }

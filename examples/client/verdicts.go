@@ -2,6 +2,8 @@ package client
 
 import "strconv"
 
+//go:generate go tool stringer -type=ActVerdict -linecomment
+
 // ActVerdict is what an honest client decided about an action the bot asked for (Fire,
 // VehicleFire, Throw, Strike, StealthKill, HoldFire, Arm). Only Acted sends anything;
 // every other verdict is the reason the honest game would not do it, and changes nothing.
@@ -10,72 +12,45 @@ type ActVerdict uint8
 // The verdicts of an action.
 const (
 	// Acted: the action happened (and its packet, if any, is queued for the next Flush).
-	Acted ActVerdict = iota + 1
+	Acted ActVerdict = iota + 1 // acted
 	// NotSpawned: the client has no body yet (before its first RespawnPlayer).
-	NotSpawned
+	NotSpawned // not spawned
 	// Dead: the client's player is dead.
-	Dead
+	Dead // dead
 	// Settling: the life (or, for VehicleFire, the seat) is younger than
 	// Config.SpawnSettle; the server has likely not taken the first frame that shows it
 	// yet, and would refuse the act (adr-0017).
-	Settling
+	Settling // settling
 	// Animating: the player is inside the paired animation of a stealth kill.
-	Animating
+	Animating // animating
 	// NotOwned: the weapon is not in the client's store.
-	NotOwned
+	NotOwned // not owned
 	// WrongKind: the weapon cannot do this (a knife in Fire, a gun in Throw, no knife for a
 	// stealth kill, HoldFire without a continuous weapon).
-	WrongKind
+	WrongKind // wrong kind
 	// Reloading: the clip is empty and the reload has not finished.
-	Reloading
+	Reloading // reloading
 	// NoAmmo: the weapon has no rounds left at all.
-	NoAmmo
+	NoAmmo // no ammo
 	// TooFast: the weapon's minimum interval since its last use has not passed.
-	TooFast
+	TooFast // too fast
 	// OutOfRange: the ray is longer than the weapon's range, or the victim is too far; for
 	// VehicleFire also a ray that does not start at the gun's mount (its MountReach of the
 	// muzzle on the vehicle's pose).
-	OutOfRange
+	OutOfRange // out of range
 	// NoGun: the client's seat fires no gun of its vehicle's model (an unarmed vehicle, a
 	// passenger's seat, a vehicle the world does not know), or it sits in no vehicle.
-	NoGun
+	NoGun // no gun
 	// Wrecked: the vehicle is wrecked.
-	Wrecked
+	Wrecked // wrecked
 	// OnFoot: the action needs the player on foot (a throw, a stealth kill) or in a seat.
-	OnFoot
+	OnFoot // on foot
 	// Teammate: the victim of a stealth kill is a teammate by the newest stamp; the server
 	// would refuse it (adr-0039).
-	Teammate
+	Teammate // teammate
 	// NoVictim: the victim has no living copy on this client.
-	NoVictim
+	NoVictim // no victim
 )
-
-var actNames = [...]string{
-	Acted:      "acted",
-	NotSpawned: "not spawned",
-	Dead:       "dead",
-	Settling:   "settling",
-	Animating:  "animating",
-	NotOwned:   "not owned",
-	WrongKind:  "wrong kind",
-	Reloading:  "reloading",
-	NoAmmo:     "no ammo",
-	TooFast:    "too fast",
-	OutOfRange: "out of range",
-	NoGun:      "no gun",
-	Wrecked:    "wrecked",
-	OnFoot:     "on foot",
-	Teammate:   "teammate",
-	NoVictim:   "no victim",
-}
-
-// String returns the verdict's name.
-func (v ActVerdict) String() string {
-	if int(v) < len(actNames) && actNames[v] != "" {
-		return actNames[v]
-	}
-	return "act verdict(" + strconv.Itoa(int(v)) + ")"
-}
 
 // Action is the result of an action verb: the verdict and, for a packet it sent, the
 // packet's number (ShotSeq of a WeaponShot or VehicleShot, the projectile number of a
@@ -96,6 +71,8 @@ func (a Action) String() string {
 	return a.Verdict.String()
 }
 
+//go:generate go tool stringer -type=DamageVerdict -linecomment
+
 // DamageVerdict is what the client's game did with damage the world dealt it (a blow, a
 // ram, a fall, fire) or the server relayed to it (a shot, a blast, a vehicle explosion).
 type DamageVerdict uint8
@@ -104,41 +81,24 @@ type DamageVerdict uint8
 const (
 	// DamageApplied: the damage was applied; its report is created (a hit at once, a sum
 	// after its FireSumInterval).
-	DamageApplied DamageVerdict = iota + 1
+	DamageApplied DamageVerdict = iota + 1 // applied
 	// DamageLethal: the damage was applied and killed the player: the lethal report and
 	// the DeathReport are queued on the lane, in that order.
-	DamageLethal
+	DamageLethal // lethal
 	// DamageRefusedTeammate: the damage came from a teammate by the stamp that judges it
 	// (the shot's own, else the newest of its sender): not applied, no hit reaction, no
 	// report (adr-0039).
-	DamageRefusedTeammate
+	DamageRefusedTeammate // refused teammate
 	// DamageZeroMultiplier: the damage's class has multiplier 0: refused entirely, like a
 	// teammate's (adr-0045).
-	DamageZeroMultiplier
+	DamageZeroMultiplier // zero multiplier
 	// DamageMissed: nothing reached the player (the trace found no pellet, the blast ended
 	// before the player's position).
-	DamageMissed
+	DamageMissed // missed
 	// DamageIgnored: the player cannot take damage now (not spawned, dead, or the damage
 	// amounts to nothing).
-	DamageIgnored
+	DamageIgnored // ignored
 )
-
-var damageNames = [...]string{
-	DamageApplied:         "applied",
-	DamageLethal:          "lethal",
-	DamageRefusedTeammate: "refused teammate",
-	DamageZeroMultiplier:  "zero multiplier",
-	DamageMissed:          "missed",
-	DamageIgnored:         "ignored",
-}
-
-// String returns the verdict's name.
-func (v DamageVerdict) String() string {
-	if int(v) < len(damageNames) && damageNames[v] != "" {
-		return damageNames[v]
-	}
-	return "damage verdict(" + strconv.Itoa(int(v)) + ")"
-}
 
 // DamageResult is the outcome of one damage input.
 type DamageResult struct {
@@ -163,6 +123,8 @@ func (r DamageResult) String() string {
 	return s
 }
 
+//go:generate go tool stringer -type=EventKind -linecomment
+
 // EventKind says what happened to the player that the world around it must follow.
 type EventKind uint8
 
@@ -170,42 +132,21 @@ type EventKind uint8
 const (
 	// EventSpawned: the player revived (connect spawn or respawn) at Position, facing
 	// Facing, on foot, in life Epoch.
-	EventSpawned EventKind = iota + 1
+	EventSpawned EventKind = iota + 1 // spawned
 	// EventDied: the player died in life Epoch (Weapon is the cause).
-	EventDied
+	EventDied // died
 	// EventTeleported: the server moved the player (SetPlayerPosition) to Position; it is
 	// on foot.
-	EventTeleported
+	EventTeleported // teleported
 	// EventVehicleMoved: the server moved the vehicle the player sits in (SetVehiclePose).
-	EventVehicleMoved
+	EventVehicleMoved // vehicle moved
 	// EventLeftWreck: the player's vehicle exploded, its author is a teammate by the
 	// newest stamp: the player took nothing and stepped out of the wreck (Vehicle).
-	EventLeftWreck
+	EventLeftWreck // left wreck
 	// EventVehicleExploded: the vehicle the player drives reached 0 health; VehicleExplode
 	// is queued (Vehicle).
-	EventVehicleExploded
+	EventVehicleExploded // vehicle exploded
 	// EventStealthVictim: an accepted stealth kill on the player started its paired
 	// animation; it dies when the animation ends (Attacker).
-	EventStealthVictim
+	EventStealthVictim // stealth victim
 )
-
-// String returns the kind's name.
-func (k EventKind) String() string {
-	switch k {
-	case EventSpawned:
-		return "spawned"
-	case EventDied:
-		return "died"
-	case EventTeleported:
-		return "teleported"
-	case EventVehicleMoved:
-		return "vehicle moved"
-	case EventLeftWreck:
-		return "left wreck"
-	case EventVehicleExploded:
-		return "vehicle exploded"
-	case EventStealthVictim:
-		return "stealth victim"
-	}
-	return "event(" + strconv.Itoa(int(k)) + ")"
-}

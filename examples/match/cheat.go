@@ -10,6 +10,8 @@ import (
 	"github.com/arbitergo/arbiter/wire"
 )
 
+//go:generate go tool stringer -type=Cheat -linecomment
+
 // Cheat is what a cheating player does. A cheater plays through the same honest client
 // and bot as everyone; the cheat sits between its client and the network (rewriting and
 // forging datagrams, as a trainer or a modified client would) or in its game (skipping
@@ -20,30 +22,30 @@ type Cheat uint8
 // The cheats.
 const (
 	// Honest plays fair.
-	Honest Cheat = iota
+	Honest Cheat = iota // honest
 	// CheatSkipHits: its game never takes a bullet, as if a wall always stood in the way.
 	// The records leave a skipped hit open (it looks exactly like a wall): the god-mode
 	// suspicion detector must flag it. It gains: nothing is measured as a gain.
-	CheatSkipHits
+	CheatSkipHits // skip_hits
 	// CheatHealthFrames: its frames always show full health and armor (an
 	// infinite-health trainer). It gains every time the server's ledger of it rises
 	// without a server command (a spawn, a health or armor command).
-	CheatHealthFrames
+	CheatHealthFrames // health_frames
 	// CheatFrozenAmmo: its frames show a frozen ammo counter, and it keeps firing forged
 	// shots when its game has no rounds left. It gains every shot the server relays beyond
 	// the rounds it was given.
-	CheatFrozenAmmo
+	CheatFrozenAmmo // frozen_ammo
 	// CheatRevive: once dead, it keeps sending frames that claim it alive, and forged shots.
 	// It gains every frame relayed alive and every shot relayed while the server holds it
 	// dead.
-	CheatRevive
+	CheatRevive // revive
 	// CheatSpam: it fires a forged copy of every shot, ten times faster than its weapon
 	// allows. It gains every shot the server relays beyond the weapon's cadence.
-	CheatSpam
+	CheatSpam // spam
 	// CheatVehicleGod: the car it drives never takes damage (a vehicle god-mode trainer),
 	// and it drives whenever it can. Vehicle health stays the client's in the records, so
 	// nothing is measured as a gain: the vehicle_god_mode detector (adr-0041) must flag it.
-	CheatVehicleGod
+	CheatVehicleGod // vehicle_god
 	// CheatStaleEcho: after its game took a health or armor command it withholds the
 	// lane's acknowledgement (StaleAckHold, just short of the link timeout) and keeps
 	// echoing the revision from before that command in every frame and report, while its
@@ -54,7 +56,7 @@ const (
 	// sent less than the 15 s settling time before it), rounded up, and every confirmed hit
 	// (credited in order) that took nothing from a living ledger, so that it was neither on
 	// the ledger nor an unconfirmed claim for the god-mode detector.
-	CheatStaleEcho
+	CheatStaleEcho // stale_echo
 	// CheatCarryOver: the gamemode gives it an Uzi (CarryOverUzi rounds) at each spawn and,
 	// CarryOverDelay later, an MP5 (CarryOverMP5) into the same slot, which pools its ammo:
 	// the MP5's total holds the Uzi's rounds. Once its client applied the MP5, it withholds
@@ -62,7 +64,7 @@ const (
 	// shots of the replaced Uzi (as many as it had) through the overwrite window, then of
 	// the MP5 (more than it has). It gains every Uzi or MP5 shot the server relays beyond
 	// the rounds it was given (what the store held plus what the gives added).
-	CheatCarryOver
+	CheatCarryOver // carry_over
 	// CheatTakenWeapon: TakenDelay after each spawn the gamemode takes its Deagle. Once its
 	// client applied the take, it withholds its lane acknowledgements (the lane's
 	// acknowledgements are cumulative: it holds back every lane datagram, so nothing of the
@@ -71,7 +73,7 @@ const (
 	// take was in, later than an honest client's shot fired before the take could arrive:
 	// the link's round trip, twice its jitter, TakenHonestResends lost transmissions of the
 	// take and a tick on each side after the take.
-	CheatTakenWeapon
+	CheatTakenWeapon // taken_weapon
 	// CheatFarOrigin: its shots at a target farther than FarOriginMin start a metre from
 	// the target (as its client shows it) instead of at its own hands, and now and then it
 	// throws a grenade at an enemy beyond any throw (FarThrowMin) whose launch starts next
@@ -80,20 +82,20 @@ const (
 	// answers a shot or projectile the server relayed starting, or exploding, farther from
 	// where the cheater stood than it could have put it (beyond refserver.OriginReach and
 	// its lead; beyond the grenade's reach and refserver.ThrowSlack).
-	CheatFarOrigin
+	CheatFarOrigin // far_origin
 	// CheatVehicleGuns: it fires vehicle guns no honest client could (cheat_vehicles.go):
 	// a Sniper round 900 m long from an unarmed car, the driver's gun from a passenger's
 	// seat, an armed vehicle's gun from on foot, its own gun's rays beyond the gun's range
 	// and far beyond its cadence; it drives whenever it can. It gains every such shot the
 	// server relays (the vehicle catalogue forbids them), every relayed ray beyond the
 	// gun's cadence, and every damage credited from a Sniper round.
-	CheatVehicleGuns
+	CheatVehicleGuns // vehicle_guns
 	// CheatSeatSteal: from 50 m away or more, its client gets into the driver's seat of a
 	// car an honest player drives (cheat_vehicles.go), sends the car's frames to where it
 	// stands, and after a second reports the car exploded. It gains every seat the server
 	// grants it that way, every frame of the car the server relays from it, and every
 	// explosion of the car the server accepts from it (its occupants die).
-	CheatSeatSteal
+	CheatSeatSteal // seat_steal
 	// CheatMutator: the unscripted adversary. It takes its own honest client's datagrams
 	// and mutates them at random, seeded (fields, ids, positions, numbers, revisions,
 	// seats, rays, hit claims, reports), replays other players' datagrams relayed to it
@@ -105,52 +107,15 @@ const (
 	// detonation far from its launch), the kills that damage made, and other players'
 	// state changed (a seat or a vehicle of another player taken over, a vehicle exploded
 	// that it did not drive, a suspicion raised on another player by its claims).
-	CheatMutator
+	CheatMutator // mutator
 	// CheatFlood: bursts of frames, shots and junk datagrams at many times the honest
 	// rate (FloodBurst datagrams every FloodEvery). It gains every honest player's relay
 	// the server could not log or deliver, every gamemode event of the records the server
 	// dropped (Gains.Others), and whatever wrongs the honest players (honest_wronged).
-	CheatFlood
+	CheatFlood // flood
 
 	cheatCount
 )
-
-// String names the cheat.
-func (c Cheat) String() string {
-	switch c {
-	case Honest:
-		return "honest"
-	case CheatSkipHits:
-		return "skip_hits"
-	case CheatHealthFrames:
-		return "health_frames"
-	case CheatFrozenAmmo:
-		return "frozen_ammo"
-	case CheatRevive:
-		return "revive"
-	case CheatSpam:
-		return "spam"
-	case CheatVehicleGod:
-		return "vehicle_god"
-	case CheatStaleEcho:
-		return "stale_echo"
-	case CheatCarryOver:
-		return "carry_over"
-	case CheatTakenWeapon:
-		return "taken_weapon"
-	case CheatFarOrigin:
-		return "far_origin"
-	case CheatVehicleGuns:
-		return "vehicle_guns"
-	case CheatSeatSteal:
-		return "seat_steal"
-	case CheatMutator:
-		return "mutator"
-	case CheatFlood:
-		return "flood"
-	}
-	return "cheat(?)"
-}
 
 // CheaterReport is what one cheater obtained.
 type CheaterReport struct {

@@ -8,6 +8,8 @@ import (
 	"github.com/arbitergo/arbiter/wire"
 )
 
+//go:generate go tool stringer -type=EventKind -linecomment
+
 // EventKind is the kind of an Event: the gamemode events of the records (player_damage,
 // player_death, player_spawn, the god_mode suspicion flags) and the diagnostic events a
 // host or a simulator needs to tell whether an honest player was wronged.
@@ -20,116 +22,82 @@ const (
 	// Amount the claimed loss, Floor the floor it paid, Deducted what it took from the
 	// ledger, Seq the report number, Detail the vitals verdict (applied, attribution_only,
 	// late).
-	EventPlayerDamage EventKind = iota + 1
+	EventPlayerDamage EventKind = iota + 1 // player_damage
 	// EventPlayerDeath (player_death): a committed death, once per life. Player is the
 	// victim, Other the killer (never a teammate, NoPlayer for none), Weapon the cause,
 	// Pose the death pose, Commit how it was committed (the victim's report, the server's
 	// deadline, or on leaving), Gen the life that ended.
-	EventPlayerDeath
+	EventPlayerDeath // player_death
 	// EventPlayerSpawn (player_spawn): the first living frame of a life. Connect marks the
 	// connect spawn; Gen is the new life.
-	EventPlayerSpawn
+	EventPlayerSpawn // player_spawn
 	// EventGodMode (suspicion flag god_mode): a frame showed more health or armor than the
 	// ledger (beyond the tolerance) and was cut. Amount is the excess.
-	EventGodMode
+	EventGodMode // god_mode
 	// EventGodModeSuspect (suspicion flag of the god-mode detector): over the detector's
 	// window the player confirmed far fewer hits, and felt far less loss, than shooters
 	// claimed against its rewound pose. Amount is the claimed loss, Deducted the felt loss,
 	// Seq the number of unconfirmed claims.
-	EventGodModeSuspect
+	EventGodModeSuspect // god_mode_suspect
 	// EventVehicleGodModeSuspect (suspicion flag of the vehicle_god_mode detector,
 	// adr-0041): over the detector's window the vehicles the player drove lost far less
 	// health in its frames than shooters claimed against their rewound poses. Vehicle is
 	// the vehicle it drove last, Amount the claimed loss, Deducted the felt loss, Seq the
 	// number of claimed hits.
-	EventVehicleGodModeSuspect
+	EventVehicleGodModeSuspect // vehicle_god_mode_suspect
 
 	// EventPlayerJoin: a connection joined (Hello). Token is its player token.
-	EventPlayerJoin
+	EventPlayerJoin // player_join
 	// EventPlayerLeave: a connection ended. Reason is why.
-	EventPlayerLeave
+	EventPlayerLeave // player_leave
 	// EventRespawnGranted: a respawn was granted (Gen is the new life; Connect for the
 	// connect spawn). player_spawn follows on the first living frame.
-	EventRespawnGranted
+	EventRespawnGranted // respawn_granted
 	// EventShotRefused: a WeaponShot or VehicleShot refused. Player is the shooter, Seq the
 	// shot number, Weapon its weapon, Verdict why, Detail the package verdict.
-	EventShotRefused
+	EventShotRefused // shot_refused
 	// EventProjectileRefused: a ProjectileLaunch or a Detonation refused.
-	EventProjectileRefused
+	EventProjectileRefused // projectile_refused
 	// EventReportNotCredited: a damage report that was not credited: refused before the
 	// ledger, or discarded by vitals (Verdict and Detail say why). Player is the victim,
 	// Other the attacker it named.
-	EventReportNotCredited
+	EventReportNotCredited // report_not_credited
 	// EventReportUnattributed: a report of damage summed or observed by the victim (fire,
 	// an unowned cause) naming an attacker the World could not correlate: the ledger took
 	// it, without attribution. Verdict says why.
-	EventReportUnattributed
+	EventReportUnattributed // report_unattributed
 	// EventCommandRefused: a gamemode command the World refused (Detail is the error).
-	EventCommandRefused
+	EventCommandRefused // command_refused
 	// EventStealthKill: an accepted stealth kill (Other is the attacker).
-	EventStealthKill
+	EventStealthKill // stealth_kill
 	// EventStealthKillRefused: a refused stealth kill claim.
-	EventStealthKillRefused
+	EventStealthKillRefused // stealth_kill_refused
 	// EventVehicleExploded: an accepted vehicle explosion. Vehicle is the vehicle, Other the
 	// credited author (NoPlayer for none), Player the driver who reported it.
-	EventVehicleExploded
+	EventVehicleExploded // vehicle_exploded
 	// EventVehicleExplodeRefused: a refused vehicle explosion report.
-	EventVehicleExplodeRefused
+	EventVehicleExplodeRefused // vehicle_explode_refused
 	// EventDeathCounted: the server counted a death itself (vitals): the wait for the
 	// victim's DeathReport started. Detail is how it was counted.
-	EventDeathCounted
+	EventDeathCounted // death_counted
 	// EventDeathReportIgnored: a DeathReport that committed nothing (Detail is the
 	// lifecycle verdict: already committed, previous life, ...).
-	EventDeathReportIgnored
+	EventDeathReportIgnored // death_report_ignored
 	// EventInputRefused: any other message of a client refused (a frame of the wrong
 	// vehicle, a malformed datagram, a message in the wrong direction, ...).
-	EventInputRefused
+	EventInputRefused // input_refused
 	// EventPackageRefused: a domain package refused a call the World made on its own
 	// account (a lane acknowledgement routed to it, a history restarted, a join rolled
 	// back; see PackageCall). Detail is the call and the package's error. Each is also
 	// counted in Stats.PackageRefusals.
-	EventPackageRefused
+	EventPackageRefused // package_refused
 	// EventRefusalsSuppressed: the refusal diagnostics of one connection's input over its
 	// RefusalEvents in a RefusalInterval, summarized once the interval ended. Player is the
 	// connection (NoPlayer for ids outside the slots), Count how many were suppressed.
-	EventRefusalsSuppressed
+	EventRefusalsSuppressed // refusals_suppressed
 
 	eventKindEnd
 )
-
-var eventKindNames = [...]string{
-	EventPlayerDamage:          "player_damage",
-	EventPlayerDeath:           "player_death",
-	EventPlayerSpawn:           "player_spawn",
-	EventGodMode:               "god_mode",
-	EventGodModeSuspect:        "god_mode_suspect",
-	EventVehicleGodModeSuspect: "vehicle_god_mode_suspect",
-	EventPlayerJoin:            "player_join",
-	EventPlayerLeave:           "player_leave",
-	EventRespawnGranted:        "respawn_granted",
-	EventShotRefused:           "shot_refused",
-	EventProjectileRefused:     "projectile_refused",
-	EventReportNotCredited:     "report_not_credited",
-	EventReportUnattributed:    "report_unattributed",
-	EventCommandRefused:        "command_refused",
-	EventStealthKill:           "stealth_kill",
-	EventStealthKillRefused:    "stealth_kill_refused",
-	EventVehicleExploded:       "vehicle_exploded",
-	EventVehicleExplodeRefused: "vehicle_explode_refused",
-	EventDeathCounted:          "death_counted",
-	EventDeathReportIgnored:    "death_report_ignored",
-	EventInputRefused:          "input_refused",
-	EventPackageRefused:        "package_refused",
-	EventRefusalsSuppressed:    "refusals_suppressed",
-}
-
-// String names the kind as the gamemode sees it (player_damage, ...).
-func (k EventKind) String() string {
-	if k > 0 && k < eventKindEnd {
-		return eventKindNames[k]
-	}
-	return "event(" + strconv.Itoa(int(k)) + ")"
-}
 
 // Diagnostic reports whether the kind is a diagnostic rather than a gamemode event of the
 // records.

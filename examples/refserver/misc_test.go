@@ -40,11 +40,11 @@ func TestConfigIsValidatedAtConstruction(t *testing.T) {
 
 func TestEveryVerdictAndEventKindHasAName(t *testing.T) {
 	for v := VerdictAccepted; v < verdictEnd; v++ {
-		require.NotContains(t, v.String(), "verdict(", "%d", v)
+		require.NotContains(t, v.String(), "Verdict(", "%d", v)
 	}
-	require.Equal(t, "verdict(0)", Verdict(0).String())
+	require.Equal(t, "Verdict(0)", Verdict(0).String())
 	for k := EventPlayerDamage; k < eventKindEnd; k++ {
-		require.NotContains(t, k.String(), "event(", "%d", k)
+		require.NotContains(t, k.String(), "EventKind(", "%d", k)
 		e := Event{Kind: k, At: time.Second, Player: 1, Other: NoPlayer, Vehicle: NoVehicle}
 		require.True(t, strings.HasPrefix(e.String(), "t=1s "+k.String()+" player=1"), e.String())
 		require.Equal(t, e.String(), e.String())

@@ -1,8 +1,6 @@
 package refserver
 
-import (
-	"strconv"
-)
+//go:generate go tool stringer -type=PackageCall -linecomment
 
 // PackageCall names a call the World makes into a domain package on its own account: no
 // client datagram and no gamemode verb waits for its answer (a lane acknowledgement routed
@@ -16,65 +14,41 @@ type PackageCall uint8
 // The calls whose refusals the World counts.
 const (
 	// CallRecordPlayer: rewind.World.RecordPlayer of an accepted frame.
-	CallRecordPlayer PackageCall = iota
+	CallRecordPlayer PackageCall = iota // record_player
 	// CallRespawnHistory: rewind.World.RespawnPlayer at a respawn grant.
-	CallRespawnHistory
+	CallRespawnHistory // respawn_history
 	// CallMovePlayer: rewind.World.MovePlayer of an occupant of a moved vehicle.
-	CallMovePlayer
+	CallMovePlayer // move_player
 	// CallWreckVehicle: rewind.World.WreckVehicle of an accepted explosion.
-	CallWreckVehicle
+	CallWreckVehicle // wreck_vehicle
 	// CallVehicleHealth: vitals.VehicleDetector.Health of an accepted vehicle frame.
-	CallVehicleHealth
+	CallVehicleHealth // vehicle_health
 	// CallHealthAck: vitals.Player.Acknowledged of a health or armor command's
 	// acknowledgement (also the deadline's zero).
-	CallHealthAck
+	CallHealthAck // health_ack
 	// CallMultipliersAck: vitals.Player.MultipliersAcknowledged of a multiplier table's
 	// acknowledgement.
-	CallMultipliersAck
+	CallMultipliersAck // multipliers_ack
 	// CallZeroAck: lifecycle.World.ZeroAcknowledged of the deadline's SetHealth(0).
-	CallZeroAck
+	CallZeroAck // zero_ack
 	// CallWeaponAck: inventory.Inventory.Acknowledged of a weapon command's
 	// acknowledgement.
-	CallWeaponAck
+	CallWeaponAck // weapon_ack
 	// CallJudgeReport: teams.Registry.JudgeReport of a correlated damage report (a refusal
 	// leaves the report uncredited).
-	CallJudgeReport
+	CallJudgeReport // judge_report
 	// CallJoin: a package refused the new connection (the join is rolled back in the
 	// packages that took it).
-	CallJoin
+	CallJoin // join
 	// CallJoinRollback: a package refused to undo its part of a join rolled back.
-	CallJoinRollback
+	CallJoinRollback // join_rollback
 	// CallLeave: a package refused to free the slot of a connection that ended.
-	CallLeave
+	CallLeave // leave
 
 	// NumPackageCalls is the number of PackageCall values (the length of
 	// Stats.PackageRefusals).
 	NumPackageCalls
 )
-
-var packageCallNames = [NumPackageCalls]string{
-	CallRecordPlayer:   "record_player",
-	CallRespawnHistory: "respawn_history",
-	CallMovePlayer:     "move_player",
-	CallWreckVehicle:   "wreck_vehicle",
-	CallVehicleHealth:  "vehicle_health",
-	CallHealthAck:      "health_ack",
-	CallMultipliersAck: "multipliers_ack",
-	CallZeroAck:        "zero_ack",
-	CallWeaponAck:      "weapon_ack",
-	CallJudgeReport:    "judge_report",
-	CallJoin:           "join",
-	CallJoinRollback:   "join_rollback",
-	CallLeave:          "leave",
-}
-
-// String names the call as its package_refused events and counters do.
-func (c PackageCall) String() string {
-	if c < NumPackageCalls {
-		return packageCallNames[c]
-	}
-	return "call(" + strconv.Itoa(int(c)) + ")"
-}
 
 // packageRefused counts a refusal of call for player id (NoPlayer if none) and raises its
 // package_refused diagnostic. A nil err is no refusal: it returns false and does nothing,

@@ -13,11 +13,11 @@ func TestEveryPackageCallHasAName(t *testing.T) {
 	seen := map[string]bool{}
 	for c := PackageCall(0); c < NumPackageCalls; c++ {
 		name := c.String()
-		require.NotContains(t, name, "call(", "%d", c)
+		require.NotContains(t, name, "PackageCall(", "%d", c)
 		require.False(t, seen[name], "%s named twice", name)
 		seen[name] = true
 	}
-	require.Equal(t, "call(200)", PackageCall(200).String())
+	require.Equal(t, "PackageCall(200)", PackageCall(200).String())
 }
 
 // A refusal of a call the World makes on its own account is never dropped silently: it is

@@ -37,35 +37,22 @@ func NewerOrEqual(a, b uint16) bool {
 	return a == b || Newer(a, b)
 }
 
+//go:generate go tool stringer -type=Order -linecomment
+
 // Order is the result of Compare.
 type Order int8
 
 // The possible orders of two serial numbers.
 const (
 	// Equal means the two numbers are the same.
-	Equal Order = iota
+	Equal Order = iota // equal
 	// After means the first number is newer than the second.
-	After
+	After // after
 	// Before means the first number is older than the second.
-	Before
+	Before // before
 	// Unordered means the numbers are exactly half the space apart and cannot be ordered.
-	Unordered
+	Unordered // unordered
 )
-
-// String returns the name of the order.
-func (o Order) String() string {
-	switch o {
-	case Equal:
-		return "equal"
-	case After:
-		return "after"
-	case Before:
-		return "before"
-	case Unordered:
-		return "unordered"
-	}
-	return "order(?)"
-}
 
 // Compare orders a relative to b.
 func Compare(a, b uint16) Order {

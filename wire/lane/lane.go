@@ -227,29 +227,20 @@ func (c Config) resolve() (laneLimits, error) {
 	return l, nil
 }
 
+//go:generate go tool stringer -type=State -linecomment
+
 // State is whether a lane still works.
 type State uint8
 
 // The states of a lane.
 const (
 	// Open is a working lane.
-	Open State = iota
+	Open State = iota // open
 	// MustDisconnect is a lane that broke (hard cap or link timeout): the host sends
 	// Disconnect and closes the connection. Deliver, PopAcked, Acked and Stats still work;
 	// Queue, Poll and Receive return the error that broke it.
-	MustDisconnect
+	MustDisconnect // must-disconnect
 )
-
-// String returns the state's name.
-func (s State) String() string {
-	switch s {
-	case Open:
-		return "open"
-	case MustDisconnect:
-		return "must-disconnect"
-	}
-	return "lane-state(?)"
-}
 
 // Ack reports that the peer acknowledged a message.
 type Ack struct {

@@ -1044,7 +1044,7 @@ func TestLaneFramingMatchesTheTable(t *testing.T) {
 }
 
 func TestLaneStateString(t *testing.T) {
-	for s, want := range map[State]string{Open: "open", MustDisconnect: "must-disconnect", 9: "lane-state(?)"} {
+	for s, want := range map[State]string{Open: "open", MustDisconnect: "must-disconnect", 9: "State(9)"} {
 		if got := s.String(); got != want {
 			t.Errorf("%d: %q, want %q", s, got, want)
 		}
