@@ -11,7 +11,9 @@ import (
 // NodeID names an endpoint of the simulated network.
 type NodeID int
 
-// Handler receives a datagram delivered to a node. The slice belongs to the handler.
+// Handler receives a datagram delivered to a node. The slice is valid only during the call
+// (the network reuses its bytes for a later datagram): a handler that keeps the bytes copies
+// them. The handler may change them.
 type Handler func(from NodeID, datagram []byte)
 
 // LinkConfig describes one direction of a link.
@@ -72,6 +74,8 @@ type LinkStats struct {
 }
 
 type link struct {
+	net       *Network
+	from, to  NodeID
 	cfg       LinkConfig
 	rng       *rand.Rand
 	stats     LinkStats
@@ -95,13 +99,27 @@ type Fate struct {
 type Filter func(from, to NodeID, datagram []byte) Fate
 
 // Network moves datagrams between nodes over configured links.
+//
+// The datagram path allocates nothing once the network has warmed up: Send copies the
+// datagram into a buffer from the network's pool, the delivery is an event without a
+// closure, and the buffer returns to the pool when the handler returns.
 type Network struct {
 	sim      *Sim
-	handlers map[NodeID]Handler
-	links    map[[2]NodeID]*link
+	handlers []Handler          // by node, for nodes 0 to denseNodes-1
+	far      map[NodeID]Handler // the other nodes
+	links    [][]*link          // [from][to], for nodes 0 to denseNodes-1
+	farLinks map[[2]NodeID]*link
+	order    []*link // every link, in order of creation
 	fallback LinkConfig
 	filter   Filter
+	pool     bufPool
 }
+
+// denseNodes bounds the node numbers whose handlers and links sit in slices rather than in
+// maps (the examples number their nodes from 0).
+const denseNodes = 1 << 12
+
+func dense(id NodeID) bool { return id >= 0 && id < denseNodes }
 
 // SetFilter installs f (nil removes it).
 func (n *Network) SetFilter(f Filter) { n.filter = f }
@@ -111,17 +129,42 @@ func NewNetwork(s *Sim, def LinkConfig) (*Network, error) {
 	if err := def.Validate(); err != nil {
 		return nil, err
 	}
-	return &Network{sim: s, handlers: map[NodeID]Handler{}, links: map[[2]NodeID]*link{}, fallback: def}, nil
+	return &Network{sim: s, far: map[NodeID]Handler{}, farLinks: map[[2]NodeID]*link{}, fallback: def}, nil
 }
 
 // Sim returns the simulator the network runs on.
 func (n *Network) Sim() *Sim { return n.sim }
 
 // Attach registers the handler of a node, replacing any earlier one.
-func (n *Network) Attach(id NodeID, h Handler) { n.handlers[id] = h }
+func (n *Network) Attach(id NodeID, h Handler) {
+	if !dense(id) {
+		n.far[id] = h
+		return
+	}
+	if int(id) >= len(n.handlers) {
+		n.handlers = append(n.handlers, make([]Handler, int(id)+1-len(n.handlers))...)
+	}
+	n.handlers[id] = h
+}
 
 // Detach removes a node; datagrams in flight to it are dropped on arrival.
-func (n *Network) Detach(id NodeID) { delete(n.handlers, id) }
+func (n *Network) Detach(id NodeID) {
+	if !dense(id) {
+		delete(n.far, id)
+	} else if int(id) < len(n.handlers) {
+		n.handlers[id] = nil
+	}
+}
+
+func (n *Network) handler(id NodeID) Handler {
+	if !dense(id) {
+		return n.far[id]
+	}
+	if int(id) < len(n.handlers) {
+		return n.handlers[id]
+	}
+	return nil
+}
 
 // SetLink configures the direction from -> to.
 func (n *Network) SetLink(from, to NodeID, cfg LinkConfig) error {
@@ -143,7 +186,7 @@ func (n *Network) SetPath(a, b NodeID, cfg LinkConfig) error {
 
 // Stats returns the counters of the direction from -> to.
 func (n *Network) Stats(from, to NodeID) LinkStats {
-	if l, ok := n.links[[2]NodeID{from, to}]; ok {
+	if l := n.lookup(from, to); l != nil {
 		return l.stats
 	}
 	return LinkStats{}
@@ -152,7 +195,7 @@ func (n *Network) Stats(from, to NodeID) LinkStats {
 // TotalStats sums the counters of every link.
 func (n *Network) TotalStats() LinkStats {
 	var t LinkStats
-	for _, l := range n.links {
+	for _, l := range n.order {
 		t.Sent += l.stats.Sent
 		t.Lost += l.stats.Lost
 		t.Duplicated += l.stats.Duplicated
@@ -163,14 +206,38 @@ func (n *Network) TotalStats() LinkStats {
 	return t
 }
 
+// lookup returns the link from -> to, or nil if it was never used or configured.
+func (n *Network) lookup(from, to NodeID) *link {
+	if !dense(from) || !dense(to) {
+		return n.farLinks[[2]NodeID{from, to}]
+	}
+	if int(from) < len(n.links) && int(to) < len(n.links[from]) {
+		return n.links[from][to]
+	}
+	return nil
+}
+
+// link returns the link from -> to, creating it with the default configuration.
 func (n *Network) link(from, to NodeID) *link {
-	k := [2]NodeID{from, to}
-	if l, ok := n.links[k]; ok {
+	if l := n.lookup(from, to); l != nil {
 		return l
 	}
 	stream := uint64(uint32(from))<<32 | uint64(uint32(to))
-	l := &link{cfg: n.fallback, rng: n.sim.Stream(stream ^ 0x6c696e6b)}
-	n.links[k] = l
+	l := &link{net: n, from: from, to: to, cfg: n.fallback, rng: n.sim.Stream(stream ^ 0x6c696e6b)}
+	n.order = append(n.order, l)
+	if !dense(from) || !dense(to) {
+		n.farLinks[[2]NodeID{from, to}] = l
+		return l
+	}
+	if int(from) >= len(n.links) {
+		n.links = append(n.links, make([][]*link, int(from)+1-len(n.links))...)
+	}
+	row := n.links[from]
+	if int(to) >= len(row) {
+		row = append(row, make([]*link, int(to)+1-len(row))...)
+		n.links[from] = row
+	}
+	row[to] = l
 	return l
 }
 
@@ -195,18 +262,64 @@ func (n *Network) Send(from, to NodeID, datagram []byte) {
 		l.stats.Duplicated++
 	}
 	for range copies {
-		b := append([]byte(nil), datagram...)
-		n.sim.After(l.delay()+max(fate.Delay, 0), func() {
-			l.stats.Delivered++
-			if seq < l.delivered {
-				l.stats.Overtaken++
-			} else {
-				l.delivered = seq
-			}
-			if h, ok := n.handlers[to]; ok {
-				h(from, b)
-			}
-		})
+		b := n.pool.get(len(datagram))
+		copy(b, datagram)
+		n.sim.schedule(event{at: n.sim.now + l.delay() + max(fate.Delay, 0), l: l, seq: seq, buf: b})
+	}
+}
+
+// deliver hands the seq-th datagram of the link to the handler of its destination, then
+// takes its buffer back.
+func (l *link) deliver(seq uint64, b []byte) {
+	l.stats.Delivered++
+	if seq < l.delivered {
+		l.stats.Overtaken++
+	} else {
+		l.delivered = seq
+	}
+	if h := l.net.handler(l.to); h != nil {
+		h(l.from, b)
+	}
+	l.net.pool.put(b)
+}
+
+// bufPool keeps the buffers of delivered datagrams for the next ones, by size class (64 B
+// to 4 KiB, doubling); a larger datagram gets a buffer of its own, not kept.
+type bufPool struct {
+	free [poolClasses][][]byte
+}
+
+const (
+	poolClasses  = 7
+	poolMinShift = 6 // the smallest class holds 64 B
+)
+
+// poolClass returns the size class of a datagram of n bytes, or -1 when it is too large.
+func poolClass(n int) int {
+	for c := range poolClasses {
+		if n <= 1<<(poolMinShift+c) {
+			return c
+		}
+	}
+	return -1
+}
+
+func (p *bufPool) get(n int) []byte {
+	c := poolClass(n)
+	if c < 0 {
+		return make([]byte, n)
+	}
+	if f := p.free[c]; len(f) > 0 {
+		b := f[len(f)-1]
+		p.free[c] = f[:len(f)-1]
+		return b[:n]
+	}
+	return make([]byte, n, 1<<(poolMinShift+c))
+}
+
+func (p *bufPool) put(b []byte) {
+	if c := poolClass(cap(b)); c >= 0 && cap(b) == 1<<(poolMinShift+c) {
+		p.free[c] = append(p.free[c], b[:0])
 	}
 }
 

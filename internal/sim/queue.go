@@ -1,0 +1,250 @@
+package sim
+
+import (
+	"math/bits"
+	"slices"
+	"time"
+)
+
+// The event queue is a timing wheel: a ring of slots, each holding the events of one short
+// span of virtual time, in front of a binary heap for the events beyond the ring's reach.
+// Scheduling appends to a slot; the slot is sorted by (time, scheduling order) once, when it
+// becomes the earliest, and then read from the front. The order it yields is exactly the
+// heap's: events by time, events at the same time in the order they were scheduled.
+const (
+	// slotShift sets a slot's span: 2^16 ns, about 66 µs.
+	slotShift = 16
+	// wheelBits sets the ring's size: 2^13 slots, about 537 ms ahead of the clock, more than
+	// any one-way delay of the links the examples configure (a delivery beyond it, or a
+	// timer seconds away, waits in the heap and enters the ring as the ring reaches it).
+	wheelBits = 13
+	wheelSize = 1 << wheelBits
+	wheelMask = wheelSize - 1
+	// slotFirstCap is the room a slot starts with when no emptied slot's array is spare.
+	slotFirstCap = 16
+)
+
+// event is one scheduled happening: a function to call, or (fn nil) the delivery of a
+// datagram over link l, the seq-th the link was handed, whose bytes are buf.
+type event struct {
+	at  time.Duration
+	id  uint64
+	fn  func()
+	l   *link
+	seq uint64
+	buf []byte
+}
+
+func (e *event) before(o *event) bool {
+	if e.at != o.at {
+		return e.at < o.at
+	}
+	return e.id < o.id
+}
+
+func cmpEvents(a, b event) int {
+	switch {
+	case a.at < b.at:
+		return -1
+	case a.at > b.at:
+		return 1
+	case a.id < b.id:
+		return -1
+	case a.id > b.id:
+		return 1
+	}
+	return 0
+}
+
+func slotOf(t time.Duration) int64 { return int64(t) >> slotShift }
+
+// queue is the timing wheel. Invariants: cur (the slot of the last event taken) is at most
+// the slot of the clock, so every event scheduled lies at or after it; the ring holds the
+// events of slots cur to cur+wheelSize-1, each at its slot number modulo wheelSize; the heap
+// far holds the later ones; the slot of cur has run its first pos events; a slot marked
+// sorted is in (time, id) order and stays so (insertion keeps the order).
+type queue struct {
+	slots  [][]event
+	sorted []bool
+	occ    [wheelSize / 64]uint64 // bit i: slot i has events not yet run
+	cur    int64
+	pos    int
+	n      int // events in the ring not yet run
+	far    farHeap
+	spare  [][]event // emptied slots' arrays, reused by the next slots to fill
+}
+
+func newQueue() queue {
+	return queue{slots: make([][]event, wheelSize), sorted: make([]bool, wheelSize)}
+}
+
+func (q *queue) len() int { return q.n + len(q.far) }
+
+func (q *queue) push(e event) {
+	s := slotOf(e.at)
+	if s >= q.cur+wheelSize {
+		q.far.push(e)
+		return
+	}
+	q.put(s, e)
+}
+
+// put adds e to the ring's slot s (cur <= s < cur+wheelSize).
+func (q *queue) put(s int64, e event) {
+	i := int(s & wheelMask)
+	sl := q.slots[i]
+	if sl == nil {
+		if k := len(q.spare); k > 0 {
+			sl = q.spare[k-1]
+			q.spare[k-1] = nil
+			q.spare = q.spare[:k-1]
+		} else {
+			sl = make([]event, 0, slotFirstCap)
+		}
+	}
+	if q.sorted[i] && len(sl) > 0 && e.before(&sl[len(sl)-1]) {
+		lo := 0
+		if s == q.cur {
+			lo = q.pos
+		}
+		k, _ := slices.BinarySearchFunc(sl[lo:], e, cmpEvents)
+		sl = slices.Insert(sl, lo+k, e)
+	} else {
+		sl = append(sl, e)
+	}
+	q.slots[i] = sl
+	q.occ[i>>6] |= 1 << (i & 63)
+	q.n++
+}
+
+// head finds the earliest event: its slot in the ring (sorted on the way), or -1 when it is
+// the heap's first. ok is false when the queue is empty.
+func (q *queue) head() (slot int64, ok bool) {
+	if q.n == 0 {
+		if len(q.far) == 0 {
+			return 0, false
+		}
+		return -1, true
+	}
+	i := q.nextOccupied(int(q.cur & wheelMask))
+	s := q.cur + int64((i-int(q.cur&wheelMask))&wheelMask)
+	if !q.sorted[i] {
+		from := 0
+		if s == q.cur {
+			from = q.pos
+		}
+		slices.SortFunc(q.slots[i][from:], cmpEvents)
+		q.sorted[i] = true
+	}
+	return s, true
+}
+
+// peek returns the earliest event of the slot head returned.
+func (q *queue) peek(slot int64) *event {
+	if slot < 0 {
+		return &q.far[0]
+	}
+	i := int(slot & wheelMask)
+	if slot == q.cur {
+		return &q.slots[i][q.pos]
+	}
+	return &q.slots[i][0]
+}
+
+// take removes and returns the earliest event of the slot head returned.
+func (q *queue) take(slot int64) event {
+	if slot < 0 {
+		e := q.far.pop()
+		q.advance(slotOf(e.at))
+		return e
+	}
+	if slot != q.cur {
+		q.advance(slot) // the slot of cur is empty: pos is 0
+	}
+	i := int(slot & wheelMask)
+	sl := q.slots[i]
+	e := sl[q.pos]
+	q.pos++
+	q.n--
+	if q.pos == len(sl) {
+		clear(sl)
+		q.spare = append(q.spare, sl[:0])
+		q.slots[i] = nil
+		q.sorted[i] = false
+		q.occ[i>>6] &^= 1 << (i & 63)
+		q.pos = 0
+	}
+	return e
+}
+
+// advance moves cur forward to s and brings into the ring the heap's events it now reaches.
+func (q *queue) advance(s int64) {
+	q.cur, q.pos = s, 0
+	for len(q.far) > 0 {
+		fs := slotOf(q.far[0].at)
+		if fs >= q.cur+wheelSize {
+			return
+		}
+		q.put(fs, q.far.pop())
+	}
+}
+
+// nextOccupied returns the first slot index at or after i, circularly, with events; the
+// ring must hold at least one.
+func (q *queue) nextOccupied(i int) int {
+	w := i >> 6
+	if m := q.occ[w] &^ (1<<(i&63) - 1); m != 0 {
+		return w<<6 | bits.TrailingZeros64(m)
+	}
+	for k := 1; k <= len(q.occ); k++ {
+		j := (w + k) % len(q.occ)
+		if m := q.occ[j]; m != 0 {
+			return j<<6 | bits.TrailingZeros64(m)
+		}
+	}
+	panic("sim: wheel count and occupancy disagree")
+}
+
+// farHeap is a binary min-heap of events by (time, id), without interface boxing.
+type farHeap []event
+
+func (h *farHeap) push(e event) {
+	*h = append(*h, e)
+	a := *h
+	j := len(a) - 1
+	for j > 0 {
+		p := (j - 1) / 2
+		if !a[j].before(&a[p]) {
+			break
+		}
+		a[j], a[p] = a[p], a[j]
+		j = p
+	}
+}
+
+func (h *farHeap) pop() event {
+	a := *h
+	e := a[0]
+	last := len(a) - 1
+	a[0] = a[last]
+	a[last] = event{}
+	a = a[:last]
+	*h = a
+	j := 0
+	for {
+		l := 2*j + 1
+		if l >= len(a) {
+			break
+		}
+		m := l
+		if r := l + 1; r < len(a) && a[r].before(&a[l]) {
+			m = r
+		}
+		if !a[m].before(&a[j]) {
+			break
+		}
+		a[j], a[m] = a[m], a[j]
+		j = m
+	}
+	return e
+}
