@@ -101,8 +101,9 @@ type Filter func(from, to NodeID, datagram []byte) Fate
 // Network moves datagrams between nodes over configured links.
 //
 // The datagram path allocates nothing once the network has warmed up: Send copies the
-// datagram into a buffer from the network's pool, the delivery is an event without a
-// closure, and the buffer returns to the pool when the handler returns.
+// datagram beside the other datagrams due in the same short span of virtual time, into
+// memory the queue reuses once they are delivered, and the delivery is an event without a
+// closure.
 type Network struct {
 	sim      *Sim
 	handlers []Handler          // by node, for nodes 0 to denseNodes-1
@@ -112,7 +113,6 @@ type Network struct {
 	order    []*link // every link, in order of creation
 	fallback LinkConfig
 	filter   Filter
-	pool     bufPool
 }
 
 // denseNodes bounds the node numbers whose handlers and links sit in slices rather than in
@@ -262,9 +262,7 @@ func (n *Network) Send(from, to NodeID, datagram []byte) {
 		l.stats.Duplicated++
 	}
 	for range copies {
-		b := n.pool.get(len(datagram))
-		copy(b, datagram)
-		n.sim.schedule(event{at: n.sim.now + l.delay() + max(fate.Delay, 0), l: l, seq: seq, buf: b})
+		n.sim.scheduleDelivery(l.delay()+max(fate.Delay, 0), l, seq, datagram)
 	}
 }
 
@@ -279,47 +277,6 @@ func (l *link) deliver(seq uint64, b []byte) {
 	}
 	if h := l.net.handler(l.to); h != nil {
 		h(l.from, b)
-	}
-	l.net.pool.put(b)
-}
-
-// bufPool keeps the buffers of delivered datagrams for the next ones, by size class (64 B
-// to 4 KiB, doubling); a larger datagram gets a buffer of its own, not kept.
-type bufPool struct {
-	free [poolClasses][][]byte
-}
-
-const (
-	poolClasses  = 7
-	poolMinShift = 6 // the smallest class holds 64 B
-)
-
-// poolClass returns the size class of a datagram of n bytes, or -1 when it is too large.
-func poolClass(n int) int {
-	for c := range poolClasses {
-		if n <= 1<<(poolMinShift+c) {
-			return c
-		}
-	}
-	return -1
-}
-
-func (p *bufPool) get(n int) []byte {
-	c := poolClass(n)
-	if c < 0 {
-		return make([]byte, n)
-	}
-	if f := p.free[c]; len(f) > 0 {
-		b := f[len(f)-1]
-		p.free[c] = f[:len(f)-1]
-		return b[:n]
-	}
-	return make([]byte, n, 1<<(poolMinShift+c))
-}
-
-func (p *bufPool) put(b []byte) {
-	if c := poolClass(cap(b)); c >= 0 && cap(b) == 1<<(poolMinShift+c) {
-		p.free[c] = append(p.free[c], b[:0])
 	}
 }
 

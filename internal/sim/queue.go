@@ -64,62 +64,79 @@ func slotOf(t time.Duration) int64 { return int64(t) >> slotShift }
 // far holds the later ones; the slot of cur has run its first pos events; a slot marked
 // sorted is in (time, id) order and stays so (insertion keeps the order).
 type queue struct {
-	slots  [][]event
-	sorted []bool
-	occ    [wheelSize / 64]uint64 // bit i: slot i has events not yet run
-	cur    int64
-	pos    int
-	n      int // events in the ring not yet run
-	far    farHeap
-	spare  [][]event // emptied slots' arrays, reused by the next slots to fill
+	slots []slot
+	occ   [wheelSize / 64]uint64 // bit i: slot i has events not yet run
+	cur   int64
+	pos   int
+	n     int // events in the ring not yet run
+	far   farHeap
+	spare []slot // emptied slots' arrays, reused by the next slots to fill
+	spent slot   // the arrays of the slot just emptied, while its last event runs
 }
 
-func newQueue() queue {
-	return queue{slots: make([][]event, wheelSize), sorted: make([]bool, wheelSize)}
+// slot is one span of the ring: its events, and the bytes of the datagrams they deliver
+// (copied there by Send, so that a slot's datagrams lie together in memory).
+type slot struct {
+	ev     []event
+	data   []byte
+	sorted bool
 }
+
+func newQueue() queue { return queue{slots: make([]slot, wheelSize)} }
 
 func (q *queue) len() int { return q.n + len(q.far) }
 
-func (q *queue) push(e event) {
+// push queues e; if datagram is not nil, e delivers a copy of it (e.buf is set here).
+func (q *queue) push(e event, datagram []byte) {
 	s := slotOf(e.at)
 	if s >= q.cur+wheelSize {
+		if datagram != nil {
+			e.buf = append([]byte{}, datagram...) // rare: beyond the ring's reach
+		}
 		q.far.push(e)
 		return
 	}
-	q.put(s, e)
+	q.put(s, e, datagram)
 }
 
-// put adds e to the ring's slot s (cur <= s < cur+wheelSize).
-func (q *queue) put(s int64, e event) {
+// put adds e to the ring's slot s (cur <= s < cur+wheelSize), and a copy of datagram to
+// the slot's bytes unless it is nil.
+func (q *queue) put(s int64, e event, datagram []byte) {
 	i := int(s & wheelMask)
-	sl := q.slots[i]
-	if sl == nil {
+	sl := &q.slots[i]
+	if sl.ev == nil {
 		if k := len(q.spare); k > 0 {
-			sl = q.spare[k-1]
-			q.spare[k-1] = nil
+			sl.ev, sl.data = q.spare[k-1].ev, q.spare[k-1].data
+			q.spare[k-1] = slot{}
 			q.spare = q.spare[:k-1]
 		} else {
-			sl = make([]event, 0, slotFirstCap)
+			sl.ev = make([]event, 0, slotFirstCap)
 		}
 	}
-	if q.sorted[i] && len(sl) > 0 && e.before(&sl[len(sl)-1]) {
+	if datagram != nil {
+		// The slice keeps pointing at the old array if a later append moves the bytes:
+		// both stay valid until the delivery.
+		off := len(sl.data)
+		sl.data = append(sl.data, datagram...)
+		e.buf = sl.data[off:len(sl.data):len(sl.data)]
+	}
+	if ev := sl.ev; sl.sorted && len(ev) > 0 && e.before(&ev[len(ev)-1]) {
 		lo := 0
 		if s == q.cur {
 			lo = q.pos
 		}
-		k, _ := slices.BinarySearchFunc(sl[lo:], e, cmpEvents)
-		sl = slices.Insert(sl, lo+k, e)
+		k, _ := slices.BinarySearchFunc(ev[lo:], e, cmpEvents)
+		sl.ev = slices.Insert(ev, lo+k, e)
 	} else {
-		sl = append(sl, e)
+		sl.ev = append(ev, e)
 	}
-	q.slots[i] = sl
 	q.occ[i>>6] |= 1 << (i & 63)
 	q.n++
 }
 
 // head finds the earliest event: its slot in the ring (sorted on the way), or -1 when it is
 // the heap's first. ok is false when the queue is empty.
-func (q *queue) head() (slot int64, ok bool) {
+func (q *queue) head() (h int64, ok bool) {
 	if q.n == 0 {
 		if len(q.far) == 0 {
 			return 0, false
@@ -128,53 +145,63 @@ func (q *queue) head() (slot int64, ok bool) {
 	}
 	i := q.nextOccupied(int(q.cur & wheelMask))
 	s := q.cur + int64((i-int(q.cur&wheelMask))&wheelMask)
-	if !q.sorted[i] {
+	if sl := &q.slots[i]; !sl.sorted {
 		from := 0
 		if s == q.cur {
 			from = q.pos
 		}
-		slices.SortFunc(q.slots[i][from:], cmpEvents)
-		q.sorted[i] = true
+		slices.SortFunc(sl.ev[from:], cmpEvents)
+		sl.sorted = true
 	}
 	return s, true
 }
 
-// peek returns the earliest event of the slot head returned.
-func (q *queue) peek(slot int64) *event {
-	if slot < 0 {
+// peek returns the earliest event, in the slot h head returned.
+func (q *queue) peek(h int64) *event {
+	if h < 0 {
 		return &q.far[0]
 	}
-	i := int(slot & wheelMask)
-	if slot == q.cur {
-		return &q.slots[i][q.pos]
+	i := int(h & wheelMask)
+	if h == q.cur {
+		return &q.slots[i].ev[q.pos]
 	}
-	return &q.slots[i][0]
+	return &q.slots[i].ev[0]
 }
 
-// take removes and returns the earliest event of the slot head returned.
-func (q *queue) take(slot int64) event {
-	if slot < 0 {
+// take removes and returns the earliest event, in the slot h head returned. The bytes of a
+// delivery stay valid until the caller calls recycle.
+func (q *queue) take(h int64) event {
+	if h < 0 {
 		e := q.far.pop()
 		q.advance(slotOf(e.at))
 		return e
 	}
-	if slot != q.cur {
-		q.advance(slot) // the slot of cur is empty: pos is 0
+	if h != q.cur {
+		q.advance(h) // the slot of cur is empty: pos is 0
 	}
-	i := int(slot & wheelMask)
-	sl := q.slots[i]
-	e := sl[q.pos]
+	i := int(h & wheelMask)
+	sl := &q.slots[i]
+	e := sl.ev[q.pos]
 	q.pos++
 	q.n--
-	if q.pos == len(sl) {
-		clear(sl)
-		q.spare = append(q.spare, sl[:0])
-		q.slots[i] = nil
-		q.sorted[i] = false
+	if q.pos == len(sl.ev) {
+		// The slot is spent; its arrays serve the next slot to fill once e has run (its
+		// bytes are in them).
+		clear(sl.ev)
+		q.spent = slot{ev: sl.ev[:0], data: sl.data[:0]}
+		*sl = slot{}
 		q.occ[i>>6] &^= 1 << (i & 63)
 		q.pos = 0
 	}
 	return e
+}
+
+// recycle makes the arrays of the slot the last take emptied spare, once its event has run.
+func (q *queue) recycle() {
+	if q.spent.ev != nil {
+		q.spare = append(q.spare, q.spent)
+		q.spent = slot{}
+	}
 }
 
 // advance moves cur forward to s and brings into the ring the heap's events it now reaches.
@@ -185,7 +212,7 @@ func (q *queue) advance(s int64) {
 		if fs >= q.cur+wheelSize {
 			return
 		}
-		q.put(fs, q.far.pop())
+		q.put(fs, q.far.pop(), nil)
 	}
 }
 

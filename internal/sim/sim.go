@@ -64,7 +64,17 @@ func (s *Sim) schedule(e event) {
 	}
 	s.nextID++
 	e.id = s.nextID
-	s.queue.push(e)
+	s.queue.push(e, nil)
+}
+
+// scheduleDelivery queues, d from now, the delivery of the seq-th datagram of link l: a
+// copy of datagram.
+func (s *Sim) scheduleDelivery(d time.Duration, l *link, seq uint64, datagram []byte) {
+	s.nextID++
+	if datagram == nil {
+		datagram = []byte{}
+	}
+	s.queue.push(event{at: s.now + d, id: s.nextID, l: l, seq: seq}, datagram)
 }
 
 // After schedules fn to run d after the current virtual time.
@@ -114,9 +124,10 @@ func (s *Sim) run(h int64) {
 	s.now = e.at
 	if e.fn != nil {
 		e.fn()
-		return
+	} else {
+		e.l.deliver(e.seq, e.buf)
 	}
-	e.l.deliver(e.seq, e.buf)
+	s.queue.recycle()
 }
 
 // RunFor runs the simulation for d of virtual time.
