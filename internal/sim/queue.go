@@ -72,8 +72,8 @@ type queue struct {
 	pos   int
 	n     int // events in the ring not yet run
 	far   farHeap
-	spare []slot // emptied slots' arrays, reused by the next slots to fill
-	spent slot   // the arrays of the slot just emptied, while its last event runs
+	spare []slot   // emptied slots' arrays, reused by the next slots to fill
+	spent slot     // the arrays of the slot just emptied, while its last event runs
 	keys  []uint64 // sortSlot's scratch
 	moved []event  // sortSlot's scratch
 }
