@@ -75,6 +75,7 @@ type LinkStats struct {
 
 type link struct {
 	net       *Network
+	num       uint32 // its number in the simulator (Sim.links)
 	from, to  NodeID
 	cfg       LinkConfig
 	rng       *rand.Rand
@@ -224,6 +225,7 @@ func (n *Network) link(from, to NodeID) *link {
 	}
 	stream := uint64(uint32(from))<<32 | uint64(uint32(to))
 	l := &link{net: n, from: from, to: to, cfg: n.fallback, rng: n.sim.Stream(stream ^ 0x6c696e6b)}
+	n.sim.addLink(l)
 	n.order = append(n.order, l)
 	if !dense(from) || !dense(to) {
 		n.farLinks[[2]NodeID{from, to}] = l

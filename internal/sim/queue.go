@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"slices"
 	"time"
@@ -27,14 +28,24 @@ const (
 )
 
 // event is one scheduled happening: a function to call, or (fn nil) the delivery of a
-// datagram over link l, the seq-th the link was handed, whose bytes are buf.
+// datagram over the link numbered link, whose record lies at off in its slot's bytes. At
+// 32 bytes, two events share a cache line.
 type event struct {
-	at  time.Duration
-	id  uint64
-	fn  func()
-	l   *link
-	seq uint64
-	buf []byte
+	at   time.Duration
+	id   uint64
+	fn   func()
+	link uint32
+	off  uint32
+}
+
+// A delivery's record, in the bytes of its slot: the link's send sequence number of the
+// datagram (8 bytes), its length (4 bytes), the datagram.
+const recordHeader = 12
+
+func appendRecord(dst []byte, seq uint64, datagram []byte) []byte {
+	dst = binary.LittleEndian.AppendUint64(dst, seq)
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(datagram)))
+	return append(dst, datagram...)
 }
 
 func (e *event) before(o *event) bool {
@@ -90,24 +101,33 @@ func newQueue() queue { return queue{slots: make([]slot, wheelSize)} }
 
 func (q *queue) len() int { return q.n + len(q.far) }
 
-// push queues e; if datagram is not nil, e delivers a copy of it (e.buf is set here).
-func (q *queue) push(e event, datagram []byte) {
+// push queues e, an event that calls a function.
+func (q *queue) push(e event) {
 	s := slotOf(e.at)
 	if s >= q.cur+wheelSize {
-		if datagram != nil {
-			e.buf = append([]byte{}, datagram...) // rare: beyond the ring's reach
-		}
-		q.far.push(e)
+		q.far.push(farEvent{event: e})
 		return
 	}
-	q.put(s, e, datagram)
+	q.insert(q.slot(s), s, e)
 }
 
-// put adds e to the ring's slot s (cur <= s < cur+wheelSize), and a copy of datagram to
-// the slot's bytes unless it is nil.
-func (q *queue) put(s int64, e event, datagram []byte) {
-	i := int(s & wheelMask)
-	sl := &q.slots[i]
+// pushDelivery queues e, the delivery of a copy of datagram, the seq-th of its link.
+func (q *queue) pushDelivery(e event, seq uint64, datagram []byte) {
+	s := slotOf(e.at)
+	if s >= q.cur+wheelSize {
+		q.far.push(farEvent{event: e, rec: appendRecord(nil, seq, datagram)}) // rare: beyond the ring
+		return
+	}
+	sl := q.slot(s)
+	e.off = uint32(len(sl.data))
+	sl.data = appendRecord(sl.data, seq, datagram)
+	q.insert(sl, s, e)
+}
+
+// slot returns the ring's slot s (cur <= s < cur+wheelSize), giving it spare arrays if it
+// has none.
+func (q *queue) slot(s int64) *slot {
+	sl := &q.slots[s&wheelMask]
 	if sl.ev == nil {
 		if k := len(q.spare); k > 0 {
 			sl.ev, sl.data = q.spare[k-1].ev, q.spare[k-1].data
@@ -117,13 +137,11 @@ func (q *queue) put(s int64, e event, datagram []byte) {
 			sl.ev = make([]event, 0, slotFirstCap)
 		}
 	}
-	if datagram != nil {
-		// The slice keeps pointing at the old array if a later append moves the bytes:
-		// both stay valid until the delivery.
-		off := len(sl.data)
-		sl.data = append(sl.data, datagram...)
-		e.buf = sl.data[off:len(sl.data):len(sl.data)]
-	}
+	return sl
+}
+
+// insert adds e to sl, the ring's slot s, keeping a sorted slot sorted.
+func (q *queue) insert(sl *slot, s int64, e event) {
 	if ev := sl.ev; sl.sorted && len(ev) > 0 && e.before(&ev[len(ev)-1]) {
 		lo := 0
 		if s == q.cur {
@@ -134,6 +152,7 @@ func (q *queue) put(s int64, e event, datagram []byte) {
 	} else {
 		sl.ev = append(ev, e)
 	}
+	i := int(s & wheelMask)
 	q.occ[i>>6] |= 1 << (i & 63)
 	q.n++
 }
@@ -194,7 +213,7 @@ const (
 // peek returns the earliest event, in the slot h head returned.
 func (q *queue) peek(h int64) *event {
 	if h < 0 {
-		return &q.far[0]
+		return &q.far[0].event
 	}
 	i := int(h & wheelMask)
 	if h == q.cur {
@@ -203,32 +222,38 @@ func (q *queue) peek(h int64) *event {
 	return &q.slots[i].ev[0]
 }
 
-// take removes and returns the earliest event, in the slot h head returned. The bytes of a
-// delivery stay valid until the caller calls recycle.
-func (q *queue) take(h int64) event {
+// take removes and returns the earliest event, in the slot h head returned, and for a
+// delivery the link's sequence number of the datagram and the datagram, which stays
+// valid until the caller calls recycle.
+func (q *queue) take(h int64) (e event, seq uint64, datagram []byte) {
 	if h < 0 {
-		e := q.far.pop()
-		q.advance(slotOf(e.at))
-		return e
-	}
-	if h != q.cur {
+		// The ring is empty: bring the heap's first event (and those due with it) in.
+		h = slotOf(q.far[0].at)
+		q.advance(h)
+	} else if h != q.cur {
 		q.advance(h) // the slot of cur is empty: pos is 0
 	}
-	i := int(h & wheelMask)
-	sl := &q.slots[i]
-	e := sl.ev[q.pos]
+	sl := &q.slots[h&wheelMask]
+	e = sl.ev[q.pos]
+	if e.fn == nil {
+		rec := sl.data[e.off:]
+		seq = binary.LittleEndian.Uint64(rec)
+		n := binary.LittleEndian.Uint32(rec[8:])
+		datagram = rec[recordHeader : recordHeader+n : recordHeader+n]
+	}
 	q.pos++
 	q.n--
 	if q.pos == len(sl.ev) {
 		// The slot is spent; its arrays serve the next slot to fill once e has run (its
-		// bytes are in them).
+		// datagram is in them).
 		clear(sl.ev)
 		q.spent = slot{ev: sl.ev[:0], data: sl.data[:0]}
 		*sl = slot{}
+		i := int(h & wheelMask)
 		q.occ[i>>6] &^= 1 << (i & 63)
 		q.pos = 0
 	}
-	return e
+	return e, seq, datagram
 }
 
 // recycle makes the arrays of the slot the last take emptied spare, once its event has run.
@@ -247,7 +272,13 @@ func (q *queue) advance(s int64) {
 		if fs >= q.cur+wheelSize {
 			return
 		}
-		q.put(fs, q.far.pop(), nil)
+		fe := q.far.pop()
+		sl := q.slot(fs)
+		if fe.fn == nil {
+			fe.off = uint32(len(sl.data))
+			sl.data = append(sl.data, fe.rec...)
+		}
+		q.insert(sl, fs, fe.event)
 	}
 }
 
@@ -267,16 +298,22 @@ func (q *queue) nextOccupied(i int) int {
 	panic("sim: wheel count and occupancy disagree")
 }
 
-// farHeap is a binary min-heap of events by (time, id), without interface boxing.
-type farHeap []event
+// farEvent is an event beyond the ring's reach, with its delivery's record.
+type farEvent struct {
+	event
+	rec []byte
+}
 
-func (h *farHeap) push(e event) {
+// farHeap is a binary min-heap of events by (time, id), without interface boxing.
+type farHeap []farEvent
+
+func (h *farHeap) push(e farEvent) {
 	*h = append(*h, e)
 	a := *h
 	j := len(a) - 1
 	for j > 0 {
 		p := (j - 1) / 2
-		if !a[j].before(&a[p]) {
+		if !a[j].before(&a[p].event) {
 			break
 		}
 		a[j], a[p] = a[p], a[j]
@@ -284,12 +321,12 @@ func (h *farHeap) push(e event) {
 	}
 }
 
-func (h *farHeap) pop() event {
+func (h *farHeap) pop() farEvent {
 	a := *h
 	e := a[0]
 	last := len(a) - 1
 	a[0] = a[last]
-	a[last] = event{}
+	a[last] = farEvent{}
 	a = a[:last]
 	*h = a
 	j := 0
@@ -299,10 +336,10 @@ func (h *farHeap) pop() event {
 			break
 		}
 		m := l
-		if r := l + 1; r < len(a) && a[r].before(&a[l]) {
+		if r := l + 1; r < len(a) && a[r].before(&a[l].event) {
 			m = r
 		}
-		if !a[m].before(&a[j]) {
+		if !a[m].before(&a[j].event) {
 			break
 		}
 		a[j], a[m] = a[m], a[j]

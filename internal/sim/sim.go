@@ -29,6 +29,7 @@ type Sim struct {
 	queue  queue
 	nextID uint64
 	rng    *rand.Rand
+	links  []*link // every network link, by number (deliveries name theirs)
 }
 
 // New returns a simulator at time zero whose randomness derives from seed.
@@ -64,17 +65,20 @@ func (s *Sim) schedule(e event) {
 	}
 	s.nextID++
 	e.id = s.nextID
-	s.queue.push(e, nil)
+	s.queue.push(e)
 }
 
 // scheduleDelivery queues, d from now, the delivery of the seq-th datagram of link l: a
 // copy of datagram.
 func (s *Sim) scheduleDelivery(d time.Duration, l *link, seq uint64, datagram []byte) {
 	s.nextID++
-	if datagram == nil {
-		datagram = []byte{}
-	}
-	s.queue.push(event{at: s.now + d, id: s.nextID, l: l, seq: seq}, datagram)
+	s.queue.pushDelivery(event{at: s.now + d, id: s.nextID, link: l.num}, seq, datagram)
+}
+
+// addLink numbers l among the links of the simulator's networks.
+func (s *Sim) addLink(l *link) {
+	l.num = uint32(len(s.links))
+	s.links = append(s.links, l)
 }
 
 // After schedules fn to run d after the current virtual time.
@@ -120,12 +124,12 @@ func (s *Sim) RunUntil(t time.Duration) {
 
 // run takes the earliest event (h from queue.head) and runs it.
 func (s *Sim) run(h int64) {
-	e := s.queue.take(h)
+	e, seq, datagram := s.queue.take(h)
 	s.now = e.at
 	if e.fn != nil {
 		e.fn()
 	} else {
-		e.l.deliver(e.seq, e.buf)
+		s.links[e.link].deliver(seq, datagram)
 	}
 	s.queue.recycle()
 }
