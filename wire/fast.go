@@ -136,6 +136,19 @@ func coordBits(bits uint32) bool {
 	return v >= -MaxCoord && v <= MaxCoord && bits != negZero
 }
 
+// wireTurn is angleToWire for 0 <= a < 2π (the common case, an angle already in range):
+// the same rounding (half away from zero) without calling math.Round, which is not
+// inlined. For 0 <= x < 65536, x minus its truncation is exact, so the result is the same
+// for every such a.
+func wireTurn(a float64) uint16 {
+	x := a * (65536 / turn)
+	k := int64(x)
+	if x-float64(k) >= 0.5 {
+		k++
+	}
+	return uint16(k)
+}
+
 // Writing validated values. b is exactly the bytes of the field.
 
 // extend returns dst grown by n bytes, and those n bytes.

@@ -45,7 +45,11 @@ func (m *PlayerSync) Append(dst []byte) ([]byte, error) {
 	le.PutUint16(b[38:40], uint16(vx))
 	le.PutUint16(b[40:42], uint16(vy))
 	le.PutUint16(b[42:44], uint16(vz))
-	le.PutUint16(b[44:46], angleToWire(m.Facing))
+	if a := float64(m.Facing); a >= 0 && a < turn {
+		le.PutUint16(b[44:46], wireTurn(a))
+	} else {
+		le.PutUint16(b[44:46], angleToWire(m.Facing))
+	}
 	le.PutUint16(b[46:48], m.Vehicle)
 	return out, nil
 }
@@ -156,7 +160,11 @@ func (m *RemotePlayerSync) Append(dst []byte) ([]byte, error) {
 	le.PutUint16(b[34:36], uint16(vx))
 	le.PutUint16(b[36:38], uint16(vy))
 	le.PutUint16(b[38:40], uint16(vz))
-	le.PutUint16(b[40:42], angleToWire(m.Facing))
+	if a := float64(m.Facing); a >= 0 && a < turn {
+		le.PutUint16(b[40:42], wireTurn(a))
+	} else {
+		le.PutUint16(b[40:42], angleToWire(m.Facing))
+	}
 	le.PutUint16(b[42:44], m.Vehicle)
 	return out, nil
 }
