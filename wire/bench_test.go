@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"reflect"
 	"testing"
 )
 
@@ -327,4 +328,103 @@ func BenchmarkWalk(b *testing.B) {
 			}
 		}
 	})
+}
+
+// mirror is a naive reference's fixed-size mirror struct of one hot message: filled from
+// the message, emptied back into it, without any validation.
+type mirror[M any] interface {
+	from(*M)
+	to(*M)
+}
+
+// benchRoundTrips measures one message's round trip (encode into a reused buffer, decode
+// back into a value) three ways in one run: the codec (Append then Decode), and the naive
+// references on the mirror struct, encoding/binary's Encode then Decode (reflection into a
+// byte slice) and its Write then Read (reflection through an io.Writer and io.Reader).
+func benchRoundTrips[M any, PM interface {
+	*M
+	Message
+}, R any, PR interface {
+	*R
+	mirror[M]
+}](id ID) func(*testing.B) {
+	return func(b *testing.B) { benchRoundTrip[M, PM, R, PR](b, id) }
+}
+
+func benchRoundTrip[M any, PM interface {
+	*M
+	Message
+}, R any, PR interface {
+	*R
+	mirror[M]
+}](b *testing.B, id ID) {
+	src := sampleOf(b, id).(PM)
+	b.Run("wire", func(b *testing.B) {
+		buf := make([]byte, 0, MaxSize)
+		var back M
+		b.ReportAllocs()
+		for b.Loop() {
+			var err error
+			if buf, err = src.Append(buf[:0]); err != nil {
+				b.Fatal(err)
+			}
+			if err := PM(&back).Decode(buf); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if !reflect.DeepEqual(back, *src) {
+			b.Fatalf("round trip changed the message: %+v", back)
+		}
+	})
+	b.Run("binary.Encode+Decode", func(b *testing.B) {
+		buf := make([]byte, id.Size())
+		var r R
+		var back M
+		b.ReportAllocs()
+		for b.Loop() {
+			PR(&r).from((*M)(src))
+			if _, err := binary.Encode(buf, binary.LittleEndian, &r); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := binary.Decode(buf, binary.LittleEndian, &r); err != nil {
+				b.Fatal(err)
+			}
+			PR(&r).to(&back)
+		}
+		if !reflect.DeepEqual(back, *src) {
+			b.Fatalf("round trip changed the message: %+v", back)
+		}
+	})
+	b.Run("binary.Write+Read", func(b *testing.B) {
+		var w bytes.Buffer
+		var rd bytes.Reader
+		var r R
+		var back M
+		b.ReportAllocs()
+		for b.Loop() {
+			PR(&r).from((*M)(src))
+			w.Reset()
+			if err := binary.Write(&w, binary.LittleEndian, &r); err != nil {
+				b.Fatal(err)
+			}
+			rd.Reset(w.Bytes())
+			if err := binary.Read(&rd, binary.LittleEndian, &r); err != nil {
+				b.Fatal(err)
+			}
+			PR(&r).to(&back)
+		}
+		if !reflect.DeepEqual(back, *src) {
+			b.Fatalf("round trip changed the message: %+v", back)
+		}
+	})
+}
+
+// BenchmarkRoundTrip puts the codec's round trip of the hot client messages beside
+// encoding/binary's, in one run:
+//
+//	go test -run '^$' -bench RoundTrip -benchmem ./wire/
+func BenchmarkRoundTrip(b *testing.B) {
+	b.Run("PlayerSync", benchRoundTrips[PlayerSync, *PlayerSync, playerSyncMirror](IDPlayerSync))
+	b.Run("DamageReport", benchRoundTrips[DamageReport, *DamageReport, damageReportMirror](IDDamageReport))
+	b.Run("WeaponShot", benchRoundTrips[WeaponShot, *WeaponShot, weaponShotMirror](IDWeaponShot))
 }

@@ -277,3 +277,29 @@ func TestAppendingManyMessagesIntoOneBufferGrowsGeometrically(t *testing.T) {
 		t.Fatalf("%d reallocations for 1000 shot appends", grows)
 	}
 }
+
+// TestWireTurnIsAngleToWire checks the fast paths' rounding of an angle already in
+// 0..2π against angleToWire's, on every 61st float32 of the range, its ends, and the
+// angles that fall exactly halfway between two wire steps.
+func TestWireTurnIsAngleToWire(t *testing.T) {
+	check := func(v float32) {
+		if a := float64(v); a >= 0 && a < turn {
+			if got, want := wireTurn(a), angleToWire(v); got != want {
+				t.Fatalf("angle %v (bits %#x): wireTurn %d, angleToWire %d", v, math.Float32bits(v), got, want)
+			}
+		}
+	}
+	top := math.Float32bits(float32(turn))
+	for bits := uint32(0); bits <= top; bits += 61 {
+		check(math.Float32frombits(bits))
+	}
+	for _, v := range []float32{0, math.SmallestNonzeroFloat32, math.Nextafter32(float32(turn), 0), float32(turn)} {
+		check(v)
+	}
+	for k := range 65536 {
+		half := (float64(k) + 0.5) * (turn / 65536)
+		for _, v := range []float32{float32(half), math.Nextafter32(float32(half), 0), math.Nextafter32(float32(half), 7)} {
+			check(v)
+		}
+	}
+}

@@ -44,6 +44,22 @@ func sameDecode(t *testing.T, id ID, b []byte, ctx string) {
 	if err == nil && !cmp.Equal(got, want) {
 		t.Fatalf("%s: %v.Decode and the walk disagree:\n%s\n% x", ctx, id, cmp.Diff(want, got), b)
 	}
+	// Into a value that holds another message (a Decoder's, reused): every field is
+	// overwritten on success, none on error.
+	prior := sampleOf(t, id)
+	reused := New(id)
+	if perr := reused.Decode(mustAppend(t, prior)); perr != nil {
+		t.Fatalf("%s: the sample of %v does not decode: %v", ctx, id, perr)
+	}
+	if rerr := reused.Decode(b); rerr != err {
+		t.Fatalf("%s: %v.Decode into a used value gives %v, into a new one %v", ctx, id, rerr, err)
+	}
+	if err == nil && !cmp.Equal(reused, want) {
+		t.Fatalf("%s: %v.Decode into a used value left a field:\n%s\n% x", ctx, id, cmp.Diff(want, reused), b)
+	}
+	if err != nil && !cmp.Equal(reused, prior) {
+		t.Fatalf("%s: a failed %v.Decode changed the value:\n%s\n% x", ctx, id, cmp.Diff(prior, reused), b)
+	}
 }
 
 // sameAppend requires the message's Append and the walk to agree on m.

@@ -113,6 +113,42 @@ func (f *fault) rule(ok bool, k kind, name string) {
 	}
 }
 
+// Checks without names, for the fast paths' first pass (every check at once): each is
+// exactly the check of the same field above (or, for bits, of its reader below).
+
+func vital(v float32) bool { return v >= 0 && v <= MaxVital }
+
+func coord3(v Vec3) bool {
+	return v.X >= -MaxCoord && v.X <= MaxCoord && v.Y >= -MaxCoord && v.Y <= MaxCoord && v.Z >= -MaxCoord && v.Z <= MaxCoord
+}
+
+// vitalBits reports whether the float32 with these bits reads as a valid vital (f32 with
+// spanVital): in 0..MaxVital and not -0.
+func vitalBits(bits uint32) bool {
+	v := math.Float32frombits(bits)
+	return v >= 0 && v <= MaxVital && bits != negZero
+}
+
+// coordBits reports whether the float32 with these bits reads as a valid coordinate (f32
+// with spanCoord): in -MaxCoord..MaxCoord and not -0.
+func coordBits(bits uint32) bool {
+	v := math.Float32frombits(bits)
+	return v >= -MaxCoord && v <= MaxCoord && bits != negZero
+}
+
+// wireTurn is angleToWire for 0 <= a < 2π (the common case, an angle already in range):
+// the same rounding (half away from zero) without calling math.Round, which is not
+// inlined. For 0 <= x < 65536, x minus its truncation is exact, so the result is the same
+// for every such a.
+func wireTurn(a float64) uint16 {
+	x := a * (65536 / turn)
+	k := int64(x)
+	if x-float64(k) >= 0.5 {
+		k++
+	}
+	return uint16(k)
+}
+
 // Writing validated values. b is exactly the bytes of the field.
 
 // extend returns dst grown by n bytes, and those n bytes.

@@ -1,21 +1,31 @@
 package wire
 
+import "math"
+
 // Hand-unrolled Append and Decode of the hot messages; see fast.go for why and for how
 // they are held to the walk. Each checks in the walk's order (fields in wire order,
 // then the rules), so the first failure, and so the error, is the walk's.
 
 // Append validates m and appends its PlayerSync encoding to dst; see Message.
 func (m *PlayerSync) Append(dst []byte) ([]byte, error) {
-	var f fault
-	f.atMost(m.Seat, MaxSeat, "Seat")
-	f.span(m.Health, spanVital, "Health")
-	f.span(m.Armor, spanVital, "Armor")
-	f.vec3(m.Position, spanCoord, "Position")
-	f.velocity(m.Velocity, "Velocity")
-	f.angle(m.Facing, "Facing")
-	f.rule(m.Vehicle != NoVehicle || m.Seat == 0, kindNonCanonical, "Seat")
-	if f.kind != kindNone {
-		return dst, f.err(IDPlayerSync)
+	// Every check at once, without naming the failure; the checks in order below only run
+	// when one failed, to name it.
+	vx, okx := velocityStep(m.Velocity.X)
+	vy, oky := velocityStep(m.Velocity.Y)
+	vz, okz := velocityStep(m.Velocity.Z)
+	if !(m.Seat <= MaxSeat && vital(m.Health) && vital(m.Armor) && coord3(m.Position) && okx && oky && okz &&
+		finite(m.Facing) && (m.Vehicle != NoVehicle || m.Seat == 0)) {
+		var f fault
+		f.atMost(m.Seat, MaxSeat, "Seat")
+		f.span(m.Health, spanVital, "Health")
+		f.span(m.Armor, spanVital, "Armor")
+		f.vec3(m.Position, spanCoord, "Position")
+		f.velocity(m.Velocity, "Velocity")
+		f.angle(m.Facing, "Facing")
+		f.rule(m.Vehicle != NoVehicle || m.Seat == 0, kindNonCanonical, "Seat")
+		if f.kind != kindNone {
+			return dst, f.err(IDPlayerSync)
+		}
 	}
 	out, b := extend(dst, 48)
 	_ = b[47]
@@ -32,20 +42,55 @@ func (m *PlayerSync) Append(dst []byte) ([]byte, error) {
 	putF32(b[18:22], m.Health)
 	putF32(b[22:26], m.Armor)
 	putVec3(b[26:38], m.Position)
-	putVelocity(b[38:44], m.Velocity)
-	le.PutUint16(b[44:46], angleToWire(m.Facing))
+	le.PutUint16(b[38:40], uint16(vx))
+	le.PutUint16(b[40:42], uint16(vy))
+	le.PutUint16(b[42:44], uint16(vz))
+	if a := float64(m.Facing); a >= 0 && a < turn {
+		le.PutUint16(b[44:46], wireTurn(a))
+	} else {
+		le.PutUint16(b[44:46], angleToWire(m.Facing))
+	}
 	le.PutUint16(b[46:48], m.Vehicle)
 	return out, nil
 }
 
 // Decode decodes one PlayerSync from b into m; on error m is unchanged. See Message.
 func (m *PlayerSync) Decode(b []byte) error {
-	if err := checkHeader(b, IDPlayerSync); err != nil {
-		return err
+	if len(b) != 48 || b[0] != Version || ID(b[1]) != IDPlayerSync {
+		return checkHeader(b, IDPlayerSync)
 	}
 	_ = b[47]
-	var f fault
+	// Every check at once on the raw fields; the checked decode below runs only when one
+	// failed, to name the failure.
 	flags := b[13]
+	health, armor := le.Uint32(b[18:22]), le.Uint32(b[22:26])
+	px, py, pz := le.Uint32(b[26:30]), le.Uint32(b[30:34]), le.Uint32(b[34:38])
+	vx, vy, vz := int16(le.Uint16(b[38:40])), int16(le.Uint16(b[40:42])), int16(le.Uint16(b[42:44]))
+	vehicle := le.Uint16(b[46:48])
+	if flags>>6 == 0 && flags>>2 <= MaxSeat && (vehicle != NoVehicle || flags>>2 == 0) &&
+		vitalBits(health) && vitalBits(armor) && coordBits(px) && coordBits(py) && coordBits(pz) &&
+		vx >= -maxVelocityStep && vy >= -maxVelocityStep && vz >= -maxVelocityStep {
+		// Field by field: a composite literal would be built aside and copied.
+		m.Seq = le.Uint16(b[2:4])
+		m.VitalRev = le.Uint16(b[4:6])
+		m.DamageSeq = le.Uint16(b[6:8])
+		m.WeaponRev = le.Uint16(b[8:10])
+		m.DeathEpoch = le.Uint16(b[10:12])
+		m.Weapon = b[12]
+		m.Alive = flags&1 != 0
+		m.FireHeld = flags&2 != 0
+		m.Seat = flags >> 2
+		m.Clip = le.Uint16(b[14:16])
+		m.Total = le.Uint16(b[16:18])
+		m.Health = math.Float32frombits(health)
+		m.Armor = math.Float32frombits(armor)
+		m.Position = Vec3{math.Float32frombits(px), math.Float32frombits(py), math.Float32frombits(pz)}
+		m.Velocity = Vec3{float32(vx) / VelocityScale, float32(vy) / VelocityScale, float32(vz) / VelocityScale}
+		m.Facing = angleFromWire(le.Uint16(b[44:46]))
+		m.Vehicle = vehicle
+		return nil
+	}
+	var f fault
 	seat := flags >> 2 & 0xF
 	f.atMost(seat, MaxSeat, "Seat")
 	f.reserved(flags, 6, "Flags")
@@ -78,18 +123,26 @@ func (m *PlayerSync) Decode(b []byte) error {
 
 // Append validates m and appends its RemotePlayerSync encoding to dst; see Message.
 func (m *RemotePlayerSync) Append(dst []byte) ([]byte, error) {
-	var f fault
-	f.subject(m.Player, "Player")
-	f.atMost(m.Seat, MaxSeat, "Seat")
-	f.span(m.Health, spanVital, "Health")
-	f.span(m.Armor, spanVital, "Armor")
-	f.vec3(m.Position, spanCoord, "Position")
-	f.velocity(m.Velocity, "Velocity")
-	f.angle(m.Facing, "Facing")
-	f.rule(m.Vehicle != NoVehicle || m.Seat == 0, kindNonCanonical, "Seat")
-	f.rule(!m.Alive || m.Health > 0, kindInconsistent, "Health")
-	if f.kind != kindNone {
-		return dst, f.err(IDRemotePlayerSync)
+	// As PlayerSync's: every check at once, then in order only to name a failure.
+	vx, okx := velocityStep(m.Velocity.X)
+	vy, oky := velocityStep(m.Velocity.Y)
+	vz, okz := velocityStep(m.Velocity.Z)
+	if !(m.Player != 0xFFFF && m.Seat <= MaxSeat && vital(m.Health) && vital(m.Armor) && coord3(m.Position) &&
+		okx && oky && okz && finite(m.Facing) && (m.Vehicle != NoVehicle || m.Seat == 0) &&
+		(!m.Alive || m.Health > 0)) {
+		var f fault
+		f.subject(m.Player, "Player")
+		f.atMost(m.Seat, MaxSeat, "Seat")
+		f.span(m.Health, spanVital, "Health")
+		f.span(m.Armor, spanVital, "Armor")
+		f.vec3(m.Position, spanCoord, "Position")
+		f.velocity(m.Velocity, "Velocity")
+		f.angle(m.Facing, "Facing")
+		f.rule(m.Vehicle != NoVehicle || m.Seat == 0, kindNonCanonical, "Seat")
+		f.rule(!m.Alive || m.Health > 0, kindInconsistent, "Health")
+		if f.kind != kindNone {
+			return dst, f.err(IDRemotePlayerSync)
+		}
 	}
 	out, b := extend(dst, 44)
 	_ = b[43]
@@ -104,8 +157,14 @@ func (m *RemotePlayerSync) Append(dst []byte) ([]byte, error) {
 	putF32(b[14:18], m.Health)
 	putF32(b[18:22], m.Armor)
 	putVec3(b[22:34], m.Position)
-	putVelocity(b[34:40], m.Velocity)
-	le.PutUint16(b[40:42], angleToWire(m.Facing))
+	le.PutUint16(b[34:36], uint16(vx))
+	le.PutUint16(b[36:38], uint16(vy))
+	le.PutUint16(b[38:40], uint16(vz))
+	if a := float64(m.Facing); a >= 0 && a < turn {
+		le.PutUint16(b[40:42], wireTurn(a))
+	} else {
+		le.PutUint16(b[40:42], angleToWire(m.Facing))
+	}
 	le.PutUint16(b[42:44], m.Vehicle)
 	return out, nil
 }
@@ -113,13 +172,41 @@ func (m *RemotePlayerSync) Append(dst []byte) ([]byte, error) {
 // Decode decodes one RemotePlayerSync from b into m; on error m is unchanged. See
 // Message.
 func (m *RemotePlayerSync) Decode(b []byte) error {
-	if err := checkHeader(b, IDRemotePlayerSync); err != nil {
-		return err
+	if len(b) != 44 || b[0] != Version || ID(b[1]) != IDRemotePlayerSync {
+		return checkHeader(b, IDRemotePlayerSync)
 	}
 	_ = b[43]
-	var f fault
-	player := f.getSubject(b[2:4], "Player")
+	// As PlayerSync's: every check at once on the raw fields, then the checked decode
+	// only to name a failure.
 	flags := b[8]
+	player := le.Uint16(b[2:4])
+	health, armor := le.Uint32(b[14:18]), le.Uint32(b[18:22])
+	px, py, pz := le.Uint32(b[22:26]), le.Uint32(b[26:30]), le.Uint32(b[30:34])
+	vx, vy, vz := int16(le.Uint16(b[34:36])), int16(le.Uint16(b[36:38])), int16(le.Uint16(b[38:40]))
+	vehicle := le.Uint16(b[42:44])
+	if player != 0xFFFF && flags>>7 == 0 && flags>>3 <= MaxSeat && (vehicle != NoVehicle || flags>>3 == 0) &&
+		vitalBits(health) && vitalBits(armor) && coordBits(px) && coordBits(py) && coordBits(pz) &&
+		vx >= -maxVelocityStep && vy >= -maxVelocityStep && vz >= -maxVelocityStep &&
+		(flags&1 == 0 || math.Float32frombits(health) > 0) {
+		m.Player = player
+		m.SyncSeq = le.Uint16(b[4:6])
+		m.DeathEpoch = le.Uint16(b[6:8])
+		m.Alive = flags&1 != 0
+		m.FireHeld = flags&2 != 0
+		m.Stamp = Stamp{Teammate: flags&4 != 0, Rev: le.Uint16(b[9:11])}
+		m.Seat = flags >> 3
+		m.DamageGroup = le.Uint16(b[11:13])
+		m.Weapon = b[13]
+		m.Health = math.Float32frombits(health)
+		m.Armor = math.Float32frombits(armor)
+		m.Position = Vec3{math.Float32frombits(px), math.Float32frombits(py), math.Float32frombits(pz)}
+		m.Velocity = Vec3{float32(vx) / VelocityScale, float32(vy) / VelocityScale, float32(vz) / VelocityScale}
+		m.Facing = angleFromWire(le.Uint16(b[40:42]))
+		m.Vehicle = vehicle
+		return nil
+	}
+	var f fault
+	player = f.getSubject(b[2:4], "Player")
 	seat := flags >> 3 & 0xF
 	f.atMost(seat, MaxSeat, "Seat")
 	f.reserved(flags, 7, "Flags")

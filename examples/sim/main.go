@@ -9,8 +9,9 @@
 // Flags: -seed, -players, -duration, -rtt (the largest round trip; players spread from
 // -rtt-min to it), -rtt-min, -jitter, -loss, -teams, -vehicles, -cheaters (how many
 // cheating players join the -players honest ones, each with one of the cheats in turn; the
-// report says what each gained), -scenario (match or race), -json. The run is
-// deterministic: the same flags print the same report.
+// report says what each gained), -scenario (match or race), -json, -cpuprofile (write a CPU
+// profile for go tool pprof). The run is deterministic: the same flags print the same
+// report.
 package main
 
 import (
@@ -19,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/arbitergo/arbiter/examples/match"
@@ -44,8 +46,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 	cheaters := fs.Int("cheaters", 0, "how many cheating players join the honest ones (each with one of the cheats in turn)")
 	scenario := fs.String("scenario", "match", "match, or race: set_health commands racing damage at 200 ms")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the match to this file (go tool pprof reads it)")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "sim:", err)
+			return 2
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(stderr, "sim:", err)
+			return 2
+		}
+		defer pprof.StopCPUProfile()
 	}
 	set := func(name string) bool {
 		found := false

@@ -5,18 +5,28 @@
 //
 // The shape is the one DESIGN.md asks of a host: one goroutine owns the world and calls
 // it with the host's monotonic clock (time since the host started); a second goroutine
-// only reads the socket and hands copies of the datagrams to the first over a channel.
-// Connections are told apart by their address: the first datagram from a new address
-// takes the next free connection id.
+// only reads the socket and hands the datagrams to the first over a channel.
+// Connections are told apart by their address (a netip.AddrPort, compared without
+// allocating): the first datagram from a new address takes the next free connection id.
 //
-// Its test runs a server and two honest clients over pion's virtual UDP network inside
-// testing/synctest, so seconds of play take no wall-clock time.
+// The socket is read and written in batches, and nothing is allocated per datagram once
+// the host runs. On Linux a *net.UDPConn is read with recvmmsg (many datagrams per system
+// call) and written with sendmmsg through golang.org/x/net's WriteBatch; the datagrams
+// read land in buffers the world goroutine hands back once it has handled them, and the
+// datagrams the world flushes are copied into preallocated messages. Elsewhere, and on
+// any other net.PacketConn (pion's virtual network in the tests), the same batches are
+// filled one datagram per call.
+//
+// Its tests run a server and two honest clients over pion's virtual UDP network inside
+// testing/synctest, so seconds of play take no wall-clock time, and a server and honest
+// clients on the machine's loopback interface, over the batched path.
 package udphost
 
 import (
 	"context"
 	"errors"
 	"net"
+	"net/netip"
 	"time"
 
 	"github.com/arbitergo/arbiter/examples/client"
@@ -32,67 +42,78 @@ const MaxDatagram = 1500
 // QueueLength is how many datagrams the reading goroutine may hand over before it blocks.
 const QueueLength = 1024
 
-type packet struct {
-	from net.Addr
-	data []byte
+// BatchSize is the most datagrams one system call reads or writes on the batched path.
+const BatchSize = 64
+
+// inbox is a batch of datagrams read together: the first n of ms.
+type inbox struct {
+	ms []message
+	n  int
 }
 
-// read hands every datagram conn receives to out until conn is closed.
-func read(conn net.PacketConn, out chan<- packet) {
-	defer close(out)
-	buf := make([]byte, MaxDatagram)
-	for {
-		n, addr, err := conn.ReadFrom(buf)
+// read fills the inboxes free gives it and hands them to full until the socket fails
+// (it was closed); then it closes full.
+func read(p packetIO, free <-chan *inbox, full chan<- *inbox) {
+	defer close(full)
+	for b := range free {
+		n, err := p.read(b.ms)
 		if err != nil {
 			return
 		}
-		out <- packet{from: addr, data: append([]byte(nil), buf[:n]...)}
+		b.n = n
+		full <- b
 	}
 }
 
-// Server hosts a refserver.World on conn.
-type Server struct {
-	conn  net.PacketConn
-	world *refserver.World
-	ids   map[string]uint16
-	peers []net.Addr
-	// Unknown counts datagrams from new addresses beyond the world's player slots.
-	Unknown int
+// host is what a Server and a Client share: the socket and the datagrams waiting to be
+// written at the end of the tick.
+type host struct {
+	io  packetIO
+	out []message // BatchSize messages, each with MaxDatagram bytes of room
+	k   int       // how many of out are filled
 }
 
-// NewServer returns a host for world on conn. Connection ids are given in the order
-// addresses first speak, up to the world's MaxPlayers.
-func NewServer(conn net.PacketConn, world *refserver.World) *Server {
-	return &Server{conn: conn, world: world, ids: map[string]uint16{}}
+func newHost(conn net.PacketConn) host {
+	return host{io: newPacketIO(conn), out: newMessages(BatchSize)}
 }
 
-// Run drives the world until ctx is done, then closes conn. It returns ctx's error.
-func (s *Server) Run(ctx context.Context) error {
-	return loop(ctx, s.conn, func(now time.Duration, p packet) {
-		if id, ok := s.id(p.from); ok {
-			_ = s.world.Receive(now, id, p.data)
-		}
-	}, func(now time.Duration) error {
-		_ = s.world.Tick(now)
-		_ = s.world.Flush(now, func(id uint16, d []byte) {
-			if int(id) < len(s.peers) {
-				_, _ = s.conn.WriteTo(d, s.peers[id])
-			}
-		})
-		return nil
-	})
+// send queues a copy of d for to, writing the queue when it is full.
+func (h *host) send(d []byte, to netip.AddrPort) {
+	m := &h.out[h.k]
+	m.buf = append(m.buf[:0], d...)
+	m.addr = to
+	if h.k++; h.k == len(h.out) {
+		h.flush()
+	}
 }
 
-// loop is a host's goroutine: it reads conn (through read), hands every datagram to
-// onPacket and calls onTick every Tick, both with the time since the loop started, until
-// ctx is done (ctx's error) or onTick returns an error; then it closes conn.
-func loop(ctx context.Context, conn net.PacketConn, onPacket func(time.Duration, packet), onTick func(time.Duration) error) error {
+// flush writes what send queued. A datagram the socket refused is lost, as on any
+// network; the lane retransmits what must arrive.
+func (h *host) flush() {
+	if h.k > 0 {
+		_ = h.io.write(h.out[:h.k])
+		h.k = 0
+	}
+}
+
+// loop is a host's goroutine: it reads the socket (through read), hands every datagram
+// to onPacket and calls onTick every Tick, both with the time since the loop started,
+// until ctx is done (ctx's error) or onTick returns an error; then it closes conn. The
+// datagram passed to onPacket is valid only during the call.
+func loop(ctx context.Context, conn net.PacketConn, p packetIO, onPacket func(now time.Duration, from netip.AddrPort, d []byte),
+	onTick func(time.Duration) error) error {
 	start := time.Now()
-	in := make(chan packet, QueueLength)
-	go read(conn, in)
+	per := p.batch()
+	count := max(QueueLength/per, 2)
+	free, full := make(chan *inbox, count), make(chan *inbox, count)
+	for range count {
+		free <- &inbox{ms: newMessages(per)}
+	}
+	go read(p, free, full)
 	defer func() {
 		_ = conn.Close()
-		for range in { // let the reader see the closed socket and end
+		for b := range full { // let the reader see the closed socket and end
+			free <- b
 		}
 	}()
 	tick := time.NewTicker(Tick)
@@ -101,8 +122,12 @@ func loop(ctx context.Context, conn net.PacketConn, onPacket func(time.Duration,
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case p := <-in:
-			onPacket(time.Since(start), p)
+		case b := <-full:
+			now := time.Since(start)
+			for _, m := range b.ms[:b.n] {
+				onPacket(now, m.addr, m.buf)
+			}
+			free <- b
 		case <-tick.C:
 			if err := onTick(time.Since(start)); err != nil {
 				return err
@@ -111,9 +136,44 @@ func loop(ctx context.Context, conn net.PacketConn, onPacket func(time.Duration,
 	}
 }
 
-func (s *Server) id(addr net.Addr) (uint16, bool) {
-	k := addr.String()
-	if id, ok := s.ids[k]; ok {
+// Server hosts a refserver.World on conn.
+type Server struct {
+	conn  net.PacketConn
+	h     host
+	world *refserver.World
+	ids   map[netip.AddrPort]uint16
+	peers []netip.AddrPort
+	// Unknown counts datagrams from new addresses beyond the world's player slots.
+	Unknown int
+}
+
+// NewServer returns a host for world on conn. Connection ids are given in the order
+// addresses first speak, up to the world's MaxPlayers.
+func NewServer(conn net.PacketConn, world *refserver.World) *Server {
+	return &Server{conn: conn, h: newHost(conn), world: world, ids: map[netip.AddrPort]uint16{}}
+}
+
+// Run drives the world until ctx is done, then closes conn. It returns ctx's error.
+func (s *Server) Run(ctx context.Context) error {
+	emit := func(id uint16, d []byte) {
+		if int(id) < len(s.peers) {
+			s.h.send(d, s.peers[id])
+		}
+	}
+	return loop(ctx, s.conn, s.h.io, func(now time.Duration, from netip.AddrPort, d []byte) {
+		if id, ok := s.id(from); ok {
+			_ = s.world.Receive(now, id, d)
+		}
+	}, func(now time.Duration) error {
+		_ = s.world.Tick(now)
+		_ = s.world.Flush(now, emit)
+		s.h.flush()
+		return nil
+	})
+}
+
+func (s *Server) id(addr netip.AddrPort) (uint16, bool) {
+	if id, ok := s.ids[addr]; ok {
 		return id, true
 	}
 	if len(s.peers) >= s.world.Config().MaxPlayers {
@@ -121,7 +181,7 @@ func (s *Server) id(addr net.Addr) (uint16, bool) {
 		return 0, false
 	}
 	id := uint16(len(s.peers))
-	s.ids[k] = id
+	s.ids[addr] = id
 	s.peers = append(s.peers, addr)
 	return id, true
 }
@@ -129,16 +189,18 @@ func (s *Server) id(addr net.Addr) (uint16, bool) {
 // Client hosts an honest client.Client on conn, talking to the server at server.
 type Client struct {
 	conn   net.PacketConn
-	server net.Addr
+	h      host
+	server netip.AddrPort
 	c      *client.Client
 	// Play, if set, is called every Tick with the client's clock, on the goroutine that
 	// owns the client: the place where a bot (or a game) acts through the client.
 	Play func(now time.Duration, c *client.Client)
 }
 
-// NewClient returns a host for c on conn.
+// NewClient returns a host for c on conn. server is the server's UDP address (a
+// *net.UDPAddr, or any net.Addr whose String is an IP address and port).
 func NewClient(conn net.PacketConn, server net.Addr, c *client.Client) *Client {
-	return &Client{conn: conn, server: server, c: c}
+	return &Client{conn: conn, h: newHost(conn), server: addrPortOf(server), c: c}
 }
 
 // ErrClosed is returned by Run when the client's connection ended.
@@ -146,16 +208,18 @@ var ErrClosed = errors.New("udphost: connection closed")
 
 // Run drives the client until ctx is done or its connection ends, then closes conn.
 func (h *Client) Run(ctx context.Context) error {
-	return loop(ctx, h.conn, func(now time.Duration, p packet) {
-		if p.from.String() == h.server.String() {
-			_ = h.c.Receive(now, p.data)
+	emit := func(d []byte) { h.h.send(d, h.server) }
+	return loop(ctx, h.conn, h.h.io, func(now time.Duration, from netip.AddrPort, d []byte) {
+		if from == h.server {
+			_ = h.c.Receive(now, d)
 		}
 	}, func(now time.Duration) error {
 		if h.Play != nil {
 			h.Play(now, h.c)
 		}
 		_ = h.c.Tick(now)
-		_ = h.c.Flush(now, func(d []byte) { _, _ = h.conn.WriteTo(d, h.server) })
+		_ = h.c.Flush(now, emit)
+		h.h.flush()
 		if closed, _ := h.c.Closed(); closed {
 			return ErrClosed
 		}

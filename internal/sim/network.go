@@ -11,7 +11,9 @@ import (
 // NodeID names an endpoint of the simulated network.
 type NodeID int
 
-// Handler receives a datagram delivered to a node. The slice belongs to the handler.
+// Handler receives a datagram delivered to a node. The slice is valid only during the call
+// (the network reuses its bytes for a later datagram): a handler that keeps the bytes copies
+// them. The handler may change them.
 type Handler func(from NodeID, datagram []byte)
 
 // LinkConfig describes one direction of a link.
@@ -72,6 +74,9 @@ type LinkStats struct {
 }
 
 type link struct {
+	net       *Network
+	num       uint32 // its number in the simulator (Sim.links)
+	from, to  NodeID
 	cfg       LinkConfig
 	rng       *rand.Rand
 	stats     LinkStats
@@ -95,13 +100,27 @@ type Fate struct {
 type Filter func(from, to NodeID, datagram []byte) Fate
 
 // Network moves datagrams between nodes over configured links.
+//
+// The datagram path allocates nothing once the network has warmed up: Send copies the
+// datagram beside the other datagrams due in the same short span of virtual time, into
+// memory the queue reuses once they are delivered, and the delivery is an event without a
+// closure.
 type Network struct {
 	sim      *Sim
-	handlers map[NodeID]Handler
-	links    map[[2]NodeID]*link
+	handlers []Handler          // by node, for nodes 0 to denseNodes-1
+	far      map[NodeID]Handler // the other nodes
+	links    [][]*link          // [from][to], for nodes 0 to denseNodes-1
+	farLinks map[[2]NodeID]*link
+	order    []*link // every link, in order of creation
 	fallback LinkConfig
 	filter   Filter
 }
+
+// denseNodes bounds the node numbers whose handlers and links sit in slices rather than in
+// maps (the examples number their nodes from 0).
+const denseNodes = 1 << 12
+
+func dense(id NodeID) bool { return id >= 0 && id < denseNodes }
 
 // SetFilter installs f (nil removes it).
 func (n *Network) SetFilter(f Filter) { n.filter = f }
@@ -111,17 +130,42 @@ func NewNetwork(s *Sim, def LinkConfig) (*Network, error) {
 	if err := def.Validate(); err != nil {
 		return nil, err
 	}
-	return &Network{sim: s, handlers: map[NodeID]Handler{}, links: map[[2]NodeID]*link{}, fallback: def}, nil
+	return &Network{sim: s, far: map[NodeID]Handler{}, farLinks: map[[2]NodeID]*link{}, fallback: def}, nil
 }
 
 // Sim returns the simulator the network runs on.
 func (n *Network) Sim() *Sim { return n.sim }
 
 // Attach registers the handler of a node, replacing any earlier one.
-func (n *Network) Attach(id NodeID, h Handler) { n.handlers[id] = h }
+func (n *Network) Attach(id NodeID, h Handler) {
+	if !dense(id) {
+		n.far[id] = h
+		return
+	}
+	if int(id) >= len(n.handlers) {
+		n.handlers = append(n.handlers, make([]Handler, int(id)+1-len(n.handlers))...)
+	}
+	n.handlers[id] = h
+}
 
 // Detach removes a node; datagrams in flight to it are dropped on arrival.
-func (n *Network) Detach(id NodeID) { delete(n.handlers, id) }
+func (n *Network) Detach(id NodeID) {
+	if !dense(id) {
+		delete(n.far, id)
+	} else if int(id) < len(n.handlers) {
+		n.handlers[id] = nil
+	}
+}
+
+func (n *Network) handler(id NodeID) Handler {
+	if !dense(id) {
+		return n.far[id]
+	}
+	if int(id) < len(n.handlers) {
+		return n.handlers[id]
+	}
+	return nil
+}
 
 // SetLink configures the direction from -> to.
 func (n *Network) SetLink(from, to NodeID, cfg LinkConfig) error {
@@ -143,7 +187,7 @@ func (n *Network) SetPath(a, b NodeID, cfg LinkConfig) error {
 
 // Stats returns the counters of the direction from -> to.
 func (n *Network) Stats(from, to NodeID) LinkStats {
-	if l, ok := n.links[[2]NodeID{from, to}]; ok {
+	if l := n.lookup(from, to); l != nil {
 		return l.stats
 	}
 	return LinkStats{}
@@ -152,7 +196,7 @@ func (n *Network) Stats(from, to NodeID) LinkStats {
 // TotalStats sums the counters of every link.
 func (n *Network) TotalStats() LinkStats {
 	var t LinkStats
-	for _, l := range n.links {
+	for _, l := range n.order {
 		t.Sent += l.stats.Sent
 		t.Lost += l.stats.Lost
 		t.Duplicated += l.stats.Duplicated
@@ -163,14 +207,39 @@ func (n *Network) TotalStats() LinkStats {
 	return t
 }
 
+// lookup returns the link from -> to, or nil if it was never used or configured.
+func (n *Network) lookup(from, to NodeID) *link {
+	if !dense(from) || !dense(to) {
+		return n.farLinks[[2]NodeID{from, to}]
+	}
+	if int(from) < len(n.links) && int(to) < len(n.links[from]) {
+		return n.links[from][to]
+	}
+	return nil
+}
+
+// link returns the link from -> to, creating it with the default configuration.
 func (n *Network) link(from, to NodeID) *link {
-	k := [2]NodeID{from, to}
-	if l, ok := n.links[k]; ok {
+	if l := n.lookup(from, to); l != nil {
 		return l
 	}
 	stream := uint64(uint32(from))<<32 | uint64(uint32(to))
-	l := &link{cfg: n.fallback, rng: n.sim.Stream(stream ^ 0x6c696e6b)}
-	n.links[k] = l
+	l := &link{net: n, from: from, to: to, cfg: n.fallback, rng: n.sim.Stream(stream ^ 0x6c696e6b)}
+	n.sim.addLink(l)
+	n.order = append(n.order, l)
+	if !dense(from) || !dense(to) {
+		n.farLinks[[2]NodeID{from, to}] = l
+		return l
+	}
+	if int(from) >= len(n.links) {
+		n.links = append(n.links, make([][]*link, int(from)+1-len(n.links))...)
+	}
+	row := n.links[from]
+	if int(to) >= len(row) {
+		row = append(row, make([]*link, int(to)+1-len(row))...)
+		n.links[from] = row
+	}
+	row[to] = l
 	return l
 }
 
@@ -195,18 +264,21 @@ func (n *Network) Send(from, to NodeID, datagram []byte) {
 		l.stats.Duplicated++
 	}
 	for range copies {
-		b := append([]byte(nil), datagram...)
-		n.sim.After(l.delay()+max(fate.Delay, 0), func() {
-			l.stats.Delivered++
-			if seq < l.delivered {
-				l.stats.Overtaken++
-			} else {
-				l.delivered = seq
-			}
-			if h, ok := n.handlers[to]; ok {
-				h(from, b)
-			}
-		})
+		n.sim.scheduleDelivery(l.delay()+max(fate.Delay, 0), l, seq, datagram)
+	}
+}
+
+// deliver hands the seq-th datagram of the link to the handler of its destination, then
+// takes its buffer back.
+func (l *link) deliver(seq uint64, b []byte) {
+	l.stats.Delivered++
+	if seq < l.delivered {
+		l.stats.Overtaken++
+	} else {
+		l.delivered = seq
+	}
+	if h := l.net.handler(l.to); h != nil {
+		h(l.from, b)
 	}
 }
 

@@ -120,7 +120,7 @@ func TestSendCopiesTheDatagram(t *testing.T) {
 	s := New(1)
 	n, _ := NewNetwork(s, LinkConfig{Delay: time.Millisecond})
 	var got []byte
-	n.Attach(2, func(_ NodeID, b []byte) { got = b })
+	n.Attach(2, func(_ NodeID, b []byte) { got = append([]byte(nil), b...) })
 	buf := []byte{1, 2, 3}
 	n.Send(1, 2, buf)
 	buf[0] = 9
