@@ -88,13 +88,17 @@ func (a args) f32(key string, def float32) float32 {
 	return float32(f)
 }
 
+func (a args) player(key string, def PlayerID) PlayerID {
+	return PlayerID(a.u16(key, uint16(def)))
+}
+
 func (a args) u16(key string, def uint16) uint16 {
 	v, ok := a[key]
 	if !ok {
 		return def
 	}
 	if v == "none" {
-		return NoPlayer
+		return uint16(NoPlayer)
 	}
 	n, err := strconv.ParseUint(v, 10, 16)
 	if err != nil {
@@ -193,7 +197,7 @@ func (s *scenario) run(line string, lineNo int) {
 		if err != nil {
 			fail("%v", err)
 		}
-		by := a.u16("by", 7)
+		by := a.player("by", 7)
 		in := ReportInput{
 			Seq: a.u16("seq", 0), VitalRev: a.u16("rev", 0), Source: src,
 			Weapon: uint8(a.u16("w", 24)), BodyPart: uint8(a.u16("bp", 3)),
@@ -243,10 +247,10 @@ func (s *scenario) run(line string, lineNo int) {
 			fail("death zero is %v", c)
 		}
 	case "stealth":
-		eff, err := p.StealthKilled(at, StealthKill{Killer: a.u16("by", 7), Weapon: uint8(a.u16("w", 4)), Teammate: a.boolean("mate", false)})
+		eff, err := p.StealthKilled(at, StealthKill{Killer: a.player("by", 7), Weapon: uint8(a.u16("w", 4)), Teammate: a.boolean("mate", false)})
 		r.err, r.eff, r.hasEff, r.verdict = err, eff, err == nil, "ok"
 	case "explode":
-		eff, err := p.VehicleExploded(at, VehicleExplosion{Killer: a.u16("by", NoPlayer), Teammate: a.boolean("mate", false)})
+		eff, err := p.VehicleExploded(at, VehicleExplosion{Killer: a.player("by", NoPlayer), Teammate: a.boolean("mate", false)})
 		r.err, r.eff, r.hasEff, r.verdict = err, eff, err == nil, "ok"
 	case "claim":
 		su, err := p.HitClaimed(at, a.f32("exp", 0))

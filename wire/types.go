@@ -1,6 +1,10 @@
 package wire
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/arbitergo/arbiter/internal/ids"
+)
 
 // Protocol constants.
 const (
@@ -18,11 +22,17 @@ const (
 	MaxSize = 81
 )
 
+// PlayerID is a player id on the wire (u16, little-endian). It is the same type as every
+// other package's PlayerID (vitals, lifecycle, teams, rewind), so a decoded id passes to
+// them without a conversion. A HitID is not a PlayerID: it names a player or a vehicle
+// by the HitType beside it, and stays a uint16.
+type PlayerID = ids.PlayerID
+
 // Sentinel values shared by several messages.
 const (
 	// NoPlayer is the player id meaning "no player" (SA-MP's INVALID_PLAYER_ID): an
 	// attacker of environmental damage, a killer of a suicide, a creator-less effect.
-	NoPlayer uint16 = 0xFFFF
+	NoPlayer = ids.NoPlayer
 
 	// NoVehicle is the vehicle id meaning "no vehicle": a player on foot, a projectile
 	// thrown on foot, no homing target.

@@ -44,7 +44,7 @@ type Remote struct {
 }
 
 // Remote returns the client's copy of player, and whether it has one.
-func (c *Client) Remote(player uint16) (Remote, bool) {
+func (c *Client) Remote(player wire.PlayerID) (Remote, bool) {
 	r := c.remotes[player]
 	if r == nil {
 		return Remote{}, false
@@ -53,7 +53,7 @@ func (c *Client) Remote(player uint16) (Remote, bool) {
 }
 
 // AppendRemotes appends the ids of the players the client has a copy of, ascending.
-func (c *Client) AppendRemotes(dst []uint16) []uint16 {
+func (c *Client) AppendRemotes(dst []wire.PlayerID) []wire.PlayerID {
 	start := len(dst)
 	for id := range c.remotes {
 		dst = append(dst, id)

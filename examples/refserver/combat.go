@@ -34,7 +34,7 @@ type shotRecord struct {
 }
 
 type shotVictim struct {
-	id   uint16
+	id   PlayerID
 	used uint8
 }
 
@@ -185,7 +185,7 @@ func (w *World) relayShot(p *player, enc []byte, near []rewind.Recipient, pose f
 	logged := w.logRelay(enc, p, NoPlayer, w.teams.Rev())
 	for i := range near {
 		r := &near[i]
-		q := w.conn(uint16(r.Player))
+		q := w.conn(r.Player)
 		if q == nil {
 			continue
 		}
@@ -239,7 +239,7 @@ func (w *World) remember(now time.Duration, p *player, seq uint16, weapon uint8,
 func (w *World) claimHit(now time.Duration, p *player, ht wire.HitType, hid uint16, r rewind.Ray, near []rewind.Recipient, expected, vexpected float32) {
 	switch ht {
 	case wire.HitPlayer:
-		victim := w.conn(hid)
+		victim := w.conn(PlayerID(hid)) // a HitPlayer HitID names a player
 		if victim == nil || victim == p {
 			return
 		}
@@ -249,7 +249,7 @@ func (w *World) claimHit(now time.Duration, p *player, ht wire.HitType, hid uint
 			return
 		}
 		for i := range near {
-			if uint16(near[i].Player) == hid {
+			if near[i].Player == PlayerID(hid) {
 				if near[i].Distance > ClaimReach {
 					return // its trace could not confirm it: not a claim to judge it by
 				}
@@ -284,7 +284,7 @@ func (w *World) claimVehicleHit(now time.Duration, p *player, hid uint16, r rewi
 		if rc.Verdict != rewind.RewoundInVehicle && rc.Verdict != rewind.InFrozenVehicle {
 			return // the shooter's own vehicle, or a wreck
 		}
-		d := w.conn(uint16(rc.Player))
+		d := w.conn(rc.Player)
 		if d == nil || d == p || !d.frame.have || d.frame.vehicle != hid || d.frame.seat != 0 {
 			continue // a passenger: its frames do not carry the vehicle's health
 		}

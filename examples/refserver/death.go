@@ -61,7 +61,7 @@ func (w *World) committed(now time.Duration, p *player, c lifecycle.Commit) {
 		w.takeEffects(now, p, &eff)
 	}
 	p.vgod.Left(now)
-	killer, cause := uint16(c.Death.Killer), c.Death.Cause
+	killer, cause := c.Death.Killer, c.Death.Cause
 	if c.Death.KillerLeft {
 		killer = NoPlayer
 	}
@@ -69,7 +69,7 @@ func (w *World) committed(now time.Duration, p *player, c lifecycle.Commit) {
 		// The report's blame was taken before Died completed the client's order (a lethal
 		// report may have waited for an earlier one): name the killer from the complete one.
 		if last := p.vit.LastDamage(); last.Valid {
-			killer = uint16(w.killerHandle(p, last.Attacker, w.teams.Rev()).ID)
+			killer = w.killerHandle(p, last.Attacker, w.teams.Rev()).ID
 			if lifecycle.ValidCause(last.Weapon) {
 				cause = last.Weapon
 			}

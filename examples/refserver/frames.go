@@ -24,18 +24,18 @@ type vehicle struct {
 	health  float32
 	// seats holds who sits in each seat, from accepted entries only (NoPlayer: free);
 	// seat 0 is the driver's.
-	seats [inventory.MaxVehicleSeats]uint16
+	seats [inventory.MaxVehicleSeats]PlayerID
 	// gunTAT is each gun's rate check (GCRA theoretical arrival), per the model's guns.
 	gunTAT [inventory.MaxVehicleGuns]time.Duration
 
 	// The vehicle's frames: numbered by the client of the driver that sends them.
 	haveSeq bool
-	seqFrom uint16
+	seqFrom PlayerID
 	lastSeq uint16
 	syncSeq uint16 // the relay number of the vehicle's frames
 
 	// The last accepted shot claiming a hit on the vehicle (the explosion's credit).
-	hitBy   uint16
+	hitBy   PlayerID
 	hitAt   time.Duration
 	hitLife uint64
 
@@ -48,7 +48,7 @@ type explosion struct {
 	valid  bool
 	at     time.Duration
 	serial uint64
-	author uint16
+	author PlayerID
 	join   uint64 // the author's joinSerial, to tell a reused id
 	pos    wire.Vec3
 }
@@ -204,6 +204,6 @@ func (w *World) onVehicleSync(now time.Duration, p *player, m *wire.VehicleSync)
 }
 
 func (w *World) raiseSpawn(s lifecycle.SpawnEvent) {
-	w.raise(Event{Kind: EventPlayerSpawn, At: s.At, Player: uint16(s.Player), Other: NoPlayer, Vehicle: NoVehicle,
+	w.raise(Event{Kind: EventPlayerSpawn, At: s.At, Player: s.Player, Other: NoPlayer, Vehicle: NoVehicle,
 		Gen: uint16(s.Gen), Connect: s.Connect})
 }

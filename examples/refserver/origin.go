@@ -36,7 +36,7 @@ type Reach struct {
 }
 
 // Reach returns what the World measured of connection id's accepted actions (see Reach).
-func (w *World) Reach(id uint16) (Reach, error) {
+func (w *World) Reach(id PlayerID) (Reach, error) {
 	p := w.conn(id)
 	if p == nil {
 		return Reach{}, fmt.Errorf("%w: %d", ErrUnknownPlayer, id)

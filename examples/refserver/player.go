@@ -20,7 +20,7 @@ import (
 // player is one connection's slot. The struct and its rings are allocated the first time
 // the slot joins and reused by every later connection on the slot.
 type player struct {
-	id         uint16
+	id         PlayerID
 	connected  bool
 	dropping   bool
 	dropReason wire.Reason
@@ -252,18 +252,18 @@ func (p *player) settleProperties(now time.Duration) {
 }
 
 // sees reports whether subject's PlayerShow went to p (so its frames and edges go too).
-func (p *player) sees(subject uint16) bool {
+func (p *player) sees(subject PlayerID) bool {
 	return p.nUnshown == 0 || p.unshown[subject>>6]&(1<<(subject&63)) == 0
 }
 
-func (p *player) markUnshown(subject uint16) {
+func (p *player) markUnshown(subject PlayerID) {
 	if p.unshown[subject>>6]&(1<<(subject&63)) == 0 {
 		p.unshown[subject>>6] |= 1 << (subject & 63)
 		p.nUnshown++
 	}
 }
 
-func (p *player) clearUnshown(subject uint16) {
+func (p *player) clearUnshown(subject PlayerID) {
 	if p.unshown[subject>>6]&(1<<(subject&63)) != 0 {
 		p.unshown[subject>>6] &^= 1 << (subject & 63)
 		p.nUnshown--
@@ -276,7 +276,7 @@ func (p *player) clearUnshown(subject uint16) {
 func (w *World) drainShows(now time.Duration, p *player) {
 	for i := 0; p.nUnshown > 0 && i < len(p.unshown); i++ {
 		for p.unshown[i] != 0 {
-			s := uint16(i*64 + bits.TrailingZeros64(p.unshown[i]))
+			s := PlayerID(i*64 + bits.TrailingZeros64(p.unshown[i]))
 			subject := w.conn(s)
 			if subject == nil || subject == p {
 				p.clearUnshown(s)
@@ -295,7 +295,7 @@ func (w *World) drainShows(now time.Duration, p *player) {
 
 // join creates the player of a new connection in every package and sends what a new
 // connection needs (the session, in the package doc: Welcome, the tables, the shows).
-func (w *World) join(now time.Duration, conn uint16) {
+func (w *World) join(now time.Duration, conn PlayerID) {
 	h, err := w.life.Join(lifecycle.PlayerID(conn), now)
 	if err != nil {
 		w.refuseInput(conn, VerdictUnknownConnection, err.Error())
@@ -399,7 +399,7 @@ func (w *World) welcome(p *player) {
 	p.out.send(&w.msgs.welcome)
 }
 
-func (w *World) insertConn(id uint16) {
+func (w *World) insertConn(id PlayerID) {
 	i := len(w.conns)
 	for i > 0 && w.conns[i-1] > id {
 		i--
@@ -409,7 +409,7 @@ func (w *World) insertConn(id uint16) {
 	w.conns[i] = id
 }
 
-func (w *World) removeConn(id uint16) {
+func (w *World) removeConn(id PlayerID) {
 	for i, c := range w.conns {
 		if c == id {
 			w.conns = append(w.conns[:i], w.conns[i+1:]...)

@@ -529,14 +529,14 @@ func (w *World) countDeath(now time.Duration, p *player, d vitals.Death) {
 	default:
 		return
 	}
-	w.raise(Event{Kind: EventDeathCounted, At: now, Player: p.id, Other: uint16(killer.ID), Vehicle: NoVehicle, Weapon: cause,
+	w.raise(Event{Kind: EventDeathCounted, At: now, Player: p.id, Other: killer.ID, Vehicle: NoVehicle, Weapon: cause,
 		Detail: d.Reason.String()})
 }
 
 // killerHandle turns the attacker vitals names into the lifecycle's handle of a killer: no
 // one for the victim itself, a player no longer connected (or a new one on its id), or the
 // victim's teammate at the relation revision rev or now (adr-0039: never a teammate).
-func (w *World) killerHandle(victim *player, id uint16, rev uint16) lifecycle.Handle {
+func (w *World) killerHandle(victim *player, id PlayerID, rev uint16) lifecycle.Handle {
 	if id == NoPlayer || id == victim.id {
 		return lifecycle.Handle{ID: lifecycle.NoPlayer}
 	}
