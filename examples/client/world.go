@@ -76,7 +76,7 @@ type VehiclePose struct {
 type emptyWorld struct{}
 
 func (emptyWorld) Trace(wire.PlayerID, Shot, Pose) (int, uint8) { return 0, 0 }
-func (emptyWorld) VehicleModel(uint16) (uint16, bool)    { return 0, false }
+func (emptyWorld) VehicleModel(uint16) (uint16, bool)           { return 0, false }
 
 // seatState is the vehicle the player sits in.
 type seatState struct {

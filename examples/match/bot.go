@@ -63,7 +63,7 @@ type bot struct {
 	leaveAt  time.Duration
 	spraying time.Duration // until when the spraycan is held
 	nextNade time.Duration
-	ids      []uint16 // scratch: the client's remote copies
+	ids      []wire.PlayerID // scratch: the client's remote copies
 }
 
 func newBot(p *player, cfg Config) bot {
@@ -128,7 +128,7 @@ func (b *bot) think(m *Match, now time.Duration) {
 // target is what the bot knows of its target: its client's copy.
 type target struct {
 	idx  int
-	id   uint16
+	id   wire.PlayerID
 	r    client.Remote
 	dist float32
 }
@@ -194,7 +194,7 @@ func (b *bot) fight(m *Match, now time.Duration, t *target) {
 	switch {
 	case m.cfg.Race:
 		if t.dist < 60 {
-			_, _ = c.Fire(now, weaponM4, wire.HitPlayer, t.id, eye, aim)
+			_, _ = c.Fire(now, weaponM4, wire.HitPlayer, uint16(t.id), eye, aim)
 		}
 	case t.dist <= client.StealthReach && b.brawler && t.r.Vehicle == wire.NoVehicle && rng.Float64() < 0.15:
 		_, _ = c.Arm(now, weaponKnife)
@@ -231,7 +231,7 @@ func (b *bot) fight(m *Match, now time.Duration, t *target) {
 		}
 		if b.p.cheat != nil && b.p.cheat.kind == CheatFrozenAmmo {
 			// The frozen-ammo cheater empties its M4 as fast as it can.
-			_, _ = c.Fire(now, weaponM4, wire.HitPlayer, t.id, eye, aim)
+			_, _ = c.Fire(now, weaponM4, wire.HitPlayer, uint16(t.id), eye, aim)
 			return
 		}
 		if rng.Float64() >= FireShare && !m.cfg.Race {
@@ -244,8 +244,8 @@ func (b *bot) fight(m *Match, now time.Duration, t *target) {
 		case t.dist < 30 && rng.Float64() < 0.3:
 			w = weaponDeagle
 		}
-		if a, _ := c.Fire(now, w, wire.HitPlayer, t.id, eye, aim); a.Verdict != client.Acted && w != weaponM4 {
-			_, _ = c.Fire(now, weaponM4, wire.HitPlayer, t.id, eye, aim)
+		if a, _ := c.Fire(now, w, wire.HitPlayer, uint16(t.id), eye, aim); a.Verdict != client.Acted && w != weaponM4 {
+			_, _ = c.Fire(now, weaponM4, wire.HitPlayer, uint16(t.id), eye, aim)
 		}
 	}
 }
@@ -255,7 +255,7 @@ func (b *bot) carInSight(m *Match, pos wire.Vec3) *car {
 		if cr.wrecked || cr.driver < 0 || cr.driver == b.p.idx || cr.passenger == b.p.idx {
 			continue
 		}
-		if mate, _ := b.p.c.Teammate(uint16(cr.driver)); mate {
+		if mate, _ := b.p.c.Teammate(wire.PlayerID(cr.driver)); mate {
 			continue
 		}
 		if dist(pos, cr.pose.Position) < 60 {
@@ -387,7 +387,7 @@ func (b *bot) ride(m *Match, now time.Duration) {
 			muzzle := wire.Vec3(gun.Muzzle(inventory.Vec3(next), inventory.Quat(rot)))
 			aim := add(t.r.Position, wire.Vec3{Z: 0.3})
 			if dist(muzzle, aim) < gun.Range {
-				_, _ = c.VehicleFire(now, wire.HitPlayer, t.id, muzzle, aim)
+				_, _ = c.VehicleFire(now, wire.HitPlayer, uint16(t.id), muzzle, aim)
 			}
 		}
 	}

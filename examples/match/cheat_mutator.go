@@ -101,9 +101,9 @@ type mutState struct {
 	relayed   map[uint8]int // accepted shots by weapon
 	grenades  int           // accepted grenade launches (and launches healed by a detonation)
 	given     map[uint8]int // rounds given by weapon
-	claims    map[uint16]forgery
+	claims    map[wire.PlayerID]forgery
 	vclaims   map[uint16]forgery
-	lastDmg   map[uint16]string // victim -> the forgery of its last credited damage from it ("" if none)
+	lastDmg   map[wire.PlayerID]string // victim -> the forgery of its last credited damage from it ("" if none)
 	drove     map[uint16]time.Duration
 	above     time.Duration // since when its ledger is above its client's health (-1: not)
 	counted   bool
@@ -136,8 +136,8 @@ func newAdversary(m *Match) *adversary {
 		case CheatMutator:
 			a.muts[p.idx] = &mutState{p: p, rng: rand.New(rand.NewPCG(m.cfg.Seed, uint64(0x6d75740000+p.idx))),
 				launches: map[uint16]wire.Vec3{}, forged: map[forgeKey]forgery{}, relayed: map[uint8]int{},
-				given: map[uint8]int{}, claims: map[uint16]forgery{}, vclaims: map[uint16]forgery{},
-				lastDmg: map[uint16]string{}, drove: map[uint16]time.Duration{}, above: -1, findings: map[string]int{}}
+				given: map[uint8]int{}, claims: map[wire.PlayerID]forgery{}, vclaims: map[uint16]forgery{},
+				lastDmg: map[wire.PlayerID]string{}, drove: map[uint16]time.Duration{}, above: -1, findings: map[string]int{}}
 		case CheatFlood:
 			a.floods = append(a.floods, p)
 		}
@@ -319,14 +319,14 @@ func (s *mutState) u16(x uint16) uint16 {
 	return uint16(s.rng.Uint32())
 }
 
-func (s *mutState) playerID(m *Match) uint16 {
+func (s *mutState) playerID(m *Match) wire.PlayerID {
 	switch s.rng.IntN(6) {
 	case 0:
 		return wire.NoPlayer
 	case 1:
 		return s.p.id
 	case 2:
-		return uint16(s.rng.Uint32())
+		return wire.PlayerID(s.rng.Uint32())
 	}
 	return m.players[s.rng.IntN(len(m.players))].id
 }
@@ -478,7 +478,7 @@ func (s *mutState) mutate(m *Match, now time.Duration, msg wire.Message) string 
 			x.Weapon = s.weapon()
 			return "shot.weapon"
 		case 4:
-			x.HitType, x.HitID = wire.HitType(r.IntN(4)), s.playerID(m)
+			x.HitType, x.HitID = wire.HitType(r.IntN(4)), uint16(s.playerID(m))
 			if x.HitType == wire.HitVehicle {
 				x.HitID = s.vehicleID(m)
 			}
@@ -575,7 +575,7 @@ func (s *mutState) aim(m *Match, x *wire.WeaponShot) {
 			continue
 		}
 		if r, ok := s.p.c.Remote(o.id); ok && dist(r.Position, x.Origin) < 6 {
-			x.HitType, x.HitID = wire.HitPlayer, o.id
+			x.HitType, x.HitID = wire.HitPlayer, uint16(o.id)
 			x.HitPos = add(r.Position, sub(r.Position, x.Origin))
 			return
 		}
@@ -692,12 +692,12 @@ func (s *mutState) forgeShot(m *Match, now time.Duration, send func([]byte)) {
 			return
 		}
 		s.out(s.p, &wire.WeaponShot{ShotSeq: s.shotSeq, DeathEpoch: c.DeathEpoch(), PropertiesRev: c.Revisions().Properties,
-			Weapon: weapon, HitType: wire.HitPlayer, HitID: hid, Origin: eye, HitPos: end}, "forge.shot", send)
+			Weapon: weapon, HitType: wire.HitPlayer, HitID: uint16(hid), Origin: eye, HitPos: end}, "forge.shot", send)
 	case 1:
 		s.shotSeq++
 		from := add(target, wire.Vec3{X: 3, Z: 0.6})
 		s.out(s.p, &wire.WeaponShot{ShotSeq: s.shotSeq, DeathEpoch: c.DeathEpoch(), PropertiesRev: c.Revisions().Properties,
-			Weapon: weapon, HitType: wire.HitPlayer, HitID: hid, Origin: from, HitPos: add(target, sub(target, from))}, "forge.shot_origin", send)
+			Weapon: weapon, HitType: wire.HitPlayer, HitID: uint16(hid), Origin: from, HitPos: add(target, sub(target, from))}, "forge.shot_origin", send)
 	default:
 		s.projSeq++
 		s.out(s.p, &wire.Detonation{Projectile: s.projSeq, DeathEpoch: c.DeathEpoch(), Weapon: weaponGrenade, Position: target},
@@ -826,7 +826,7 @@ func (a *adversary) judge(now time.Duration, msg wire.Message) {
 	}
 }
 
-func (a *adversary) mut(id uint16) *mutState {
+func (a *adversary) mut(id wire.PlayerID) *mutState {
 	if int(id) < len(a.m.players) {
 		return a.muts[int(id)]
 	}
@@ -911,7 +911,7 @@ func (s *mutState) shot(m *Match, now time.Duration, k forgeKey, origin wire.Vec
 	}
 	switch ht {
 	case wire.HitPlayer:
-		s.claims[hid] = forgery{label: label, at: now}
+		s.claims[wire.PlayerID(hid)] = forgery{label: label, at: now}
 	case wire.HitVehicle:
 		s.vclaims[hid] = forgery{label: label, at: now}
 	}
@@ -961,7 +961,7 @@ func (s *mutState) detonation(now time.Duration, x *wire.RemoteDetonation) {
 }
 
 // reported finds the victim's report numbered seq naming attacker in its client's log.
-func (a *adversary) reported(victim *player, seq, attacker uint16) (wire.Ref, bool) {
+func (a *adversary) reported(victim *player, seq uint16, attacker wire.PlayerID) (wire.Ref, bool) {
 	a.log = victim.c.AppendReportLog(a.log[:0])
 	for i := len(a.log) - 1; i >= 0; i-- {
 		if e := &a.log[i]; e.DamageSeq == seq && e.Attacker == attacker {

@@ -37,5 +37,5 @@ func (b *bot) driveBy(m *Match, now time.Duration) {
 		side = scale(flat, WindowOffset/l)
 	}
 	muzzle := add(add(pos, side), wire.Vec3{Z: 0.6})
-	_, _ = c.Fire(now, weaponM4, wire.HitPlayer, t.id, muzzle, add(t.r.Position, wire.Vec3{Z: 0.3}))
+	_, _ = c.Fire(now, weaponM4, wire.HitPlayer, uint16(t.id), muzzle, add(t.r.Position, wire.Vec3{Z: 0.3}))
 }

@@ -61,7 +61,7 @@ type Match struct {
 // measures of it.
 type player struct {
 	idx  int
-	id   uint16
+	id   wire.PlayerID
 	node sim.NodeID
 	c    *client.Client
 	rng  *rand.Rand
@@ -118,7 +118,7 @@ func New(cfg Config) (*Match, error) {
 		Sources: map[string]int{}, Deathways: map[string]int{}, Events: map[string]int{},
 	}
 	for i := range cfg.Players {
-		p := &player{idx: i, id: uint16(i), node: sim.NodeID(i + 1), rng: s.Stream(uint64(100 + i)),
+		p := &player{idx: i, id: wire.PlayerID(i), node: sim.NodeID(i + 1), rng: s.Stream(uint64(100 + i)),
 			rtt: cfg.rtt(i), reportsIn: map[uint16]time.Duration{}}
 		c, err := client.New(client.Config{World: m.world, Seed: cfg.Seed*1000 + uint64(i)})
 		if err != nil {
@@ -221,7 +221,7 @@ func (m *Match) Finish() (Report, error) {
 
 func (m *Match) serverReceive(from sim.NodeID, d []byte) {
 	now := m.sim.Now()
-	conn := uint16(from - 1)
+	conn := wire.PlayerID(from - 1)
 	if int(conn) < len(m.players) && !m.players[conn].flooding() {
 		m.observe(m.players[conn], now, d)
 	}
@@ -231,7 +231,7 @@ func (m *Match) serverReceive(from sim.NodeID, d []byte) {
 func (m *Match) serverTick() {
 	now := m.sim.Now()
 	_ = m.server.Tick(now)
-	_ = m.server.Flush(now, func(conn uint16, d []byte) {
+	_ = m.server.Flush(now, func(conn wire.PlayerID, d []byte) {
 		m.watch(int(conn), now, d)
 		m.net.Send(serverNode, sim.NodeID(conn)+1, d)
 	})
@@ -432,7 +432,7 @@ func (m *Match) onCheaterEvent(p *player, e refserver.Event) {
 	}
 }
 
-func (m *Match) player(id uint16) *player {
+func (m *Match) player(id wire.PlayerID) *player {
 	if int(id) < len(m.players) {
 		return m.players[id]
 	}

@@ -42,7 +42,7 @@ func (m *Match) physics(now time.Duration) {
 				continue
 			}
 			w.rams[key] = now
-			_, _ = p.c.Rammed(now, uint16(cr.driver), float32(8+p.rng.IntN(15)))
+			_, _ = p.c.Rammed(now, wire.PlayerID(cr.driver), float32(8+p.rng.IntN(15)))
 		}
 	}
 	live := w.fires[:0]

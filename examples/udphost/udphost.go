@@ -54,7 +54,7 @@ func read(conn net.PacketConn, out chan<- packet) {
 type Server struct {
 	conn  net.PacketConn
 	world *refserver.World
-	ids   map[string]uint16
+	ids   map[string]refserver.PlayerID
 	peers []net.Addr
 	// Unknown counts datagrams from new addresses beyond the world's player slots.
 	Unknown int
@@ -63,7 +63,7 @@ type Server struct {
 // NewServer returns a host for world on conn. Connection ids are given in the order
 // addresses first speak, up to the world's MaxPlayers.
 func NewServer(conn net.PacketConn, world *refserver.World) *Server {
-	return &Server{conn: conn, world: world, ids: map[string]uint16{}}
+	return &Server{conn: conn, world: world, ids: map[string]refserver.PlayerID{}}
 }
 
 // Run drives the world until ctx is done, then closes conn. It returns ctx's error.
@@ -74,7 +74,7 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 	}, func(now time.Duration) error {
 		_ = s.world.Tick(now)
-		_ = s.world.Flush(now, func(id uint16, d []byte) {
+		_ = s.world.Flush(now, func(id refserver.PlayerID, d []byte) {
 			if int(id) < len(s.peers) {
 				_, _ = s.conn.WriteTo(d, s.peers[id])
 			}
@@ -111,7 +111,7 @@ func loop(ctx context.Context, conn net.PacketConn, onPacket func(time.Duration,
 	}
 }
 
-func (s *Server) id(addr net.Addr) (uint16, bool) {
+func (s *Server) id(addr net.Addr) (refserver.PlayerID, bool) {
 	k := addr.String()
 	if id, ok := s.ids[k]; ok {
 		return id, true
@@ -120,7 +120,7 @@ func (s *Server) id(addr net.Addr) (uint16, bool) {
 		s.Unknown++
 		return 0, false
 	}
-	id := uint16(len(s.peers))
+	id := refserver.PlayerID(len(s.peers))
 	s.ids[k] = id
 	s.peers = append(s.peers, addr)
 	return id, true
