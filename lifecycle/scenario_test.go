@@ -43,7 +43,7 @@ func (s *scenario) phaseOf(name string) string {
 
 func join(name string, id PlayerID) func(*scenario, time.Duration) string {
 	return func(s *scenario, now time.Duration) string {
-		h, err := s.w.Join(id, now)
+		h, err := s.w.Join(now, id)
 		require.NoError(s.t, err)
 		s.who[name] = h
 		return name + " " + s.phaseOf(name)
@@ -52,7 +52,7 @@ func join(name string, id PlayerID) func(*scenario, time.Duration) string {
 
 func frame(name string, alive bool, g Generation, hp float32) func(*scenario, time.Duration) string {
 	return func(s *scenario, now time.Duration) string {
-		f, err := s.w.Frame(s.who[name], Claim{Alive: alive, Gen: g}, hp, now)
+		f, err := s.w.Frame(now, s.who[name], Claim{Alive: alive, Gen: g}, hp)
 		require.NoError(s.t, err)
 		out := f.Verdict.String()
 		if f.Verdict.Relay() {
@@ -67,7 +67,7 @@ func frame(name string, alive bool, g Generation, hp float32) func(*scenario, ti
 
 func report(name string, g Generation, pose Pose) func(*scenario, time.Duration) string {
 	return func(s *scenario, now time.Duration) string {
-		r, err := s.w.ReportDeath(s.who[name], DeathReport{Gen: g, Means: 24, Pose: pose}, noBlame, now)
+		r, err := s.w.ReportDeath(now, s.who[name], DeathReport{Gen: g, Means: 24, Pose: pose}, noBlame)
 		require.NoError(s.t, err)
 		out := r.Verdict.String()
 		if r.Verdict == ReportCommitted {
@@ -91,7 +91,7 @@ func count(name, killer string, cause uint8, rtt time.Duration) func(*scenario, 
 
 func request(name string, g Generation) func(*scenario, time.Duration) string {
 	return func(s *scenario, now time.Duration) string {
-		r, err := s.w.RespawnRequest(s.who[name], g, now)
+		r, err := s.w.RespawnRequest(now, s.who[name], g)
 		require.NoError(s.t, err)
 		return r.String() + " | " + s.phaseOf(name)
 	}
@@ -119,7 +119,7 @@ func advance() func(*scenario, time.Duration) string {
 
 func leave(name string) func(*scenario, time.Duration) string {
 	return func(s *scenario, now time.Duration) string {
-		d, err := s.w.Leave(s.who[name], now)
+		d, err := s.w.Leave(now, s.who[name])
 		require.NoError(s.t, err)
 		if d.Committed {
 			return "left dead: " + d.Commit.String()

@@ -31,8 +31,8 @@ func (w *World) blame(p *player) lifecycle.Blame {
 // lifecycle, with the server's killer and cause (the counted death's, or the last damage),
 // and the victim's pose.
 func (w *World) onDeathReport(now time.Duration, p *player, m *wire.DeathReport) Verdict {
-	dr, err := w.life.ReportDeath(p.handle, lifecycle.DeathReport{Gen: lifecycle.Generation(m.DeathEpoch), Means: m.Weapon,
-		Pose: lifecycle.Pose(m.Pose)}, w.blame(p), now)
+	dr, err := w.life.ReportDeath(now, p.handle, lifecycle.DeathReport{Gen: lifecycle.Generation(m.DeathEpoch), Means: m.Weapon,
+		Pose: lifecycle.Pose(m.Pose)}, w.blame(p))
 	if err != nil {
 		w.raise(Event{Kind: EventDeathReportIgnored, At: now, Player: p.id, Other: NoPlayer, Vehicle: NoVehicle, Gen: m.DeathEpoch,
 			Verdict: VerdictInvalid, Detail: err.Error()})
@@ -118,7 +118,7 @@ func (w *World) onRespawnRequest(now time.Duration, p *player, m *wire.RespawnRe
 	if err := p.ep.CanQueue(&w.msgs.respawn); err != nil {
 		return VerdictLaneFull
 	}
-	g, err := w.life.RespawnRequest(p.handle, lifecycle.Generation(m.DeathEpoch), now)
+	g, err := w.life.RespawnRequest(now, p.handle, lifecycle.Generation(m.DeathEpoch))
 	if err != nil {
 		return VerdictInvalid
 	}

@@ -84,7 +84,7 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 			}
 		}
 	}
-	lr, err := w.life.Frame(p.handle, lifecycle.Claim{Alive: m.Alive, Gen: lifecycle.Generation(m.DeathEpoch)}, p.vit.Ledger().Health, now)
+	lr, err := w.life.Frame(now, p.handle, lifecycle.Claim{Alive: m.Alive, Gen: lifecycle.Generation(m.DeathEpoch)}, p.vit.Ledger().Health)
 	if err != nil {
 		return VerdictInvalid
 	}

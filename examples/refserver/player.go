@@ -296,7 +296,7 @@ func (w *World) drainShows(now time.Duration, p *player) {
 // join creates the player of a new connection in every package and sends what a new
 // connection needs (the session, in the package doc: Welcome, the tables, the shows).
 func (w *World) join(now time.Duration, conn PlayerID) {
-	h, err := w.life.Join(lifecycle.PlayerID(conn), now)
+	h, err := w.life.Join(now, lifecycle.PlayerID(conn))
 	if err != nil {
 		w.refuseInput(conn, VerdictUnknownConnection, err.Error())
 		return
@@ -310,7 +310,7 @@ func (w *World) join(now time.Duration, conn PlayerID) {
 				w.packageRefused(CallJoinRollback, conn, err)
 			}
 		}
-		if _, err := w.life.Leave(h, now); err != nil {
+		if _, err := w.life.Leave(now, h); err != nil {
 			w.packageRefused(CallJoinRollback, conn, err)
 		}
 	}
@@ -530,7 +530,7 @@ func degToRad(deg float32) float32 { return float32(float64(deg) * math.Pi / 180
 // dead, its death committed and sent before the slot is freed), then every package, then
 // PlayerHide to the others and a Disconnect to p at the next Flush.
 func (w *World) leave(now time.Duration, p *player, reason wire.Reason) {
-	dep, err := w.life.Leave(p.handle, now)
+	dep, err := w.life.Leave(now, p.handle)
 	if err == nil && dep.Committed {
 		w.committed(now, p, dep.Commit)
 	}
