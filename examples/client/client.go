@@ -471,7 +471,7 @@ func (c *Client) Properties(weapon uint8) (inventory.Weapon, bool) {
 // Teammate reports whether player is this client's teammate by the newest stamp received
 // from it (adr-0039), and the stamp; false and the zero stamp when none was received.
 func (c *Client) Teammate(player wire.PlayerID) (bool, wire.Stamp) {
-	s, ok := c.tracker.Newest(teams.PlayerID(player))
+	s, ok := c.tracker.Newest(player)
 	if !ok {
 		return false, wire.Stamp{}
 	}

@@ -143,7 +143,7 @@ func (c *Client) take(d damage) DamageResult {
 		return DamageResult{Verdict: DamageIgnored}
 	}
 	if d.attacker != wire.NoPlayer && d.attacker != c.id {
-		h := teams.Hit{Attacker: teams.PlayerID(d.attacker), Shot: d.shot,
+		h := teams.Hit{Attacker: d.attacker, Shot: d.shot,
 			Stamp: teams.Stamp{Teammate: d.stamp.Teammate, Rev: d.stamp.Rev}}
 		if c.tracker.JudgeHit(h) == teams.HitRefusedTeammate {
 			c.counters.HitsRefusedTeammate++
@@ -776,7 +776,7 @@ func (c *Client) onRemoteStealthKill(m *wire.RemoteStealthKill) {
 	if m.Victim != c.id || !c.alive || m.VictimEpoch != c.epoch || c.stealthing {
 		return
 	}
-	h := teams.Hit{Attacker: teams.PlayerID(m.Attacker)}
+	h := teams.Hit{Attacker: m.Attacker}
 	if c.tracker.JudgeHit(h) == teams.HitRefusedTeammate {
 		c.counters.HitsRefusedTeammate++
 		return
@@ -803,7 +803,7 @@ func (c *Client) observe(sender wire.PlayerID, s wire.Stamp) {
 	if sender == wire.NoPlayer {
 		return
 	}
-	c.tracker.Observe(teams.PlayerID(sender), teams.Stamp{Teammate: s.Teammate, Rev: s.Rev})
+	c.tracker.Observe(sender, teams.Stamp{Teammate: s.Teammate, Rev: s.Rev})
 }
 
 func distance(a, b wire.Vec3) float32 {

@@ -8,7 +8,6 @@ import (
 	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/rewind"
-	"github.com/arbitergo/arbiter/teams"
 	"github.com/arbitergo/arbiter/vitals"
 	"github.com/arbitergo/arbiter/wire"
 )
@@ -63,7 +62,7 @@ func (w *World) mayAct(p *player, epoch uint16) Verdict {
 	if !w.life.MayAct(p.handle) {
 		return VerdictNotAlive
 	}
-	snap, err := w.life.Snapshot(lifecycle.PlayerID(p.id))
+	snap, err := w.life.Snapshot(p.id)
 	if err != nil || uint16(snap.Gen) != epoch {
 		return VerdictWrongEpoch
 	}
@@ -146,7 +145,7 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, VerdictBadGeometry, err.Error())
 	}
 	w.enc = enc[:0]
-	res, err := w.rw.Shot(now, rewind.PlayerID(p.id), r, w.recips[:0])
+	res, err := w.rw.Shot(now, p.id, r, w.recips[:0])
 	if err != nil {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, VerdictBadGeometry, err.Error())
 	}
@@ -189,7 +188,7 @@ func (w *World) relayShot(p *player, enc []byte, near []rewind.Recipient, pose f
 		if q == nil {
 			continue
 		}
-		w.relayTo(q, pose(wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(q.id))), rewindOf(r)))
+		w.relayTo(q, pose(wire.Stamp(w.teams.Stamp(p.id, q.id)), rewindOf(r)))
 		if logged {
 			w.fan.skipLast(q.id)
 		}
@@ -245,7 +244,7 @@ func (w *World) claimHit(now time.Duration, p *player, ht wire.HitType, hid uint
 		}
 		// The stamp relayShot sends the victim for this very shot (the same relation, in
 		// the same call): a teammate's shot is refused by the victim's client.
-		if w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(victim.id)).Teammate {
+		if w.teams.Stamp(p.id, victim.id).Teammate {
 			return
 		}
 		for i := range near {
@@ -401,7 +400,7 @@ func (w *World) onVehicleShot(now time.Duration, p *player, m *wire.VehicleShot)
 	if tat-now > burst {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictTooFast, "")
 	}
-	res, err := w.rw.Shot(now, rewind.PlayerID(p.id), r, w.recips[:0])
+	res, err := w.rw.Shot(now, p.id, r, w.recips[:0])
 	if err != nil {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictBadGeometry, err.Error())
 	}
@@ -509,7 +508,7 @@ func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLau
 // with the round it costs (ours). It is relayed to everyone else, with the owner's stamp,
 // and remembered for the victims' reports.
 func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) Verdict {
-	snap, err := w.life.Snapshot(lifecycle.PlayerID(p.id))
+	snap, err := w.life.Snapshot(p.id)
 	if err != nil || uint16(snap.Gen) != m.DeathEpoch {
 		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictWrongEpoch, "")
 	}
@@ -524,7 +523,7 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 		// The launch is unknown: the detonation lies within what its weapon carries from
 		// the owner's accepted path.
 		tol := w.lostLaunchReach(now, p, m.Weapon)
-		a, err := w.rw.PlayerApproach(rewind.PlayerID(p.id), now-LostLaunchLookback, rewind.Vec3(m.Position))
+		a, err := w.rw.PlayerApproach(p.id, now-LostLaunchLookback, rewind.Vec3(m.Position))
 		if err != nil {
 			a.Distance = math.Inf(1)
 		}
@@ -579,7 +578,7 @@ func (w *World) sendToOthers(p *player, m wire.Message, stamp *wire.Stamp) {
 		if id == p.id {
 			continue
 		}
-		*stamp = wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(id)))
+		*stamp = wire.Stamp(w.teams.Stamp(p.id, id))
 		w.relayTo(w.players[id], m)
 	}
 }

@@ -411,7 +411,7 @@ func (w *World) JoinTeam(player PlayerID, id teams.TeamID) error {
 	if w.conn(player) == nil {
 		return w.refuse(player, "join_team", fmt.Errorf("%w: %d", ErrUnknownPlayer, player))
 	}
-	_, err := w.teams.JoinTeam(teams.PlayerID(player), id)
+	_, err := w.teams.JoinTeam(player, id)
 	return w.teamResult("join_team", err)
 }
 
@@ -420,7 +420,7 @@ func (w *World) LeaveTeam(player PlayerID) error {
 	if w.conn(player) == nil {
 		return w.refuse(player, "leave_team", fmt.Errorf("%w: %d", ErrUnknownPlayer, player))
 	}
-	_, err := w.teams.LeaveTeam(teams.PlayerID(player))
+	_, err := w.teams.LeaveTeam(player)
 	return w.teamResult("leave_team", err)
 }
 
@@ -515,7 +515,7 @@ func (w *World) createEffect(now time.Duration, verb string, fire bool, creator 
 	*e = effect{valid: true, fire: fire, id: id, creator: creator, join: join, pos: pos, radius: radius, at: now, serial: w.nextSerial()}
 	w.effectID++
 	for _, r := range w.conns {
-		set(id, wire.Stamp(w.teams.Stamp(teams.PlayerID(creator), teams.PlayerID(r))))
+		set(id, wire.Stamp(w.teams.Stamp(creator, r)))
 		w.queue(now, w.players[r], m)
 	}
 	w.stats.Commands++
@@ -616,7 +616,7 @@ func (w *World) poseVehicle(now time.Duration, verb string, id uint16, pos wire.
 	// with SetVehiclePose).
 	for _, c := range v.seats {
 		if p := w.conn(c); p != nil {
-			w.packageRefused(CallMovePlayer, c, w.rw.MovePlayer(now, rewind.PlayerID(c), rewind.Vec3(pos)))
+			w.packageRefused(CallMovePlayer, c, w.rw.MovePlayer(now, c, rewind.Vec3(pos)))
 			p.frame.pos = pos
 		}
 	}
@@ -668,7 +668,7 @@ func (w *World) SetPlayerPosition(now time.Duration, id PlayerID, pos wire.Vec3,
 	if err := p.ep.CanQueue(m); err != nil {
 		return w.refuse(id, verb, laneFull(id, err))
 	}
-	if err := w.rw.MovePlayer(now, rewind.PlayerID(id), rewind.Vec3(pos)); err != nil {
+	if err := w.rw.MovePlayer(now, id, rewind.Vec3(pos)); err != nil {
 		return w.refuse(id, verb, wrap(ErrOutOfRange, err))
 	}
 	p.frame.pos = pos
@@ -781,7 +781,7 @@ func (w *World) Generation(id PlayerID) (uint16, error) {
 	if w.conn(id) == nil {
 		return 0, fmt.Errorf("%w: %d", ErrUnknownPlayer, id)
 	}
-	s, err := w.life.Snapshot(lifecycle.PlayerID(id))
+	s, err := w.life.Snapshot(id)
 	return uint16(s.Gen), err
 }
 
@@ -791,12 +791,12 @@ func (w *World) RTT(id PlayerID) (time.Duration, bool) {
 	if w.conn(id) == nil {
 		return 0, false
 	}
-	return w.rw.RTT(rewind.PlayerID(id))
+	return w.rw.RTT(id)
 }
 
 // Team returns the player's team (teams.NoTeam for none) and its damage group.
 func (w *World) Team(id PlayerID) (teams.TeamID, uint16) {
-	return w.teams.TeamOf(teams.PlayerID(id)), w.teams.Group(teams.PlayerID(id))
+	return w.teams.TeamOf(id), w.teams.Group(id)
 }
 
 // Teams returns the World's team registry, to read (change it through the verbs).

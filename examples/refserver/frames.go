@@ -7,7 +7,6 @@ import (
 	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/rewind"
-	"github.com/arbitergo/arbiter/teams"
 	"github.com/arbitergo/arbiter/vitals"
 	"github.com/arbitergo/arbiter/wire"
 )
@@ -78,7 +77,7 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 	if m.Vehicle != NoVehicle && !p.seat.holds(m.Vehicle, m.Seat) {
 		// A claim on a seat p does not hold: an entry, judged before anything is taken.
 		// (A frame of another life is the lifecycle's to drop, below.)
-		if snap, err := w.life.Snapshot(lifecycle.PlayerID(p.id)); err == nil && uint16(snap.Gen) == m.DeathEpoch {
+		if snap, err := w.life.Snapshot(p.id); err == nil && uint16(snap.Gen) == m.DeathEpoch {
 			if v, holder, detail := w.judgeEntry(p, m); v != VerdictAccepted {
 				return w.refuseEntry(now, p, m, v, holder, detail)
 			}
@@ -114,7 +113,7 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 	if m.Vehicle != NoVehicle && w.vehicle(m.Vehicle) != nil {
 		seat = rewind.VehicleID(m.Vehicle)
 	}
-	if _, err := w.rw.RecordPlayer(now, rewind.PlayerID(p.id), rewind.Vec3(m.Position), seat); err != nil {
+	if _, err := w.rw.RecordPlayer(now, p.id, rewind.Vec3(m.Position), seat); err != nil {
 		w.packageRefused(CallRecordPlayer, p.id, err)
 	}
 	w.takeSeat(now, p, m.Vehicle, m.Seat)
@@ -145,7 +144,7 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 		Alive:       lr.Stamp.Alive,
 		FireHeld:    m.FireHeld,
 		Seat:        m.Seat,
-		DamageGroup: w.teams.Group(teams.PlayerID(p.id)),
+		DamageGroup: w.teams.Group(p.id),
 		Weapon:      m.Weapon,
 		Health:      relayHealth(lr.Stamp.Alive, led.Health),
 		Armor:       min(max(led.Armor, 0), wire.MaxVital),

@@ -209,7 +209,7 @@ func TestUnshownSubjectSendsNoEdgesAndItsShowCarriesTheCurrentLife(t *testing.T)
 
 	// The shows carry each subject's life as it stands now.
 	for _, s := range []PlayerID{respawned, corpse} {
-		snap, err := h.w.life.Snapshot(lifecycle.PlayerID(s))
+		snap, err := h.w.life.Snapshot(s)
 		require.NoError(t, err)
 		require.Equal(t, snap.Alive, shows[s].Alive, "player %d", s)
 		require.Equal(t, uint16(snap.Gen), shows[s].DeathEpoch, "player %d", s)

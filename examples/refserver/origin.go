@@ -70,7 +70,7 @@ func (w *World) ownOrigin(now time.Duration, p *player, at wire.Vec3) (d, tol fl
 	if seated {
 		reach, top = SeatedOriginReach, MaxOriginSpeed
 	}
-	a, err := w.rw.PlayerApproach(rewind.PlayerID(p.id), now-OriginWindow, rewind.Vec3(at))
+	a, err := w.rw.PlayerApproach(p.id, now-OriginWindow, rewind.Vec3(at))
 	if err != nil {
 		return math.Inf(1), reach, seated
 	}

@@ -10,8 +10,6 @@ import (
 	"github.com/arbitergo/arbiter/internal/ring"
 	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/lifecycle"
-	"github.com/arbitergo/arbiter/rewind"
-	"github.com/arbitergo/arbiter/teams"
 	"github.com/arbitergo/arbiter/vitals"
 	"github.com/arbitergo/arbiter/wire"
 	"github.com/arbitergo/arbiter/wire/lane"
@@ -296,7 +294,7 @@ func (w *World) drainShows(now time.Duration, p *player) {
 // join creates the player of a new connection in every package and sends what a new
 // connection needs (the session, in the package doc: Welcome, the tables, the shows).
 func (w *World) join(now time.Duration, conn PlayerID) {
-	h, err := w.life.Join(now, lifecycle.PlayerID(conn))
+	h, err := w.life.Join(now, conn)
 	if err != nil {
 		w.refuseInput(conn, VerdictUnknownConnection, err.Error())
 		return
@@ -306,7 +304,7 @@ func (w *World) join(now time.Duration, conn PlayerID) {
 	rollback := func(err error, teamsJoined bool) {
 		w.packageRefused(CallJoin, conn, err)
 		if teamsJoined {
-			if _, err := w.teams.Disconnect(teams.PlayerID(conn)); err != nil {
+			if _, err := w.teams.Disconnect(conn); err != nil {
 				w.packageRefused(CallJoinRollback, conn, err)
 			}
 		}
@@ -329,11 +327,11 @@ func (w *World) join(now time.Duration, conn PlayerID) {
 		rollback(err, false)
 		return
 	}
-	if err := w.teams.Connect(teams.PlayerID(conn)); err != nil {
+	if err := w.teams.Connect(conn); err != nil {
 		rollback(err, false)
 		return
 	}
-	if err := w.rw.AddPlayer(now, rewind.PlayerID(conn)); err != nil {
+	if err := w.rw.AddPlayer(now, conn); err != nil {
 		rollback(err, true)
 		return
 	}
@@ -489,7 +487,7 @@ func relayHealth(alive bool, ledger float32) float32 {
 // show sends recipient a PlayerShow of subject, built from the lifecycle's snapshot, the
 // ledger, the damage group and the newest frame.
 func (w *World) show(now time.Duration, recipient, subject *player) {
-	snap, err := w.life.Snapshot(lifecycle.PlayerID(subject.id))
+	snap, err := w.life.Snapshot(subject.id)
 	if err != nil {
 		return
 	}
@@ -502,7 +500,7 @@ func (w *World) show(now time.Duration, recipient, subject *player) {
 		DeathEpoch:  uint16(snap.Gen),
 		SyncSeq:     snap.SyncSeq,
 		Alive:       snap.Alive,
-		DamageGroup: w.teams.Group(teams.PlayerID(subject.id)),
+		DamageGroup: w.teams.Group(subject.id),
 		Health:      relayHealth(snap.Alive, led.Health),
 		Armor:       min(max(led.Armor, 0), wire.MaxVital),
 		Vehicle:     NoVehicle,
@@ -539,10 +537,10 @@ func (w *World) leave(now time.Duration, p *player, reason wire.Reason) {
 	p.dropping = false
 	p.out.buf, p.out.ends = p.out.buf[:0], p.out.ends[:0]
 	w.removeConn(p.id)
-	if _, err := w.teams.Disconnect(teams.PlayerID(p.id)); err != nil {
+	if _, err := w.teams.Disconnect(p.id); err != nil {
 		w.packageRefused(CallLeave, p.id, err)
 	}
-	w.packageRefused(CallLeave, p.id, w.rw.RemovePlayer(now, rewind.PlayerID(p.id)))
+	w.packageRefused(CallLeave, p.id, w.rw.RemovePlayer(now, p.id))
 	w.leaveSeat(p)
 	w.farewells = append(w.farewells, farewell{conn: p.id, reason: reason})
 	w.msgs.hide = wire.PlayerHide{Player: p.id, PlayerToken: uint32(token)}

@@ -239,7 +239,7 @@ func (c *chaos) check() {
 			require.Equal(c.t, 1, c.deaths[key], "seed %d: a death committed twice: %v", c.seed, e)
 			require.NotEqual(c.t, e.Player, e.Other, "seed %d: a suicide names no killer", c.seed)
 			if e.Other != NoPlayer {
-				require.False(c.t, c.w.teams.Teammates(teams.PlayerID(e.Player), teams.PlayerID(e.Other)),
+				require.False(c.t, c.w.teams.Teammates(e.Player, e.Other),
 					"seed %d: a teammate named killer: %v", c.seed, e)
 			}
 		case EventRespawnGranted, EventPlayerJoin:

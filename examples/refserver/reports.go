@@ -6,7 +6,6 @@ import (
 
 	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/lifecycle"
-	"github.com/arbitergo/arbiter/rewind"
 	"github.com/arbitergo/arbiter/teams"
 	"github.com/arbitergo/arbiter/vitals"
 	"github.com/arbitergo/arbiter/wire"
@@ -60,7 +59,7 @@ func (w *World) onDamageReport(now time.Duration, p *player, m *wire.DamageRepor
 			action = teams.Action{Stamped: true, Rev: rec.rev}
 		}
 		var err error
-		c.teams, err = w.teams.JudgeReport(teams.PlayerID(in.Attacker), teams.PlayerID(p.id), action)
+		c.teams, err = w.teams.JudgeReport(in.Attacker, p.id, action)
 		// A refused judgement credits nothing (its zero judgement is not Credited).
 		w.packageRefused(CallJudgeReport, p.id, err)
 		in.Teammate = !c.teams.Credited()
@@ -430,10 +429,10 @@ func (w *World) closest(a, b *player) float32 {
 	var oka, okb [n]bool
 	for i := range n {
 		t := max(w.now-time.Duration(i)*step, 0)
-		if q, err := w.rw.PlayerAt(rewind.PlayerID(a.id), t); err == nil {
+		if q, err := w.rw.PlayerAt(a.id, t); err == nil {
 			pa[i], oka[i] = wire.Vec3(q), true
 		}
-		if q, err := w.rw.PlayerAt(rewind.PlayerID(b.id), t); err == nil {
+		if q, err := w.rw.PlayerAt(b.id, t); err == nil {
 			pb[i], okb[i] = wire.Vec3(q), true
 		}
 	}
@@ -467,7 +466,7 @@ func (w *World) actedRecently(a *player) bool {
 func (w *World) farFrom(p *player, pos wire.Vec3, at time.Duration, radius float32) bool {
 	limit := radius + PositionSlack
 	for _, t := range [...]time.Duration{at, w.now} {
-		if q, err := w.rw.PlayerAt(rewind.PlayerID(p.id), t); err == nil && dist(wire.Vec3(q), pos) <= limit {
+		if q, err := w.rw.PlayerAt(p.id, t); err == nil && dist(wire.Vec3(q), pos) <= limit {
 			return false
 		}
 	}
@@ -514,7 +513,7 @@ func (w *World) countDeath(now time.Duration, p *player, d vitals.Death) {
 		rev = p.countRev
 	}
 	killer := w.killerHandle(p, d.Killer, rev)
-	rtt, ok := w.rw.RTT(rewind.PlayerID(p.id))
+	rtt, ok := w.rw.RTT(p.id)
 	if !ok {
 		rtt = DefaultRTT
 	}
@@ -547,7 +546,7 @@ func (w *World) killerHandle(victim *player, id PlayerID, rev uint16) lifecycle.
 	if last := victim.vit.LastDamage(); last.Valid && last.Attacker == id && k.joinedAt > last.At {
 		return lifecycle.Handle{ID: lifecycle.NoPlayer}
 	}
-	if named, _, _ := w.teams.JudgeKiller(teams.PlayerID(id), teams.PlayerID(victim.id), rev); named == teams.NoPlayer {
+	if named, _, _ := w.teams.JudgeKiller(id, victim.id, rev); named == teams.NoPlayer {
 		return lifecycle.Handle{ID: lifecycle.NoPlayer}
 	}
 	return k.handle

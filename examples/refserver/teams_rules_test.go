@@ -282,7 +282,7 @@ func TestEveryPacketThatCanHurtCarriesItsSendersStampPerRecipient(t *testing.T) 
 				}
 				require.Len(t, got, 1, "recipient %d gets one copy", x.id)
 				want := wire.Stamp{Teammate: x == b, Rev: rev}
-				require.Equal(t, wire.Stamp(h.w.Teams().Stamp(0, teams.PlayerID(x.id))), want, "the registry's relation")
+				require.Equal(t, wire.Stamp(h.w.Teams().Stamp(0, x.id)), want, "the registry's relation")
 				require.Equal(t, want, got[0].stamp, "recipient %d's stamp", x.id)
 				require.Equal(t, x.id == r.near, got[0].own, "recipient %d's own copy (its rewound pose)", x.id)
 			}

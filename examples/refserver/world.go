@@ -451,12 +451,12 @@ func (w *World) handle(now time.Duration, conn PlayerID, m wire.Message) Verdict
 		}
 		return VerdictAccepted
 	case *wire.Pong:
-		v, err := w.rw.Pong(now, rewind.PlayerID(p.id), m.Seq)
+		v, err := w.rw.Pong(now, p.id, m.Seq)
 		if err != nil || v != rewind.PongAccepted {
 			return VerdictIgnored
 		}
 		// The estimate moved: the inventory bounds old shots of overwritten weapons by it.
-		p.inv.SetRTT(w.rw.RTT(rewind.PlayerID(p.id)))
+		p.inv.SetRTT(w.rw.RTT(p.id))
 		return VerdictAccepted
 	case *wire.Disconnect:
 		w.markDrop(p, wire.ReasonQuit)
@@ -506,8 +506,8 @@ func (w *World) Tick(now time.Duration) error {
 			w.markDrop(p, wire.ReasonTimeout)
 			continue
 		}
-		if w.rw.PingDue(now, rewind.PlayerID(id)) {
-			if seq, err := w.rw.Ping(now, rewind.PlayerID(id)); err == nil {
+		if w.rw.PingDue(now, id) {
+			if seq, err := w.rw.Ping(now, id); err == nil {
 				w.msgs.ping = wire.Ping{Seq: seq, Time: uint32(now / time.Millisecond)}
 				p.out.send(&w.msgs.ping)
 			}
