@@ -113,7 +113,7 @@ func (m *Match) farDetonation(p *player, d []byte, msg *wire.Detonation, send fu
 }
 
 // forgeFarOrigin throws, now and then, a grenade at an enemy far beyond any throw.
-func (m *Match) forgeFarOrigin(p *player, now time.Duration) {
+func (m *Match) forgeFarOrigin(now time.Duration, p *player) {
 	f, c := p.cheat.far, p.c
 	if now < f.nextThrow || !c.Alive() {
 		return

@@ -20,7 +20,7 @@ const (
 
 // driveBy fires the passenger's M4 out of its window at the nearest enemy in sight (a
 // drive-by): from beside the car's position its client holds, the way the target is.
-func (b *bot) driveBy(m *Match, now time.Duration) {
+func (b *bot) driveBy(now time.Duration, m *Match) {
 	c := b.p.c
 	if b.p.rng.Float64() >= DriveByShare {
 		return
