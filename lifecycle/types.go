@@ -14,7 +14,8 @@ import (
 // without a conversion.
 type PlayerID = ids.PlayerID
 
-// NoPlayer means "no player" (SA-MP's INVALID_PLAYER_ID): a death without a killer.
+// NoPlayer is the PlayerID of no player, 0xFFFF (SA-MP's INVALID_PLAYER_ID): a death
+// without a killer.
 const NoPlayer = ids.NoPlayer
 
 // Token is the player_token: a number the World gives each connection when it joins,

@@ -90,7 +90,7 @@ const (
 	MaxPendingPings = 8
 )
 
-// NoPlayer is the player id that names no player (SA-MP's INVALID_PLAYER_ID).
+// NoPlayer is the PlayerID of no player, 0xFFFF (SA-MP's INVALID_PLAYER_ID).
 const NoPlayer = ids.NoPlayer
 
 // NoVehicle is the vehicle id that names no vehicle (SA-MP's INVALID_VEHICLE_ID): the

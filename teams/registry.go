@@ -34,8 +34,8 @@ const (
 	GroupHistory = 8
 )
 
-// NoPlayer is the id of no player (SA-MP's INVALID_PLAYER_ID): damage without an author,
-// a death without a killer.
+// NoPlayer is the PlayerID of no player, 0xFFFF (SA-MP's INVALID_PLAYER_ID): damage
+// without an author, a death without a killer.
 const NoPlayer = ids.NoPlayer
 
 // NoTeam is the team of a player that is in no team. It is also damage group 0.

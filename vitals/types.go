@@ -61,11 +61,12 @@ const (
 )
 
 // PlayerID is a player slot, as in SA-MP. It names the attacker of a hit and the killer
-// of a death; it is the same type as every other package's PlayerID (lifecycle, teams,
+// of a death. It is the same type as every other package's PlayerID (lifecycle, teams,
 // rewind, wire), so an id passes between them without a conversion.
 type PlayerID = ids.PlayerID
 
-// NoPlayer is the player id meaning "nobody" (SA-MP's INVALID_PLAYER_ID).
+// NoPlayer is the PlayerID of no player, 0xFFFF (SA-MP's INVALID_PLAYER_ID): damage from
+// the environment, a death without a killer.
 const NoPlayer = ids.NoPlayer
 
 // UnknownWeapon is the weapon id of an unknown cause.

@@ -30,7 +30,7 @@ type PlayerID = ids.PlayerID
 
 // Sentinel values shared by several messages.
 const (
-	// NoPlayer is the player id meaning "no player" (SA-MP's INVALID_PLAYER_ID): an
+	// NoPlayer is the PlayerID of no player, 0xFFFF (SA-MP's INVALID_PLAYER_ID): an
 	// attacker of environmental damage, a killer of a suicide, a creator-less effect.
 	NoPlayer = ids.NoPlayer
 

@@ -22,7 +22,8 @@ type PlayerID = wire.PlayerID
 
 // The "none" ids (SA-MP's INVALID_PLAYER_ID and INVALID_VEHICLE_ID).
 const (
-	// NoPlayer is the id of no player: no attacker, no killer, no creator.
+	// NoPlayer is the PlayerID of no player, 0xFFFF (SA-MP's INVALID_PLAYER_ID): no
+	// attacker, no killer, no creator.
 	NoPlayer = wire.NoPlayer
 	// NoVehicle is the id of no vehicle: a player on foot.
 	NoVehicle = wire.NoVehicle
