@@ -523,7 +523,7 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 		// The launch is unknown: the detonation lies within what its weapon carries from
 		// the owner's accepted path.
 		tol := w.lostLaunchReach(now, p, m.Weapon)
-		a, err := w.rw.PlayerApproach(p.id, now-LostLaunchLookback, rewind.Vec3(m.Position))
+		a, err := w.rw.PlayerApproach(now-LostLaunchLookback, p.id, rewind.Vec3(m.Position))
 		if err != nil {
 			a.Distance = math.Inf(1)
 		}

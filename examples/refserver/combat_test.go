@@ -55,7 +55,7 @@ func TestShotRecipientGetsItsOwnRewoundPose(t *testing.T) {
 	b.reset()
 	c.reset()
 	// The shooter fires at where it saw the victim 200 ms ago: about y=9.
-	want, err := h.w.rw.PlayerAt(1, h.now-200*time.Millisecond)
+	want, err := h.w.rw.PlayerAt(h.now-200*time.Millisecond, 1)
 	require.NoError(t, err)
 	require.Equal(t, VerdictAccepted, h.shoot(a, wire.Vec3{X: 40, Y: 2 * want.Y}, wire.HitPlayer, 1))
 	h.flush()

@@ -202,7 +202,7 @@ func (w *World) routeAcks(p *player) {
 			if it.seq != a.Seq {
 				continue // its report was lost from the lane's log; Acked still knows
 			}
-			w.acknowledged(p, it, a.At)
+			w.acknowledged(a.At, p, it)
 			break
 		}
 	}
@@ -212,13 +212,13 @@ func (w *World) routeAcks(p *player) {
 			return
 		}
 		p.acks.Pop()
-		w.acknowledged(p, it, w.now)
+		w.acknowledged(w.now, p, it)
 	}
 }
 
 // acknowledged hands the acknowledgement, at at, of the message it waited for to the
 // package that waits for it.
-func (w *World) acknowledged(p *player, it ackInterest, at time.Duration) {
+func (w *World) acknowledged(at time.Duration, p *player, it ackInterest) {
 	switch it.kind {
 	case ackHealth:
 		w.packageRefused(CallHealthAck, p.id, p.vit.Acknowledged(at, it.rev))

@@ -261,7 +261,7 @@ func (w *World) correlateDetonation(now time.Duration, p *player, m *wire.Damage
 	default:
 		return environment(in, VerdictWrongWeapon)
 	}
-	if w.farFrom(p, rec.detPos, rec.detAt, BlastRadius) {
+	if w.farFrom(rec.detAt, p, rec.detPos, BlastRadius) {
 		return environment(in, VerdictTooFar)
 	}
 	in.Attacker, in.Correlated = a.id, true
@@ -287,7 +287,7 @@ func (w *World) correlateEffect(now time.Duration, p *player, m *wire.DamageRepo
 	if m.Weapon != want {
 		return environment(in, VerdictWrongWeapon)
 	}
-	if w.farFrom(p, e.pos, e.at, e.radius) {
+	if w.farFrom(e.at, p, e.pos, e.radius) {
 		return environment(in, VerdictTooFar)
 	}
 	creator := w.effectCreator(e)
@@ -316,7 +316,7 @@ func (w *World) correlateVehicleExplosion(now time.Duration, p *player, m *wire.
 	if m.Weapon != weaponExplosion {
 		return environment(in, VerdictWrongWeapon)
 	}
-	if w.farFrom(p, v.boom.pos, v.boom.at, BlastRadius) {
+	if w.farFrom(v.boom.at, p, v.boom.pos, BlastRadius) {
 		return environment(in, VerdictTooFar)
 	}
 	author := v.boom.author
@@ -429,10 +429,10 @@ func (w *World) closest(a, b *player) float32 {
 	var oka, okb [n]bool
 	for i := range n {
 		t := max(w.now-time.Duration(i)*step, 0)
-		if q, err := w.rw.PlayerAt(a.id, t); err == nil {
+		if q, err := w.rw.PlayerAt(t, a.id); err == nil {
 			pa[i], oka[i] = wire.Vec3(q), true
 		}
-		if q, err := w.rw.PlayerAt(b.id, t); err == nil {
+		if q, err := w.rw.PlayerAt(t, b.id); err == nil {
 			pb[i], okb[i] = wire.Vec3(q), true
 		}
 	}
@@ -463,10 +463,10 @@ func (w *World) actedRecently(a *player) bool {
 
 // farFrom reports whether p stood farther than radius (plus PositionSlack) from pos both at
 // the moment at and now.
-func (w *World) farFrom(p *player, pos wire.Vec3, at time.Duration, radius float32) bool {
+func (w *World) farFrom(at time.Duration, p *player, pos wire.Vec3, radius float32) bool {
 	limit := radius + PositionSlack
 	for _, t := range [...]time.Duration{at, w.now} {
-		if q, err := w.rw.PlayerAt(p.id, t); err == nil && dist(wire.Vec3(q), pos) <= limit {
+		if q, err := w.rw.PlayerAt(t, p.id); err == nil && dist(wire.Vec3(q), pos) <= limit {
 			return false
 		}
 	}
