@@ -61,7 +61,10 @@
 // players and vehicles, with a gamemode facade) keeps, per connection, one vitals.Player,
 // one inventory.Inventory, its slot in one lifecycle.World, teams.Registry and rewind.World
 // per world, and one lane.Lane (package wire/lane). One goroutine drives a world; every call takes the host's
-// monotonic now, which never goes back. What the host owes the packages, in order:
+// monotonic now, which never goes back, as its first argument. A player id is one type
+// everywhere: vitals, lifecycle, teams, rewind and wire each name it PlayerID (and "no
+// player" NoPlayer, 0xFFFF), and it is the same type in all of them, so an id passes from
+// one to another without a conversion. What the host owes the packages, in order:
 //
 //  1. Bind every claim to the sender. A datagram from connection A changes the state of
 //     another player B only through a rule of the packages, and every claim A makes about

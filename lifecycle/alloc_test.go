@@ -16,12 +16,12 @@ import (
 func TestFrameAndAdvanceDoNotAllocate(t *testing.T) {
 	w := newWorld(t, Config{RespawnDelay: time.Nanosecond})
 	alive := spawned(t, w, 0, 0)
-	dying := spawned(t, w, 1, 0)
+	dying := spawned(t, w, 0, 1)
 	if _, err := w.CountDeath(dying, Count{At: time.Hour, Killer: noKiller, Cause: 24}, 0); err != nil {
 		t.Fatal(err)
 	}
-	dead := spawned(t, w, 2, 0)
-	reportDeath(t, w, dead, PoseDefault, 0)
+	dead := spawned(t, w, 0, 2)
+	reportDeath(t, w, 0, dead, PoseDefault)
 
 	for _, tc := range []struct {
 		name  string
@@ -37,7 +37,7 @@ func TestFrameAndAdvanceDoNotAllocate(t *testing.T) {
 	} {
 		var got FrameVerdict
 		allocs := testing.AllocsPerRun(100, func() {
-			f, err := w.Frame(tc.h, tc.claim, 0, time.Second)
+			f, err := w.Frame(time.Second, tc.h, tc.claim, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -53,7 +53,7 @@ func TestFrameAndAdvanceDoNotAllocate(t *testing.T) {
 
 	// Advance on a reused buffer, both idle and while it commits and grants: each run kills
 	// player 3 by the server's deadline and respawns it through a remembered request.
-	h := spawned(t, w, 3, 0)
+	h := spawned(t, w, 0, 3)
 	dst := make([]Due, 0, 4)
 	now := time.Second
 	var kinds [2]DueKind
@@ -71,7 +71,7 @@ func TestFrameAndAdvanceDoNotAllocate(t *testing.T) {
 			t.Fatalf("Advance at %v: %v, want the commit", now, due)
 		}
 		kinds[0] = due[0].Kind
-		if _, err := w.RespawnRequest(h, g, now); err != nil {
+		if _, err := w.RespawnRequest(now, h, g); err != nil {
 			t.Fatal(err)
 		}
 		if err := w.ZeroAcknowledged(h, g); err != nil {
@@ -83,7 +83,7 @@ func TestFrameAndAdvanceDoNotAllocate(t *testing.T) {
 			t.Fatalf("Advance at %v: %v, want the grant", now, due)
 		}
 		kinds[1] = due[0].Kind
-		if _, err := w.Frame(h, Claim{Alive: true, Gen: g.Next()}, 100, now); err != nil {
+		if _, err := w.Frame(now, h, Claim{Alive: true, Gen: g.Next()}, 100); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -8,12 +8,12 @@ import (
 // The per-frame stamp of one living player: the hot path of the relay.
 func BenchmarkFrameStamp(b *testing.B) {
 	w := newWorld(b, Config{})
-	h := spawned(b, w, 500, 0)
+	h := spawned(b, w, 0, 500)
 	claim := Claim{Alive: true, Gen: 1}
 	b.ReportAllocs()
 	var sink Stamp
 	for b.Loop() {
-		f, err := w.Frame(h, claim, 0, time.Second)
+		f, err := w.Frame(time.Second, h, claim, 0)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -28,11 +28,11 @@ func BenchmarkFrameStampWorld1000(b *testing.B) {
 	w := newWorld(b, Config{MaxPlayers: 1000})
 	hs := make([]Handle, 1000)
 	for i := range hs {
-		hs[i] = spawned(b, w, PlayerID(i), 0)
+		hs[i] = spawned(b, w, 0, PlayerID(i))
 	}
 	// A tenth of them dead, a tenth dying: every branch of the stamp.
 	for i := 0; i < 1000; i += 10 {
-		reportDeath(b, w, hs[i], PoseDefault, 0)
+		reportDeath(b, w, 0, hs[i], PoseDefault)
 		if _, err := w.CountDeath(hs[i+1], Count{At: 0, Killer: noKiller, Cause: 24}, 0); err != nil {
 			b.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func BenchmarkFrameStampWorld1000(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, h := range hs {
-			if _, err := w.Frame(h, Claim{Alive: true, Gen: 1}, 50, time.Second); err != nil {
+			if _, err := w.Frame(time.Second, h, Claim{Alive: true, Gen: 1}, 50); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -50,7 +50,7 @@ func BenchmarkFrameStampWorld1000(b *testing.B) {
 // The cheap check before every shot, report and command.
 func BenchmarkMayAct(b *testing.B) {
 	w := newWorld(b, Config{})
-	h := spawned(b, w, 7, 0)
+	h := spawned(b, w, 0, 7)
 	b.ReportAllocs()
 	ok := false
 	for b.Loop() {
@@ -66,15 +66,15 @@ func BenchmarkMayAct(b *testing.B) {
 func BenchmarkAdvanceIdle(b *testing.B) {
 	w := newWorld(b, Config{MaxPlayers: 1000})
 	for i := range PlayerID(1000) {
-		h := spawned(b, w, i, 0)
+		h := spawned(b, w, 0, i)
 		switch i % 10 {
 		case 0:
 			if _, err := w.CountDeath(h, Count{At: time.Hour, Killer: noKiller, Cause: 24}, 0); err != nil {
 				b.Fatal(err)
 			}
 		case 1:
-			reportDeath(b, w, h, PoseDefault, time.Hour)
-			if _, err := w.RespawnRequest(h, 1, time.Hour); err != nil {
+			reportDeath(b, w, time.Hour, h, PoseDefault)
+			if _, err := w.RespawnRequest(time.Hour, h, 1); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -11,11 +11,11 @@ import (
 // connection, so an edge of a departed player never hits a new player with the reused id.
 func TestEdgeWithAStaleTokenIsNotApplied(t *testing.T) {
 	w := newWorld(t, Config{})
-	old := spawned(t, w, 3, 0)
-	c := reportDeath(t, w, old, PoseShotFace, time.Second) // PlayerWasted of the old player, still in flight
-	_, err := w.Leave(old, 1100*ms)
+	old := spawned(t, w, 0, 3)
+	c := reportDeath(t, w, time.Second, old, PoseShotFace) // PlayerWasted of the old player, still in flight
+	_, err := w.Leave(1100*ms, old)
 	require.NoError(t, err)
-	cur := spawned(t, w, 3, 1200*ms)
+	cur := spawned(t, w, 1200*ms, 3)
 	snap, err := w.Snapshot(3)
 	require.NoError(t, err)
 	watcher := NewCopy(snap)
@@ -62,32 +62,32 @@ func TestAcceptEdgeRule(t *testing.T) {
 // life; receivers rebuild the copy at the point.
 func TestSyncSeqDropsLateFramesOfThePreviousLife(t *testing.T) {
 	w := newWorld(t, Config{SpawnPoint: pointA})
-	h := spawned(t, w, 1, 0)
+	h := spawned(t, w, 0, 1)
 	snap, err := w.Snapshot(1)
 	require.NoError(t, err)
 	watcher := NewCopy(snap)
 
 	var corpse []Stamp
 	for i := range 3 {
-		f, err := w.Frame(h, Claim{Alive: true, Gen: 1}, 50, time.Duration(i)*33*ms)
+		f, err := w.Frame(time.Duration(i)*33*ms, h, Claim{Alive: true, Gen: 1}, 50)
 		require.NoError(t, err)
 		require.True(t, watcher.AcceptFrame(f.Stamp))
 	}
-	c := reportDeath(t, w, h, PoseShotFace, time.Second)
+	c := reportDeath(t, w, time.Second, h, PoseShotFace)
 	require.Equal(t, EdgeApplied, watcher.ApplyWasted(c.Wasted))
 	require.False(t, watcher.Alive)
 	require.Equal(t, PoseShotFace, watcher.Pose)
 	for range 3 { // the corpse is relayed; some of these frames will arrive late
-		f, err := w.Frame(h, Claim{Alive: false, Gen: 1}, 0, 2*time.Second)
+		f, err := w.Frame(2*time.Second, h, Claim{Alive: false, Gen: 1}, 0)
 		require.NoError(t, err)
 		corpse = append(corpse, f.Stamp)
 	}
 	require.True(t, watcher.AcceptFrame(corpse[0]))
 
-	g, err := w.RespawnRequest(h, 1, 4*time.Second)
+	g, err := w.RespawnRequest(4*time.Second, h, 1)
 	require.NoError(t, err)
 	// A frame of the new life overtakes the edge: the copy is still the corpse, dropped.
-	f, err := w.Frame(h, Claim{Alive: true, Gen: 2}, 100, 4100*ms)
+	f, err := w.Frame(4100*ms, h, Claim{Alive: true, Gen: 2}, 100)
 	require.NoError(t, err)
 	require.False(t, watcher.AcceptFrame(f.Stamp))
 	require.Equal(t, EdgeApplied, watcher.ApplySpawned(g.Spawned))
@@ -95,7 +95,7 @@ func TestSyncSeqDropsLateFramesOfThePreviousLife(t *testing.T) {
 	for _, late := range corpse[1:] {
 		require.False(t, watcher.AcceptFrame(late), "late corpse frame %d", late.Seq)
 	}
-	f2, err := w.Frame(h, Claim{Alive: true, Gen: 2}, 100, 4133*ms)
+	f2, err := w.Frame(4133*ms, h, Claim{Alive: true, Gen: 2}, 100)
 	require.NoError(t, err)
 	require.True(t, watcher.AcceptFrame(f2.Stamp))
 	require.False(t, watcher.AcceptFrame(f.Stamp), "older than the newest frame accepted")
@@ -108,8 +108,8 @@ func TestSyncSeqDropsLateFramesOfThePreviousLife(t *testing.T) {
 // copy from the current state.
 func TestLateShowBuildsTheCopyFromCurrentState(t *testing.T) {
 	w := newWorld(t, Config{SpawnPoint: pointA})
-	h := spawned(t, w, 2, 0)
-	c := reportDeath(t, w, h, PoseKnifeStealth, time.Second)
+	h := spawned(t, w, 0, 2)
+	c := reportDeath(t, w, time.Second, h, PoseKnifeStealth)
 
 	snap, err := w.Snapshot(2)
 	require.NoError(t, err)
@@ -119,7 +119,7 @@ func TestLateShowBuildsTheCopyFromCurrentState(t *testing.T) {
 	require.Equal(t, PoseKnifeStealth, late.Pose, "the corpse lies as everyone saw it")
 	require.Equal(t, EdgeDuplicate, late.ApplyWasted(c.Wasted), "a replayed edge would change nothing")
 
-	g, err := w.RespawnRequest(h, 1, 4*time.Second)
+	g, err := w.RespawnRequest(4*time.Second, h, 1)
 	require.NoError(t, err)
 	snap, err = w.Snapshot(2)
 	require.NoError(t, err)
@@ -130,14 +130,14 @@ func TestLateShowBuildsTheCopyFromCurrentState(t *testing.T) {
 	shown := NewCopy(snap)
 	require.Equal(t, EdgeDuplicate, shown.ApplySpawned(g.Spawned))
 
-	unspawned, err := w.Join(3, 5*time.Second)
+	unspawned, err := w.Join(5*time.Second, 3)
 	require.NoError(t, err)
 	snap, err = w.Snapshot(3)
 	require.NoError(t, err)
 	require.False(t, snap.Spawned)
 	require.False(t, snap.Alive)
 	copy3 := NewCopy(snap)
-	g, err = w.RespawnRequest(unspawned, 0, 5*time.Second)
+	g, err = w.RespawnRequest(5*time.Second, unspawned, 0)
 	require.NoError(t, err)
 	require.Equal(t, EdgeApplied, copy3.ApplySpawned(g.Spawned))
 	require.True(t, copy3.Alive)
@@ -206,14 +206,14 @@ func TestValidCauseList(t *testing.T) {
 // the copy's alive stays what the edges made it.
 func TestRelayedFrameNeverKillsOrRevivesTheCopy(t *testing.T) {
 	w := newWorld(t, Config{})
-	h := spawned(t, w, 1, 0)
+	h := spawned(t, w, 0, 1)
 	// A frame the server relayed while it held the player alive, still in flight.
-	living, err := w.Frame(h, Claim{Alive: true, Gen: 1}, 100, 900*ms)
+	living, err := w.Frame(900*ms, h, Claim{Alive: true, Gen: 1}, 100)
 	require.NoError(t, err)
 	require.True(t, living.Stamp.Alive)
-	c := reportDeath(t, w, h, PoseShotFace, time.Second)
+	c := reportDeath(t, w, time.Second, h, PoseShotFace)
 	// A frame of the corpse, relayed after the commit.
-	dead, err := w.Frame(h, Claim{Alive: false, Gen: 1}, 0, 1100*ms)
+	dead, err := w.Frame(1100*ms, h, Claim{Alive: false, Gen: 1}, 0)
 	require.NoError(t, err)
 	require.False(t, dead.Stamp.Alive)
 	snap, err := w.Snapshot(1)

@@ -166,7 +166,7 @@ type DeathResult struct {
 //
 // Errors (nothing changes): ErrUnknownPlayer, ErrStaleToken, ErrBadTime (a negative now),
 // ErrBadCause and ErrBadPlayerID (a blame out of range).
-func (w *World) ReportDeath(h Handle, r DeathReport, blame Blame, now time.Duration) (DeathResult, error) {
+func (w *World) ReportDeath(now time.Duration, h Handle, r DeathReport, blame Blame) (DeathResult, error) {
 	s, err := w.lookup(h)
 	if err != nil {
 		return DeathResult{}, fmt.Errorf("%w: %v", err, h)
@@ -213,7 +213,7 @@ func (w *World) ReportDeath(h Handle, r DeathReport, blame Blame, now time.Durat
 		cause = means
 	}
 	res.Verdict = ReportCommitted
-	res.Commit = w.commit(h.ID, s, CommitByReport, pose, killer, cause, now)
+	res.Commit = w.commit(now, h.ID, s, CommitByReport, pose, killer, cause)
 	return res, nil
 }
 
@@ -225,7 +225,7 @@ func (w *World) killerInRange(k Handle) bool {
 
 // commit makes s dead and returns what the host must carry out. The caller has validated
 // everything.
-func (w *World) commit(id PlayerID, s *slot, src CommitSource, pose Pose, killer Handle, cause uint8, now time.Duration) Commit {
+func (w *World) commit(now time.Duration, id PlayerID, s *slot, src CommitSource, pose Pose, killer Handle, cause uint8) Commit {
 	s.phase = PhaseDead
 	s.pose = pose
 	s.committedAt = now

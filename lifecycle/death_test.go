@@ -12,10 +12,10 @@ import (
 // one PlayerWasted, one player_death.
 func TestTwoDeathReportsForOneLifeCommitOnce(t *testing.T) {
 	w := newWorld(t, Config{})
-	h := spawned(t, w, 4, 0)
+	h := spawned(t, w, 0, 4)
 	var commits []Commit
 	for i, pose := range []Pose{PoseShotFace, PoseSkidBack} {
-		r, err := w.ReportDeath(h, DeathReport{Gen: 1, Means: 31, Pose: pose}, noBlame, time.Duration(i)*100*ms+time.Second)
+		r, err := w.ReportDeath(time.Duration(i)*100*ms+time.Second, h, DeathReport{Gen: 1, Means: 31, Pose: pose}, noBlame)
 		require.NoError(t, err)
 		if r.Verdict == ReportCommitted {
 			commits = append(commits, r.Commit)
@@ -37,7 +37,7 @@ func TestUnknownPoseIsReplacedByTheDefault(t *testing.T) {
 		pose := Pose(p)
 		w := newWorld(t, Config{})
 		h := spawned(t, w, 0, 0)
-		r, err := w.ReportDeath(h, DeathReport{Gen: 1, Means: 24, Pose: pose}, noBlame, time.Second)
+		r, err := w.ReportDeath(time.Second, h, DeathReport{Gen: 1, Means: 24, Pose: pose}, noBlame)
 		require.NoError(t, err)
 		require.Equal(t, ReportCommitted, r.Verdict)
 		if p < int(poseCount) {
@@ -61,7 +61,7 @@ func TestDeathIsCommittedOnlyForASpawnedLivingPlayerNotRespawning(t *testing.T) 
 		h, err := w.Join(0, 0)
 		require.NoError(t, err)
 		before := capture(w)
-		r, err := w.ReportDeath(h, DeathReport{Gen: 0, Pose: PoseShotFace}, noBlame, time.Second)
+		r, err := w.ReportDeath(time.Second, h, DeathReport{Gen: 0, Pose: PoseShotFace}, noBlame)
 		require.NoError(t, err)
 		require.Equal(t, ReportNotSpawned, r.Verdict)
 		requireUnchanged(t, before, w)
@@ -69,12 +69,12 @@ func TestDeathIsCommittedOnlyForASpawnedLivingPlayerNotRespawning(t *testing.T) 
 	t.Run("respawning: a late report of the old life", func(t *testing.T) {
 		w := newWorld(t, Config{})
 		h := spawned(t, w, 0, 0)
-		reportDeath(t, w, h, PoseDefault, time.Second)
-		g, err := w.RespawnRequest(h, 1, 5*time.Second)
+		reportDeath(t, w, time.Second, h, PoseDefault)
+		g, err := w.RespawnRequest(5*time.Second, h, 1)
 		require.NoError(t, err)
 		require.Equal(t, RequestGranted, g.Verdict)
 		before := capture(w)
-		r, err := w.ReportDeath(h, DeathReport{Gen: 1, Pose: PoseShotFace}, noBlame, 5*time.Second)
+		r, err := w.ReportDeath(5*time.Second, h, DeathReport{Gen: 1, Pose: PoseShotFace}, noBlame)
 		require.NoError(t, err)
 		require.Equal(t, ReportOfPreviousLife, r.Verdict)
 		requireUnchanged(t, before, w)
@@ -82,9 +82,9 @@ func TestDeathIsCommittedOnlyForASpawnedLivingPlayerNotRespawning(t *testing.T) 
 	t.Run("dead", func(t *testing.T) {
 		w := newWorld(t, Config{})
 		h := spawned(t, w, 0, 0)
-		reportDeath(t, w, h, PoseDefault, time.Second)
+		reportDeath(t, w, time.Second, h, PoseDefault)
 		before := capture(w)
-		r, err := w.ReportDeath(h, DeathReport{Gen: 1, Pose: PoseShotFace}, noBlame, 2*time.Second)
+		r, err := w.ReportDeath(2*time.Second, h, DeathReport{Gen: 1, Pose: PoseShotFace}, noBlame)
 		require.NoError(t, err)
 		require.Equal(t, ReportAlreadyCommitted, r.Verdict)
 		requireUnchanged(t, before, w)
@@ -94,7 +94,7 @@ func TestDeathIsCommittedOnlyForASpawnedLivingPlayerNotRespawning(t *testing.T) 
 		h := spawned(t, w, 0, 0)
 		before := capture(w)
 		for _, g := range []Generation{2, 0x8001} {
-			r, err := w.ReportDeath(h, DeathReport{Gen: g}, noBlame, time.Second)
+			r, err := w.ReportDeath(time.Second, h, DeathReport{Gen: g}, noBlame)
 			require.NoError(t, err)
 			require.Equal(t, ReportOfFutureLife, r.Verdict)
 			requireUnchanged(t, before, w)
@@ -103,10 +103,10 @@ func TestDeathIsCommittedOnlyForASpawnedLivingPlayerNotRespawning(t *testing.T) 
 	t.Run("a previous life while alive", func(t *testing.T) {
 		w := newWorld(t, Config{})
 		h := spawned(t, w, 0, 0)
-		reportDeath(t, w, h, PoseDefault, time.Second)
-		respawn(t, w, h, 5*time.Second)
+		reportDeath(t, w, time.Second, h, PoseDefault)
+		respawn(t, w, 5*time.Second, h)
 		before := capture(w)
-		r, err := w.ReportDeath(h, DeathReport{Gen: 1}, noBlame, 6*time.Second)
+		r, err := w.ReportDeath(6*time.Second, h, DeathReport{Gen: 1}, noBlame)
 		require.NoError(t, err)
 		require.Equal(t, ReportOfPreviousLife, r.Verdict)
 		requireUnchanged(t, before, w)
@@ -119,11 +119,11 @@ func TestDeathIsCommittedOnlyForASpawnedLivingPlayerNotRespawning(t *testing.T) 
 func TestReportOfTheGrantedLifeBeforeItsFirstFrameConfirmsAndCommits(t *testing.T) {
 	w := newWorld(t, Config{})
 	h := spawned(t, w, 0, 0)
-	reportDeath(t, w, h, PoseDefault, time.Second)
-	g, err := w.RespawnRequest(h, 1, 5*time.Second)
+	reportDeath(t, w, time.Second, h, PoseDefault)
+	g, err := w.RespawnRequest(5*time.Second, h, 1)
 	require.NoError(t, err)
 	require.Equal(t, Generation(2), g.Respawn.Gen)
-	r, err := w.ReportDeath(h, DeathReport{Gen: 2, Means: CauseExplosion, Pose: PoseKnockedLeft}, noBlame, 5100*ms)
+	r, err := w.ReportDeath(5100*ms, h, DeathReport{Gen: 2, Means: CauseExplosion, Pose: PoseKnockedLeft}, noBlame)
 	require.NoError(t, err)
 	require.Equal(t, ReportCommitted, r.Verdict)
 	require.True(t, r.Confirmed)
@@ -131,7 +131,7 @@ func TestReportOfTheGrantedLifeBeforeItsFirstFrameConfirmsAndCommits(t *testing.
 	require.Equal(t, Generation(2), r.Commit.Wasted.Gen)
 	require.Equal(t, PhaseDead, phase(t, w, h))
 	// And the way back works: the next grant is life 3.
-	g = respawn(t, w, h, 9*time.Second)
+	g = respawn(t, w, 9*time.Second, h)
 	require.Equal(t, Generation(3), g.Respawn.Gen)
 }
 
@@ -140,32 +140,32 @@ func TestReportOfTheGrantedLifeBeforeItsFirstFrameConfirmsAndCommits(t *testing.
 func TestKillerAndCauseAreTheServersNotTheVictims(t *testing.T) {
 	w := newWorld(t, Config{})
 	victim := spawned(t, w, 0, 0)
-	killer := spawned(t, w, 1, 0)
-	other := spawned(t, w, 2, 0)
+	killer := spawned(t, w, 0, 1)
+	other := spawned(t, w, 0, 2)
 
 	// Counted: the count's killer and cause win over blame and means.
 	_, err := w.CountDeath(victim, Count{At: time.Second, Killer: killer, Cause: 30}, 0)
 	require.NoError(t, err)
-	r, err := w.ReportDeath(victim, DeathReport{Gen: 1, Means: 4, Pose: PoseShotFace}, Blame{Killer: other, Cause: 22}, time.Second)
+	r, err := w.ReportDeath(time.Second, victim, DeathReport{Gen: 1, Means: 4, Pose: PoseShotFace}, Blame{Killer: other, Cause: 22})
 	require.NoError(t, err)
 	require.Equal(t, PlayerID(1), r.Commit.Death.Killer)
 	require.Equal(t, uint8(30), r.Commit.Death.Cause)
 
 	// Not counted: the blame.
-	respawn(t, w, victim, 5*time.Second)
-	r, err = w.ReportDeath(victim, DeathReport{Gen: 2, Means: 4}, Blame{Killer: other, Cause: 22}, 6*time.Second)
+	respawn(t, w, 5*time.Second, victim)
+	r, err = w.ReportDeath(6*time.Second, victim, DeathReport{Gen: 2, Means: 4}, Blame{Killer: other, Cause: 22})
 	require.NoError(t, err)
 	require.Equal(t, PlayerID(2), r.Commit.Death.Killer)
 	require.Equal(t, uint8(22), r.Commit.Death.Cause)
 
 	// No count, no known cause: the means, no killer; a means off the list is unknown.
-	respawn(t, w, victim, 10*time.Second)
-	r, err = w.ReportDeath(victim, DeathReport{Gen: 3, Means: CauseDrowning}, noBlame, 11*time.Second)
+	respawn(t, w, 10*time.Second, victim)
+	r, err = w.ReportDeath(11*time.Second, victim, DeathReport{Gen: 3, Means: CauseDrowning}, noBlame)
 	require.NoError(t, err)
 	require.Equal(t, NoPlayer, r.Commit.Death.Killer)
 	require.Equal(t, CauseDrowning, r.Commit.Death.Cause)
-	respawn(t, w, victim, 15*time.Second)
-	r, err = w.ReportDeath(victim, DeathReport{Gen: 4, Means: 20}, noBlame, 16*time.Second)
+	respawn(t, w, 15*time.Second, victim)
+	r, err = w.ReportDeath(16*time.Second, victim, DeathReport{Gen: 4, Means: 20}, noBlame)
 	require.NoError(t, err)
 	require.Equal(t, CauseUnknown, r.Commit.Death.Cause)
 }
@@ -175,12 +175,12 @@ func TestKillerAndCauseAreTheServersNotTheVictims(t *testing.T) {
 func TestKillerWhoLeftIsNotNamed(t *testing.T) {
 	w := newWorld(t, Config{})
 	victim := spawned(t, w, 0, 0)
-	killer := spawned(t, w, 1, 0)
+	killer := spawned(t, w, 0, 1)
 	_, err := w.CountDeath(victim, Count{At: time.Second, Killer: killer, Cause: 24}, 0)
 	require.NoError(t, err)
-	_, err = w.Leave(killer, 1500*ms)
+	_, err = w.Leave(1500*ms, killer)
 	require.NoError(t, err)
-	spawned(t, w, 1, 1600*ms) // someone else on the killer's id
+	spawned(t, w, 1600*ms, 1) // someone else on the killer's id
 	due := w.Advance(3*time.Second, nil)
 	require.Len(t, due, 1)
 	require.Equal(t, NoPlayer, due[0].Commit.Death.Killer)
@@ -191,9 +191,9 @@ func TestReportDeathRefusesBadBlame(t *testing.T) {
 	w := newWorld(t, Config{MaxPlayers: 8})
 	h := spawned(t, w, 0, 0)
 	before := capture(w)
-	_, err := w.ReportDeath(h, DeathReport{Gen: 1}, Blame{Killer: noKiller, Cause: 47}, time.Second)
+	_, err := w.ReportDeath(time.Second, h, DeathReport{Gen: 1}, Blame{Killer: noKiller, Cause: 47})
 	require.ErrorIs(t, err, ErrBadCause)
-	_, err = w.ReportDeath(h, DeathReport{Gen: 1}, Blame{Killer: Handle{ID: 8, Token: 1}, Cause: 24}, time.Second)
+	_, err = w.ReportDeath(time.Second, h, DeathReport{Gen: 1}, Blame{Killer: Handle{ID: 8, Token: 1}, Cause: 24})
 	require.ErrorIs(t, err, ErrBadPlayerID)
 	requireUnchanged(t, before, w)
 }
@@ -239,7 +239,7 @@ func TestReportDeadlineIsTwoRTTPlusOneSecond(t *testing.T) {
 func TestCountedDeathWithoutReportIsCommittedByTheServer(t *testing.T) {
 	w := newWorld(t, Config{})
 	victim := spawned(t, w, 0, 0)
-	killer := spawned(t, w, 1, 0)
+	killer := spawned(t, w, 0, 1)
 	c, err := w.CountDeath(victim, Count{At: 10 * time.Second, Killer: killer, Cause: 31}, 200*ms)
 	require.NoError(t, err)
 	require.Equal(t, 11400*ms, c.Deadline)
@@ -260,7 +260,7 @@ func TestCountedDeathWithoutReportIsCommittedByTheServer(t *testing.T) {
 	require.Empty(t, w.Advance(11600*ms, nil), "committed once")
 
 	// The respawn is held until the zero is acknowledged, however long that takes.
-	g, err := w.RespawnRequest(victim, 1, 20*time.Second)
+	g, err := w.RespawnRequest(20*time.Second, victim, 1)
 	require.NoError(t, err)
 	require.Equal(t, RequestAwaitingZero, g.Verdict)
 	require.Empty(t, w.Advance(60*time.Second, nil))
@@ -281,7 +281,7 @@ func TestServerCommitGrantNeedsBothTheAckAndThePolicy(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, w.Advance(time.Second, nil), 1) // committed at 1 s
 	require.NoError(t, w.ZeroAcknowledged(h, 1))
-	g, err := w.RespawnRequest(h, 1, 1100*ms)
+	g, err := w.RespawnRequest(1100*ms, h, 1)
 	require.NoError(t, err)
 	require.Equal(t, RequestTooEarly, g.Verdict)
 	require.Equal(t, 4*time.Second, g.At, "3 s after the commit")
@@ -293,13 +293,13 @@ func TestReportInTimeCommitsWithItsPose(t *testing.T) {
 	h := spawned(t, w, 0, 0)
 	c, err := w.CountDeath(h, Count{At: time.Second, Killer: noKiller, Cause: 16}, 400*ms)
 	require.NoError(t, err)
-	r, err := w.ReportDeath(h, DeathReport{Gen: 1, Means: 16, Pose: PoseSkidBack}, noBlame, c.Deadline-ms)
+	r, err := w.ReportDeath(c.Deadline-ms, h, DeathReport{Gen: 1, Means: 16, Pose: PoseSkidBack}, noBlame)
 	require.NoError(t, err)
 	require.Equal(t, ReportCommitted, r.Verdict)
 	require.Equal(t, PoseSkidBack, r.Commit.Wasted.Pose)
 	require.False(t, r.Commit.SendZero)
 	require.Empty(t, w.Advance(c.Deadline+time.Hour, nil), "the wait ended with the report")
-	g, err := w.RespawnRequest(h, 1, c.Deadline-ms+3*time.Second)
+	g, err := w.RespawnRequest(c.Deadline-ms+3*time.Second, h, 1)
 	require.NoError(t, err)
 	require.Equal(t, RequestGranted, g.Verdict, "no zero to wait for")
 }
@@ -314,7 +314,7 @@ func TestLateReportAfterTheServerCommitIsNotCommittedAgain(t *testing.T) {
 	due := w.Advance(1800*ms, nil)
 	require.Len(t, due, 1)
 	before := capture(w)
-	r, err := w.ReportDeath(h, DeathReport{Gen: 1, Pose: PoseShotFace}, noBlame, 1900*ms)
+	r, err := w.ReportDeath(1900*ms, h, DeathReport{Gen: 1, Pose: PoseShotFace}, noBlame)
 	require.NoError(t, err)
 	require.Equal(t, ReportAlreadyCommitted, r.Verdict)
 	requireUnchanged(t, before, w)
@@ -327,7 +327,7 @@ func TestReportBeforeAdvanceSettledTheDeadlineIsInTime(t *testing.T) {
 	h := spawned(t, w, 0, 0)
 	c, err := w.CountDeath(h, Count{At: 0, Killer: noKiller, Cause: 24}, 0)
 	require.NoError(t, err)
-	r, err := w.ReportDeath(h, DeathReport{Gen: 1, Pose: PoseShotFace}, noBlame, c.Deadline+10*ms)
+	r, err := w.ReportDeath(c.Deadline+10*ms, h, DeathReport{Gen: 1, Pose: PoseShotFace}, noBlame)
 	require.NoError(t, err)
 	require.Equal(t, ReportCommitted, r.Verdict)
 	require.False(t, r.Commit.SendZero)
@@ -342,8 +342,8 @@ func TestOfTwoCountedDeathsTheEarlierDeadlineApplies(t *testing.T) {
 	for _, order := range [][2]Count{{stealth, ledger}, {ledger, stealth}} {
 		w := newWorld(t, Config{})
 		victim := spawned(t, w, 0, 0)
-		knifer := spawned(t, w, 1, 0)
-		shooter := spawned(t, w, 2, 0)
+		knifer := spawned(t, w, 0, 1)
+		shooter := spawned(t, w, 0, 2)
 		for i := range order {
 			if order[i].Stealth {
 				order[i].Killer = knifer
@@ -382,10 +382,10 @@ func TestLeavingTheVehicleDoesNotCancelTheWait(t *testing.T) {
 	// The client answers with an exit and carries on, alive, healthy, asking to respawn.
 	for i := range 30 {
 		now := time.Duration(i) * 33 * ms
-		f, err := w.Frame(h, Claim{Alive: true, Gen: 1}, 100, now)
+		f, err := w.Frame(now, h, Claim{Alive: true, Gen: 1}, 100)
 		require.NoError(t, err)
 		require.True(t, f.Stamp.Alive)
-		g, err := w.RespawnRequest(h, 1, now)
+		g, err := w.RespawnRequest(now, h, 1)
 		require.NoError(t, err)
 		require.Equal(t, RequestNotDead, g.Verdict)
 		require.ErrorIs(t, w.DecideRespawn(h, 1, AllowAt(0)), ErrNotDead)
@@ -402,10 +402,10 @@ func TestLeavingTheVehicleDoesNotCancelTheWait(t *testing.T) {
 func TestPlayerLeavingInsideTheWaitLeavesDead(t *testing.T) {
 	w := newWorld(t, Config{})
 	victim := spawned(t, w, 0, 0)
-	killer := spawned(t, w, 1, 0)
+	killer := spawned(t, w, 0, 1)
 	_, err := w.CountDeath(victim, Count{At: time.Second, Killer: killer, Cause: 24}, 100*ms)
 	require.NoError(t, err)
-	d, err := w.Leave(victim, 1500*ms)
+	d, err := w.Leave(1500*ms, victim)
 	require.NoError(t, err)
 	require.True(t, d.Committed)
 	require.Equal(t, CommitOnLeave, d.Commit.Source)
@@ -419,16 +419,16 @@ func TestPlayerLeavingInsideTheWaitLeavesDead(t *testing.T) {
 	// Leaving alive, dead or respawning commits nothing.
 	for _, setup := range []func(h Handle){
 		func(Handle) {},
-		func(h Handle) { reportDeath(t, w, h, PoseDefault, 2*time.Second) },
+		func(h Handle) { reportDeath(t, w, 2*time.Second, h, PoseDefault) },
 		func(h Handle) {
-			reportDeath(t, w, h, PoseDefault, 2*time.Second)
-			_, err := w.RespawnRequest(h, 1, 6*time.Second)
+			reportDeath(t, w, 2*time.Second, h, PoseDefault)
+			_, err := w.RespawnRequest(6*time.Second, h, 1)
 			require.NoError(t, err)
 		},
 	} {
-		h := spawned(t, w, 0, 2*time.Second)
+		h := spawned(t, w, 2*time.Second, 0)
 		setup(h)
-		d, err := w.Leave(h, 7*time.Second)
+		d, err := w.Leave(7*time.Second, h)
 		require.NoError(t, err)
 		require.False(t, d.Committed)
 	}
@@ -438,7 +438,7 @@ func TestPlayerLeavingInsideTheWaitLeavesDead(t *testing.T) {
 func TestCountAfterTheCommitIsNotCommittedAgain(t *testing.T) {
 	w := newWorld(t, Config{})
 	h := spawned(t, w, 0, 0)
-	reportDeath(t, w, h, PoseShotFace, time.Second)
+	reportDeath(t, w, time.Second, h, PoseShotFace)
 	before := capture(w)
 	c, err := w.CountDeath(h, Count{At: time.Second, Killer: noKiller, Cause: 24}, 0)
 	require.NoError(t, err)
@@ -456,7 +456,7 @@ func TestCountIsNotTakenBeforeTheLifeIsConfirmedOrSpawned(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, CountNotSpawned, c.Verdict)
 	requireUnchanged(t, before, w)
-	_, err = w.RespawnRequest(h, 0, 0)
+	_, err = w.RespawnRequest(0, h, 0)
 	require.NoError(t, err)
 	before = capture(w)
 	c, err = w.CountDeath(h, Count{At: 0, Killer: noKiller, Cause: 24}, 0)
@@ -505,7 +505,7 @@ func TestZeroAcknowledgedRefusesWhatIsNotPending(t *testing.T) {
 	h := spawned(t, w, 0, 0)
 	before := capture(w)
 	require.ErrorIs(t, w.ZeroAcknowledged(h, 1), ErrNoZeroPending, "alive")
-	reportDeath(t, w, h, PoseDefault, time.Second)
+	reportDeath(t, w, time.Second, h, PoseDefault)
 	before = capture(w)
 	require.ErrorIs(t, w.ZeroAcknowledged(h, 1), ErrNoZeroPending, "the victim reported: no zero was sent")
 	require.ErrorIs(t, w.ZeroAcknowledged(h, 0), ErrWrongGeneration)
@@ -518,12 +518,12 @@ func TestAfterTheCommitActionsAreRefusedUntilAGrant(t *testing.T) {
 	w := newWorld(t, Config{RespawnDelay: 10 * time.Second})
 	h := spawned(t, w, 0, 0)
 	require.True(t, w.MayAct(h))
-	reportDeath(t, w, h, PoseDefault, time.Second)
+	reportDeath(t, w, time.Second, h, PoseDefault)
 	require.False(t, w.MayAct(h))
 	for i := range 50 {
 		now := time.Second + time.Duration(i)*100*ms
 		for _, claim := range []Claim{{true, 1}, {true, 2}, {true, 3}, {false, 2}} {
-			f, err := w.Frame(h, claim, 100, now)
+			f, err := w.Frame(now, h, claim, 100)
 			require.NoError(t, err)
 			require.False(t, f.Verdict == FrameFirstOfLife)
 			if f.Verdict.Relay() {
@@ -531,11 +531,11 @@ func TestAfterTheCommitActionsAreRefusedUntilAGrant(t *testing.T) {
 			}
 		}
 		for _, g := range []Generation{0, 1, 2, 3} {
-			_, err := w.ReportDeath(h, DeathReport{Gen: g}, noBlame, now)
+			_, err := w.ReportDeath(now, h, DeathReport{Gen: g}, noBlame)
 			require.NoError(t, err)
 			_, err = w.CountDeath(h, Count{At: now, Killer: noKiller, Cause: 24}, 0)
 			require.NoError(t, err)
-			gr, err := w.RespawnRequest(h, g, now)
+			gr, err := w.RespawnRequest(now, h, g)
 			require.NoError(t, err)
 			require.False(t, gr.Verdict.Granted(), "delay of 10 s not over at %v", now)
 		}
@@ -546,7 +546,7 @@ func TestAfterTheCommitActionsAreRefusedUntilAGrant(t *testing.T) {
 	due := w.Advance(11*time.Second, nil)
 	require.Len(t, due, 1, "the grant")
 	require.False(t, w.MayAct(h), "granted, not yet confirmed")
-	_, err := w.Frame(h, Claim{Alive: true, Gen: 2}, 100, 11*time.Second)
+	_, err := w.Frame(11*time.Second, h, Claim{Alive: true, Gen: 2}, 100)
 	require.NoError(t, err)
 	require.True(t, w.MayAct(h))
 }

@@ -16,21 +16,21 @@ func Example() {
 
 	// The connect spawn: the client asks, the server grants, the first living frame
 	// confirms the life and raises player_spawn.
-	g, _ := w.RespawnRequest(p, 0, 0)
+	g, _ := w.RespawnRequest(0, p, 0)
 	fmt.Println(g.Respawn)
-	f, _ := w.Frame(p, lifecycle.Claim{Alive: true, Gen: g.Respawn.Gen}, 100, 50*time.Millisecond)
+	f, _ := w.Frame(50*time.Millisecond, p, lifecycle.Claim{Alive: true, Gen: g.Respawn.Gen}, 100)
 	fmt.Println(f.Verdict, f.Spawn)
 
 	// The victim reports its death with its pose; the observers get PlayerWasted.
-	d, _ := w.ReportDeath(p, lifecycle.DeathReport{Gen: 1, Means: 34, Pose: lifecycle.PoseShotFace}, lifecycle.Blame{Cause: lifecycle.CauseUnknown}, 10*time.Second)
+	d, _ := w.ReportDeath(10*time.Second, p, lifecycle.DeathReport{Gen: 1, Means: 34, Pose: lifecycle.PoseShotFace}, lifecycle.Blame{Cause: lifecycle.CauseUnknown})
 	fmt.Println(d.Commit.Wasted)
 	fmt.Println(d.Commit.Death)
 	fmt.Println("may act:", w.MayAct(p))
 
 	// The dead client repeats its request; the default delay is 3 s.
-	g, _ = w.RespawnRequest(p, 1, 11*time.Second)
+	g, _ = w.RespawnRequest(11*time.Second, p, 1)
 	fmt.Println(g)
-	g, _ = w.RespawnRequest(p, 1, 13*time.Second)
+	g, _ = w.RespawnRequest(13*time.Second, p, 1)
 	fmt.Println(g.Spawned, "reset combat:", g.ResetCombat)
 	// Output:
 	// RespawnPlayer{life 1 at (1958 1343 15) facing 270}
@@ -56,7 +56,7 @@ func ExampleWorld_CountDeath() {
 	for _, d := range w.Advance(6500*time.Millisecond, nil) {
 		fmt.Println(d)
 	}
-	g, _ := w.RespawnRequest(victim, 1, 10*time.Second)
+	g, _ := w.RespawnRequest(10*time.Second, victim, 1)
 	fmt.Println(g)
 	_ = w.ZeroAcknowledged(victim, 1)
 	for _, d := range w.Advance(10*time.Second, nil) {
@@ -75,9 +75,9 @@ func ExampleWorld_CountDeath() {
 func ExampleWorld_Frame() {
 	w, _ := lifecycle.New(lifecycle.Config{})
 	p := spawn(w, 0)
-	f, _ := w.Frame(p, lifecycle.Claim{Alive: false, Gen: 1}, 0, time.Second)
+	f, _ := w.Frame(time.Second, p, lifecycle.Claim{Alive: false, Gen: 1}, 0)
 	fmt.Printf("%v: alive=%v life=%d hp=%v seq=%d\n", f.Verdict, f.Stamp.Alive, f.Stamp.Gen, f.Stamp.Health, f.Stamp.Seq)
-	f, _ = w.Frame(p, lifecycle.Claim{Alive: true, Gen: 7}, 100, time.Second)
+	f, _ = w.Frame(time.Second, p, lifecycle.Claim{Alive: true, Gen: 7}, 100)
 	fmt.Println(f.Verdict)
 	// Output:
 	// relayed: alive=true life=1 hp=1 seq=1
@@ -88,10 +88,10 @@ func ExampleWorld_Frame() {
 func ExampleWorld_DecideRespawn() {
 	w, _ := lifecycle.New(lifecycle.Config{})
 	p := spawn(w, 0)
-	_, _ = w.ReportDeath(p, lifecycle.DeathReport{Gen: 1}, lifecycle.Blame{Cause: lifecycle.CauseUnknown}, time.Second)
+	_, _ = w.ReportDeath(time.Second, p, lifecycle.DeathReport{Gen: 1}, lifecycle.Blame{Cause: lifecycle.CauseUnknown})
 
 	_ = w.DecideRespawn(p, 1, lifecycle.Hold())
-	g, _ := w.RespawnRequest(p, 1, time.Minute)
+	g, _ := w.RespawnRequest(time.Minute, p, 1)
 	fmt.Println(g)
 
 	jail := lifecycle.SpawnPoint{Pos: lifecycle.Vec3{X: 264, Y: 77, Z: 1001}, Facing: 0}
@@ -113,7 +113,7 @@ func ExampleWorld_Leave() {
 	killer := spawn(w, 1)
 	_, _ = w.CountDeath(victim, lifecycle.Count{At: 5 * time.Second, Killer: killer, Cause: 24}, 100*time.Millisecond)
 
-	d, _ := w.Leave(victim, 5500*time.Millisecond)
+	d, _ := w.Leave(5500*time.Millisecond, victim)
 	fmt.Println("left dead:", d.Committed)
 	fmt.Println(d.Commit.Wasted)
 	fmt.Println(d.Commit.Death)
@@ -122,7 +122,7 @@ func ExampleWorld_Leave() {
 	fmt.Println(len(w.Advance(time.Hour, nil)), "due later")
 
 	// A player who leaves alive leaves nothing to commit.
-	d, _ = w.Leave(killer, 6*time.Second)
+	d, _ = w.Leave(6*time.Second, killer)
 	fmt.Println("left dead:", d.Committed)
 	// Output:
 	// left dead: true
@@ -138,8 +138,8 @@ func ExampleWorld_Leave() {
 func ExampleCopy_ApplyWasted() {
 	w, _ := lifecycle.New(lifecycle.Config{})
 	old := spawn(w, 3)
-	d, _ := w.ReportDeath(old, lifecycle.DeathReport{Gen: 1, Pose: lifecycle.PoseDrown}, lifecycle.Blame{Cause: lifecycle.CauseUnknown}, time.Second)
-	_, _ = w.Leave(old, time.Second)
+	d, _ := w.ReportDeath(time.Second, old, lifecycle.DeathReport{Gen: 1, Pose: lifecycle.PoseDrown}, lifecycle.Blame{Cause: lifecycle.CauseUnknown})
+	_, _ = w.Leave(time.Second, old)
 
 	spawn(w, 3) // a new player on id 3
 	snap, _ := w.Snapshot(3)
@@ -160,12 +160,12 @@ func ExamplePose_OrDefault() {
 
 // spawn joins id and confirms its first life.
 func spawn(w *lifecycle.World, id lifecycle.PlayerID) lifecycle.Handle {
-	h, err := w.Join(id, 0)
+	h, err := w.Join(0, id)
 	if err != nil {
 		panic(err)
 	}
-	g, _ := w.RespawnRequest(h, 0, 0)
-	if _, err := w.Frame(h, lifecycle.Claim{Alive: true, Gen: g.Respawn.Gen}, 100, 0); err != nil {
+	g, _ := w.RespawnRequest(0, h, 0)
+	if _, err := w.Frame(0, h, lifecycle.Claim{Alive: true, Gen: g.Respawn.Gen}, 100); err != nil {
 		panic(err)
 	}
 	return h

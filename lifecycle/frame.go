@@ -63,7 +63,7 @@ type FrameResult struct {
 //
 // Errors (nothing changes; unwrapped, so that a refusal costs no allocation):
 // ErrUnknownPlayer, ErrStaleToken, ErrBadTime (a negative now), ErrBadHealth.
-func (w *World) Frame(h Handle, claim Claim, health float32, now time.Duration) (FrameResult, error) {
+func (w *World) Frame(now time.Duration, h Handle, claim Claim, health float32) (FrameResult, error) {
 	s, err := w.lookup(h)
 	if err != nil {
 		return FrameResult{}, err

@@ -24,35 +24,35 @@ func newWorld(t testing.TB, cfg Config) *World {
 }
 
 // spawned joins id and takes it through the connect spawn to a confirmed first life.
-func spawned(t testing.TB, w *World, id PlayerID, now time.Duration) Handle {
+func spawned(t testing.TB, w *World, now time.Duration, id PlayerID) Handle {
 	t.Helper()
-	h, err := w.Join(id, now)
+	h, err := w.Join(now, id)
 	require.NoError(t, err)
-	g, err := w.RespawnRequest(h, 0, now)
+	g, err := w.RespawnRequest(now, h, 0)
 	require.NoError(t, err)
 	require.Equal(t, RequestGranted, g.Verdict, g.String())
-	f, err := w.Frame(h, Claim{Alive: true, Gen: g.Respawn.Gen}, 100, now)
+	f, err := w.Frame(now, h, Claim{Alive: true, Gen: g.Respawn.Gen}, 100)
 	require.NoError(t, err)
 	require.Equal(t, FrameFirstOfLife, f.Verdict)
 	return h
 }
 
 // reportDeath commits h's death by its own report.
-func reportDeath(t testing.TB, w *World, h Handle, pose Pose, now time.Duration) Commit {
+func reportDeath(t testing.TB, w *World, now time.Duration, h Handle, pose Pose) Commit {
 	t.Helper()
-	r, err := w.ReportDeath(h, DeathReport{Gen: gen(t, w, h), Means: 24, Pose: pose}, noBlame, now)
+	r, err := w.ReportDeath(now, h, DeathReport{Gen: gen(t, w, h), Means: 24, Pose: pose}, noBlame)
 	require.NoError(t, err)
 	require.Equal(t, ReportCommitted, r.Verdict)
 	return r.Commit
 }
 
 // respawn grants h's respawn at now (the policy must allow it) and confirms the life.
-func respawn(t testing.TB, w *World, h Handle, now time.Duration) Grant {
+func respawn(t testing.TB, w *World, now time.Duration, h Handle) Grant {
 	t.Helper()
-	g, err := w.RespawnRequest(h, gen(t, w, h), now)
+	g, err := w.RespawnRequest(now, h, gen(t, w, h))
 	require.NoError(t, err)
 	require.Equal(t, RequestGranted, g.Verdict, g.String())
-	f, err := w.Frame(h, Claim{Alive: true, Gen: g.Respawn.Gen}, 100, now)
+	f, err := w.Frame(now, h, Claim{Alive: true, Gen: g.Respawn.Gen}, 100)
 	require.NoError(t, err)
 	require.Equal(t, FrameFirstOfLife, f.Verdict)
 	return g

@@ -236,7 +236,7 @@ func sameState(a, b state) bool {
 
 func (x *harness) join() error {
 	id := PlayerID(x.src.intn(harnessPlayers + 1))
-	h, err := x.w.Join(id, x.now)
+	h, err := x.w.Join(x.now, id)
 	x.logf("join %d -> %v %v", id, h, err)
 	if err != nil {
 		return err
@@ -261,7 +261,7 @@ func (x *harness) addLife(h Handle) {
 
 func (x *harness) leave() error {
 	h := x.pickHandle()
-	d, err := x.w.Leave(h, x.now)
+	d, err := x.w.Leave(x.now, h)
 	x.logf("leave %v -> committed %v %v", h, d.Committed, err)
 	if err != nil {
 		return err
@@ -284,7 +284,7 @@ func (x *harness) frame() error {
 	h := x.pickHandle()
 	claim := Claim{Alive: x.src.intn(3) > 0, Gen: x.pickGen(h)}
 	hp := []float32{100, 43.5, 0.5, 0, -12}[x.src.intn(5)]
-	f, err := x.w.Frame(h, claim, hp, x.now)
+	f, err := x.w.Frame(x.now, h, claim, hp)
 	x.logf("frame %v %+v hp %v -> %v %+v %v", h, claim, hp, f.Verdict, f.Stamp, err)
 	if err != nil {
 		return err
@@ -329,7 +329,7 @@ func (x *harness) report() error {
 	if x.src.intn(2) == 0 {
 		blame = Blame{Killer: x.pickHandle(), Cause: []uint8{24, 31, CauseExplosion, 47}[x.src.intn(4)]}
 	}
-	res, err := x.w.ReportDeath(h, r, blame, x.now)
+	res, err := x.w.ReportDeath(x.now, h, r, blame)
 	x.logf("report %v %+v -> %v %v", h, r, res.Verdict, err)
 	if err != nil {
 		return err
@@ -389,7 +389,7 @@ func (x *harness) count() error {
 func (x *harness) request() error {
 	h := x.pickHandle()
 	g := x.pickGen(h)
-	res, err := x.w.RespawnRequest(h, g, x.now)
+	res, err := x.w.RespawnRequest(x.now, h, g)
 	x.logf("request %v life %d -> %v %v", h, g, res, err)
 	if err != nil {
 		return err
@@ -693,7 +693,7 @@ func TestPropertyMostlyHonestClients(t *testing.T) {
 		ok := t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
 			x.t = t
 			for id := range PlayerID(harnessPlayers) {
-				h, err := x.w.Join(id, 0)
+				h, err := x.w.Join(0, id)
 				require.NoError(t, err)
 				x.addLife(h)
 			}

@@ -112,7 +112,7 @@ func (w *World) DecideRespawn(h Handle, gen Generation, d Decision) error {
 // death the server committed itself.
 //
 // Errors (nothing changes): ErrUnknownPlayer, ErrStaleToken, ErrBadTime (a negative now).
-func (w *World) RespawnRequest(h Handle, gen Generation, now time.Duration) (Grant, error) {
+func (w *World) RespawnRequest(now time.Duration, h Handle, gen Generation) (Grant, error) {
 	s, err := w.lookup(h)
 	if err != nil {
 		return Grant{}, fmt.Errorf("%w: %v", err, h)

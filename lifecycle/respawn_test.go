@@ -13,15 +13,15 @@ import (
 func TestRespawnIsGrantedAfterTheDefaultDelay(t *testing.T) {
 	w := newWorld(t, Config{})
 	h := spawned(t, w, 0, 0)
-	reportDeath(t, w, h, PoseDefault, 10*time.Second)
+	reportDeath(t, w, 10*time.Second, h, PoseDefault)
 	for _, now := range []time.Duration{10 * time.Second, 11 * time.Second, 13*time.Second - 1} {
-		g, err := w.RespawnRequest(h, 1, now)
+		g, err := w.RespawnRequest(now, h, 1)
 		require.NoError(t, err)
 		require.Equal(t, RequestTooEarly, g.Verdict)
 		require.Equal(t, 13*time.Second, g.At)
 		require.Equal(t, PhaseDead, phase(t, w, h))
 	}
-	g, err := w.RespawnRequest(h, 1, 13*time.Second)
+	g, err := w.RespawnRequest(13*time.Second, h, 1)
 	require.NoError(t, err)
 	require.Equal(t, RequestGranted, g.Verdict)
 }
@@ -31,11 +31,11 @@ func TestRespawnIsGrantedAfterTheDefaultDelay(t *testing.T) {
 func TestAdvanceGrantsARememberedRequest(t *testing.T) {
 	w := newWorld(t, Config{})
 	h := spawned(t, w, 0, 0)
-	reportDeath(t, w, h, PoseDefault, 0)
+	reportDeath(t, w, 0, h, PoseDefault)
 	require.Empty(t, w.Advance(5*time.Second, nil), "no request, no grant")
-	h2 := spawned(t, w, 1, 0)
-	reportDeath(t, w, h2, PoseDefault, 0)
-	g, err := w.RespawnRequest(h2, 1, 2*time.Second)
+	h2 := spawned(t, w, 0, 1)
+	reportDeath(t, w, 0, h2, PoseDefault)
+	g, err := w.RespawnRequest(2*time.Second, h2, 1)
 	require.NoError(t, err)
 	require.Equal(t, RequestTooEarly, g.Verdict)
 	require.Empty(t, w.Advance(3*time.Second-1, nil))
@@ -51,15 +51,15 @@ func TestAdvanceGrantsARememberedRequest(t *testing.T) {
 // generation, sync_seq and point to the observers.
 func TestGrantStartsANewGenerationAndResetsCombat(t *testing.T) {
 	w := newWorld(t, Config{SpawnPoint: pointA})
-	h := spawned(t, w, 6, 0)
+	h := spawned(t, w, 0, 6)
 	for range 3 {
-		_, err := w.Frame(h, Claim{Alive: true, Gen: 1}, 100, 0)
+		_, err := w.Frame(0, h, Claim{Alive: true, Gen: 1}, 100)
 		require.NoError(t, err)
 	}
-	reportDeath(t, w, h, PoseDefault, time.Second)
-	f, err := w.Frame(h, Claim{Alive: false, Gen: 1}, 0, 2*time.Second)
+	reportDeath(t, w, time.Second, h, PoseDefault)
+	f, err := w.Frame(2*time.Second, h, Claim{Alive: false, Gen: 1}, 0)
 	require.NoError(t, err)
-	g, err := w.RespawnRequest(h, 1, 4*time.Second)
+	g, err := w.RespawnRequest(4*time.Second, h, 1)
 	require.NoError(t, err)
 	require.Equal(t, Grant{
 		Verdict:     RequestGranted,
@@ -75,12 +75,12 @@ func TestGrantStartsANewGenerationAndResetsCombat(t *testing.T) {
 func TestRepeatedRespawnRequestGetsTheSameGrant(t *testing.T) {
 	w := newWorld(t, Config{})
 	h := spawned(t, w, 0, 0)
-	reportDeath(t, w, h, PoseDefault, 0)
-	first, err := w.RespawnRequest(h, 1, 3*time.Second)
+	reportDeath(t, w, 0, h, PoseDefault)
+	first, err := w.RespawnRequest(3*time.Second, h, 1)
 	require.NoError(t, err)
 	require.Equal(t, RequestGranted, first.Verdict)
 	for i := range 5 {
-		again, err := w.RespawnRequest(h, 1, 3*time.Second+time.Duration(i)*time.Second)
+		again, err := w.RespawnRequest(3*time.Second+time.Duration(i)*time.Second, h, 1)
 		require.NoError(t, err)
 		require.Equal(t, RequestRegranted, again.Verdict)
 		require.Equal(t, first.Respawn, again.Respawn, "same generation, same point")
@@ -89,9 +89,9 @@ func TestRepeatedRespawnRequestGetsTheSameGrant(t *testing.T) {
 		require.Equal(t, Generation(2), gen(t, w, h))
 	}
 	// Once the life is confirmed, an old request is of a previous life.
-	_, err = w.Frame(h, Claim{Alive: true, Gen: 2}, 100, 9*time.Second)
+	_, err = w.Frame(9*time.Second, h, Claim{Alive: true, Gen: 2}, 100)
 	require.NoError(t, err)
-	late, err := w.RespawnRequest(h, 1, 9*time.Second)
+	late, err := w.RespawnRequest(9*time.Second, h, 1)
 	require.NoError(t, err)
 	require.Equal(t, RequestOfPreviousLife, late.Verdict)
 	require.Equal(t, Generation(2), gen(t, w, h))
@@ -104,7 +104,7 @@ func TestRespawnRequestOfTheWrongLifeOrWhileAliveIsRefused(t *testing.T) {
 	check := func(g Generation, want RequestVerdict) {
 		t.Helper()
 		before := capture(w)
-		r, err := w.RespawnRequest(h, g, time.Hour)
+		r, err := w.RespawnRequest(time.Hour, h, g)
 		require.NoError(t, err)
 		require.Equal(t, want, r.Verdict, "life %d", g)
 		requireUnchanged(t, before, w)
@@ -115,12 +115,12 @@ func TestRespawnRequestOfTheWrongLifeOrWhileAliveIsRefused(t *testing.T) {
 	_, err := w.CountDeath(h, Count{At: 0, Killer: noKiller, Cause: 24}, 0)
 	require.NoError(t, err)
 	check(1, RequestNotDead) // dying: not committed
-	_, err = w.ReportDeath(h, DeathReport{Gen: 1}, noBlame, 0)
+	_, err = w.ReportDeath(0, h, DeathReport{Gen: 1}, noBlame)
 	require.NoError(t, err)
 	check(0, RequestOfPreviousLife)
 	check(2, RequestOfFutureLife)
 	check(1+0x8000, RequestOfFutureLife)
-	_, err = w.RespawnRequest(h, 1, 3*time.Second)
+	_, err = w.RespawnRequest(3*time.Second, h, 1)
 	require.NoError(t, err)
 	check(2, RequestNotDead) // granted life 2: the client already lives in it
 	check(0, RequestOfPreviousLife)
@@ -135,7 +135,7 @@ func TestDecideRespawnRefusesBadInput(t *testing.T) {
 	h := spawned(t, w, 0, 0)
 	before := capture(w)
 	require.ErrorIs(t, w.DecideRespawn(h, 1, Hold()), ErrNotDead)
-	reportDeath(t, w, h, PoseDefault, 0)
+	reportDeath(t, w, 0, h, PoseDefault)
 	before = capture(w)
 	require.ErrorIs(t, w.DecideRespawn(h, 0, Hold()), ErrWrongGeneration)
 	require.ErrorIs(t, w.DecideRespawn(h, 2, Hold()), ErrWrongGeneration)
@@ -149,8 +149,8 @@ func TestDecideRespawnRefusesBadInput(t *testing.T) {
 func TestPlayerSpawnIsRaisedOnTheFirstLivingFrame(t *testing.T) {
 	w := newWorld(t, Config{SpawnPoint: pointA})
 	h := spawned(t, w, 0, 0)
-	reportDeath(t, w, h, PoseDefault, 0)
-	g, err := w.RespawnRequest(h, 1, 3*time.Second)
+	reportDeath(t, w, 0, h, PoseDefault)
+	g, err := w.RespawnRequest(3*time.Second, h, 1)
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		claim Claim
@@ -162,17 +162,17 @@ func TestPlayerSpawnIsRaisedOnTheFirstLivingFrame(t *testing.T) {
 		{Claim{Alive: true, Gen: 3}, FrameOfFutureLife},
 	} {
 		before := capture(w)
-		f, err := w.Frame(h, tc.claim, 100, 3100*ms)
+		f, err := w.Frame(3100*ms, h, tc.claim, 100)
 		require.NoError(t, err)
 		require.Equal(t, tc.want, f.Verdict, "%+v", tc.claim)
 		requireUnchanged(t, before, w)
 	}
-	f, err := w.Frame(h, Claim{Alive: true, Gen: 2}, 100, 3200*ms)
+	f, err := w.Frame(3200*ms, h, Claim{Alive: true, Gen: 2}, 100)
 	require.NoError(t, err)
 	require.Equal(t, FrameFirstOfLife, f.Verdict)
 	require.Equal(t, SpawnEvent{Player: 0, Token: h.Token, Gen: 2, Point: pointA, At: 3200 * ms}, f.Spawn)
 	require.Equal(t, g.Spawned.SyncSeq, f.Stamp.Seq, "the first relayed frame of the life carries sync_seq")
-	f, err = w.Frame(h, Claim{Alive: true, Gen: 2}, 100, 3233*ms)
+	f, err = w.Frame(3233*ms, h, Claim{Alive: true, Gen: 2}, 100)
 	require.NoError(t, err)
 	require.Equal(t, FrameRelayed, f.Verdict, "raised once")
 }
@@ -181,26 +181,26 @@ func TestPlayerSpawnIsRaisedOnTheFirstLivingFrame(t *testing.T) {
 // by default, player_spawn (Connect) on the first living frame.
 func TestConnectSpawnTakesTheGrantPath(t *testing.T) {
 	w := newWorld(t, Config{SpawnPoint: pointA})
-	h, err := w.Join(9, 5*time.Second)
+	h, err := w.Join(5*time.Second, 9)
 	require.NoError(t, err)
-	g, err := w.RespawnRequest(h, 0, 5*time.Second)
+	g, err := w.RespawnRequest(5*time.Second, h, 0)
 	require.NoError(t, err)
 	require.Equal(t, RequestGranted, g.Verdict)
 	require.True(t, g.Connect)
 	require.True(t, g.ResetCombat)
 	require.Equal(t, RespawnPlayer{Gen: 1, Point: pointA}, g.Respawn)
-	again, err := w.RespawnRequest(h, 0, 6*time.Second)
+	again, err := w.RespawnRequest(6*time.Second, h, 0)
 	require.NoError(t, err)
 	require.Equal(t, RequestRegranted, again.Verdict)
-	f, err := w.Frame(h, Claim{Alive: true, Gen: 1}, 100, 6*time.Second)
+	f, err := w.Frame(6*time.Second, h, Claim{Alive: true, Gen: 1}, 100)
 	require.NoError(t, err)
 	require.Equal(t, FrameFirstOfLife, f.Verdict)
 	require.True(t, f.Spawn.Connect)
 	require.Equal(t, "player_spawn{player 9 life 1 connect}", f.Spawn.String())
 
 	// The second life is not a connect spawn.
-	reportDeath(t, w, h, PoseDefault, 7*time.Second)
-	g = respawn(t, w, h, 10*time.Second)
+	reportDeath(t, w, 7*time.Second, h, PoseDefault)
+	g = respawn(t, w, 10*time.Second, h)
 	require.False(t, g.Connect)
 }
 
@@ -212,7 +212,7 @@ func TestConnectSpawnCanBeHeld(t *testing.T) {
 		if !cfg.HoldConnectSpawn {
 			require.NoError(t, w.DecideRespawn(h, 0, Hold()))
 		}
-		g, err := w.RespawnRequest(h, 0, time.Second)
+		g, err := w.RespawnRequest(time.Second, h, 0)
 		require.NoError(t, err)
 		require.Equal(t, RequestHeld, g.Verdict)
 		require.Empty(t, w.Advance(time.Minute, nil))
@@ -232,10 +232,10 @@ func TestGenerationsStrictlyIncreaseAcrossTheWrap(t *testing.T) {
 	prev := Generation(0xFFFE)
 	for i := range 4 {
 		now := time.Duration(i+1) * time.Second
-		r, err := w.ReportDeath(h, DeathReport{Gen: prev}, noBlame, now)
+		r, err := w.ReportDeath(now, h, DeathReport{Gen: prev}, noBlame)
 		require.NoError(t, err)
 		require.Equal(t, ReportCommitted, r.Verdict)
-		g := respawn(t, w, h, now+time.Millisecond)
+		g := respawn(t, w, now+time.Millisecond, h)
 		require.True(t, g.Respawn.Gen.Newer(prev), "%d after %d", g.Respawn.Gen, prev)
 		require.Equal(t, prev.Next(), g.Respawn.Gen)
 		prev = g.Respawn.Gen
@@ -246,9 +246,9 @@ func TestGenerationsStrictlyIncreaseAcrossTheWrap(t *testing.T) {
 // Rule: Advance settles what came due in the order of the due moments, then of the ids.
 func TestAdvanceSettlesInOrder(t *testing.T) {
 	w := newWorld(t, Config{})
-	a := spawned(t, w, 5, 0)
-	b := spawned(t, w, 2, 0)
-	c := spawned(t, w, 7, 0)
+	a := spawned(t, w, 0, 5)
+	b := spawned(t, w, 0, 2)
+	c := spawned(t, w, 0, 7)
 	_, err := w.CountDeath(a, Count{At: 2 * time.Second, Killer: noKiller, Cause: 24}, 0) // due 3 s
 	require.NoError(t, err)
 	_, err = w.CountDeath(b, Count{At: time.Second, Killer: noKiller, Cause: 24}, 0) // due 2 s
@@ -265,13 +265,13 @@ func TestAdvanceSettlesInOrder(t *testing.T) {
 // asks for life 0 until its first RespawnPlayer arrives, while the grant is life 2.
 func TestRepeatedConnectSpawnRequestOnAReusedIDGetsTheSameGrant(t *testing.T) {
 	w := newWorld(t, Config{SpawnPoint: pointA})
-	old := spawned(t, w, 9, 0)
-	_, err := w.Leave(old, time.Second)
+	old := spawned(t, w, 0, 9)
+	_, err := w.Leave(time.Second, old)
 	require.NoError(t, err)
-	h, err := w.Join(9, 2*time.Second)
+	h, err := w.Join(2*time.Second, 9)
 	require.NoError(t, err)
 
-	first, err := w.RespawnRequest(h, 0, 2*time.Second)
+	first, err := w.RespawnRequest(2*time.Second, h, 0)
 	require.NoError(t, err)
 	require.Equal(t, RequestGranted, first.Verdict)
 	require.True(t, first.Connect)
@@ -279,7 +279,7 @@ func TestRepeatedConnectSpawnRequestOnAReusedIDGetsTheSameGrant(t *testing.T) {
 	require.Equal(t, Generation(2), n, "the id's generations continue")
 
 	// That RespawnPlayer is lost; the client's timer asks again, still for life 0.
-	again, err := w.RespawnRequest(h, 0, 3*time.Second)
+	again, err := w.RespawnRequest(3*time.Second, h, 0)
 	require.NoError(t, err)
 	require.Equal(t, RequestRegranted, again.Verdict, again.String())
 	require.Equal(t, RespawnPlayer{Gen: n, Point: pointA}, again.Respawn, "the same life, the same point")
@@ -288,7 +288,7 @@ func TestRepeatedConnectSpawnRequestOnAReusedIDGetsTheSameGrant(t *testing.T) {
 	require.False(t, again.ResetCombat)
 	require.Equal(t, n, gen(t, w, h), "no new generation")
 
-	f, err := w.Frame(h, Claim{Alive: true, Gen: n}, 100, 3100*ms)
+	f, err := w.Frame(3100*ms, h, Claim{Alive: true, Gen: n}, 100)
 	require.NoError(t, err)
 	require.Equal(t, FrameFirstOfLife, f.Verdict)
 	require.True(t, f.Spawn.Connect)
@@ -306,13 +306,13 @@ func TestRespawnComesOnlyAfterTheZeroIsAcknowledgedEvenWhenTheGamemodeAllowsItEa
 	require.True(t, due[0].Commit.SendZero)
 
 	require.NoError(t, w.DecideRespawn(h, 1, AllowAt(0)), "the gamemode allows it at once")
-	g, err := w.RespawnRequest(h, 1, time.Second)
+	g, err := w.RespawnRequest(time.Second, h, 1)
 	require.NoError(t, err)
 	require.Equal(t, RequestAwaitingZero, g.Verdict)
 	require.Zero(t, g.Respawn)
 	for _, now := range []time.Duration{time.Second, 5 * time.Second, time.Hour} {
 		require.Empty(t, w.Advance(now, nil), "no grant at %v before the acknowledgement", now)
-		g, err := w.RespawnRequest(h, 1, now)
+		g, err := w.RespawnRequest(now, h, 1)
 		require.NoError(t, err)
 		require.Equal(t, RequestAwaitingZero, g.Verdict)
 	}
@@ -331,21 +331,21 @@ func TestRespawnComesOnlyAfterTheZeroIsAcknowledgedEvenWhenTheGamemodeAllowsItEa
 // repeat, not a request of a living player.
 func TestRepeatedConnectSpawnRequestGetsTheSameGrantWhenTheGrantIsLifeZero(t *testing.T) {
 	w := newWorld(t, Config{SpawnPoint: pointA})
-	old := spawned(t, w, 9, 0)
-	_, err := w.Leave(old, time.Second)
+	old := spawned(t, w, 0, 9)
+	_, err := w.Leave(time.Second, old)
 	require.NoError(t, err)
 	w.slots[9].gen = 0xFFFF // the id's last life before the wrap
-	h, err := w.Join(9, 2*time.Second)
+	h, err := w.Join(2*time.Second, 9)
 	require.NoError(t, err)
 
-	first, err := w.RespawnRequest(h, 0, 2*time.Second)
+	first, err := w.RespawnRequest(2*time.Second, h, 0)
 	require.NoError(t, err)
 	require.Equal(t, RequestGranted, first.Verdict)
 	require.Equal(t, Generation(0), first.Respawn.Gen, "the generation wrapped to life 0")
 
 	// That RespawnPlayer is lost; the client's timer asks again, for life 0.
 	for i, now := range []time.Duration{3 * time.Second, 4 * time.Second} {
-		again, err := w.RespawnRequest(h, 0, now)
+		again, err := w.RespawnRequest(now, h, 0)
 		require.NoError(t, err)
 		require.Equal(t, RequestRegranted, again.Verdict, "repeat %d: %v", i, again)
 		require.Equal(t, RespawnPlayer{Gen: 0, Point: pointA}, again.Respawn)
@@ -353,13 +353,13 @@ func TestRepeatedConnectSpawnRequestGetsTheSameGrantWhenTheGrantIsLifeZero(t *te
 		require.False(t, again.ResetCombat)
 		require.Equal(t, Generation(0), gen(t, w, h), "no new generation")
 	}
-	f, err := w.Frame(h, Claim{Alive: true, Gen: 0}, 100, 4100*ms)
+	f, err := w.Frame(4100*ms, h, Claim{Alive: true, Gen: 0}, 100)
 	require.NoError(t, err)
 	require.Equal(t, FrameFirstOfLife, f.Verdict)
 	require.True(t, f.Spawn.Connect)
 
 	// Alive now: a request is a living player's.
-	g, err := w.RespawnRequest(h, 0, 5*time.Second)
+	g, err := w.RespawnRequest(5*time.Second, h, 0)
 	require.NoError(t, err)
 	require.Equal(t, RequestNotDead, g.Verdict)
 }

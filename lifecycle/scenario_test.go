@@ -133,14 +133,14 @@ func (s *lifecycleScenario) run(l scenario.Line) (string, error) {
 	gen := Generation(l.Uint("life", 16, 0))
 	switch l.Verb {
 	case "join":
-		h, err := s.w.Join(PlayerID(l.Uint("id", 16, 0)), now)
+		h, err := s.w.Join(now, PlayerID(l.Uint("id", 16, 0)))
 		if err != nil {
 			return "", err
 		}
 		s.who[l.Word(0)] = h
 		return s.phaseOf(name), nil
 	case "frame":
-		f, err := s.w.Frame(h, Claim{Alive: l.Bool("alive", true), Gen: gen}, l.F32("hp", 100), now)
+		f, err := s.w.Frame(now, h, Claim{Alive: l.Bool("alive", true), Gen: gen}, l.F32("hp", 100))
 		if err != nil {
 			return "", err
 		}
@@ -157,7 +157,7 @@ func (s *lifecycleScenario) run(l scenario.Line) (string, error) {
 		if l.Has("pose") {
 			pose = parsePose(l, l.Str("pose", ""))
 		}
-		r, err := s.w.ReportDeath(h, DeathReport{Gen: gen, Means: uint8(l.Uint("means", 8, 24)), Pose: pose}, noBlame, now)
+		r, err := s.w.ReportDeath(now, h, DeathReport{Gen: gen, Means: uint8(l.Uint("means", 8, 24)), Pose: pose}, noBlame)
 		if err != nil {
 			return "", err
 		}
@@ -177,7 +177,7 @@ func (s *lifecycleScenario) run(l scenario.Line) (string, error) {
 		}
 		return c.Verdict.String() + " until " + c.Deadline.String() + " | " + s.phaseOf(name), nil
 	case "request-respawn":
-		r, err := s.w.RespawnRequest(h, gen, now)
+		r, err := s.w.RespawnRequest(now, h, gen)
 		if err != nil {
 			return "", err
 		}
@@ -212,7 +212,7 @@ func (s *lifecycleScenario) run(l scenario.Line) (string, error) {
 		}
 		return strings.Join(out, "; "), nil
 	case "leave":
-		d, err := s.w.Leave(h, now)
+		d, err := s.w.Leave(now, h)
 		if err != nil {
 			return "", err
 		}

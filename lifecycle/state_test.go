@@ -16,7 +16,7 @@ func TestEveryConnectionGetsAUniqueToken(t *testing.T) {
 	seen := map[Token]bool{}
 	for round := range 50 {
 		for id := range PlayerID(4) {
-			h, err := w.Join(id, time.Duration(round)*time.Second)
+			h, err := w.Join(time.Duration(round)*time.Second, id)
 			require.NoError(t, err)
 			require.NotEqual(t, NoToken, h.Token)
 			require.False(t, seen[h.Token], "token %d issued twice", h.Token)
@@ -25,7 +25,7 @@ func TestEveryConnectionGetsAUniqueToken(t *testing.T) {
 		for id := range PlayerID(4) {
 			s, err := w.Snapshot(id)
 			require.NoError(t, err)
-			_, err = w.Leave(Handle{ID: id, Token: s.Token}, 0)
+			_, err = w.Leave(0, Handle{ID: id, Token: s.Token})
 			require.NoError(t, err)
 		}
 	}
@@ -40,13 +40,13 @@ func TestTokensStayUniqueAfterTheCounterWraps(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, Token(2), h0.Token)
 	w.nextToken = math.MaxUint32
-	h1, err := w.Join(1, 0)
+	h1, err := w.Join(0, 1)
 	require.NoError(t, err)
 	require.Equal(t, Token(math.MaxUint32), h1.Token)
-	h2, err := w.Join(2, 0)
+	h2, err := w.Join(0, 2)
 	require.NoError(t, err)
 	require.Equal(t, Token(1), h2.Token, "0 is skipped")
-	h3, err := w.Join(3, 0)
+	h3, err := w.Join(0, 3)
 	require.NoError(t, err)
 	require.Equal(t, Token(3), h3.Token, "2 is still held by player 0 and is skipped")
 }
@@ -55,20 +55,20 @@ func TestTokensStayUniqueAfterTheCounterWraps(t *testing.T) {
 // same id: ErrStaleToken, nothing changes.
 func TestStaleHandleIsRefusedAndChangesNothing(t *testing.T) {
 	w := newWorld(t, Config{})
-	old := spawned(t, w, 5, 0)
-	_, err := w.Leave(old, time.Second)
+	old := spawned(t, w, 0, 5)
+	_, err := w.Leave(time.Second, old)
 	require.NoError(t, err)
-	cur := spawned(t, w, 5, 2*time.Second)
+	cur := spawned(t, w, 2*time.Second, 5)
 	require.NotEqual(t, old.Token, cur.Token)
 
 	before := capture(w)
 	calls := map[string]func() error{
 		"frame": func() error {
-			_, err := w.Frame(old, Claim{Alive: true, Gen: 1}, 100, 3*time.Second)
+			_, err := w.Frame(3*time.Second, old, Claim{Alive: true, Gen: 1}, 100)
 			return err
 		},
 		"report": func() error {
-			_, err := w.ReportDeath(old, DeathReport{Gen: 1}, noBlame, 3*time.Second)
+			_, err := w.ReportDeath(3*time.Second, old, DeathReport{Gen: 1}, noBlame)
 			return err
 		},
 		"count": func() error {
@@ -76,7 +76,7 @@ func TestStaleHandleIsRefusedAndChangesNothing(t *testing.T) {
 			return err
 		},
 		"request": func() error {
-			_, err := w.RespawnRequest(old, 1, 3*time.Second)
+			_, err := w.RespawnRequest(3*time.Second, old, 1)
 			return err
 		},
 		"decide":  func() error { return w.DecideRespawn(old, 1, Hold()) },
@@ -87,7 +87,7 @@ func TestStaleHandleIsRefusedAndChangesNothing(t *testing.T) {
 			return err
 		},
 		"leave": func() error {
-			_, err := w.Leave(old, 3*time.Second)
+			_, err := w.Leave(3*time.Second, old)
 			return err
 		},
 	}
@@ -105,11 +105,11 @@ func TestUnknownPlayerIsRefused(t *testing.T) {
 	w := newWorld(t, Config{MaxPlayers: 8})
 	before := capture(w)
 	for _, h := range []Handle{{ID: 3, Token: 1}, {ID: 8, Token: 1}, {ID: NoPlayer, Token: 1}, {ID: 0, Token: NoToken}} {
-		_, err := w.Frame(h, Claim{}, 100, 0)
+		_, err := w.Frame(0, h, Claim{}, 100)
 		require.ErrorIs(t, err, ErrUnknownPlayer)
-		_, err = w.RespawnRequest(h, 0, 0)
+		_, err = w.RespawnRequest(0, h, 0)
 		require.ErrorIs(t, err, ErrUnknownPlayer)
-		_, err = w.Leave(h, 0)
+		_, err = w.Leave(0, h)
 		require.ErrorIs(t, err, ErrUnknownPlayer)
 		require.False(t, w.MayAct(h))
 	}
@@ -122,14 +122,14 @@ func TestUnknownPlayerIsRefused(t *testing.T) {
 
 func TestJoinRefusesBadIDsAndTakenSlots(t *testing.T) {
 	w := newWorld(t, Config{MaxPlayers: 8})
-	_, err := w.Join(8, 0)
+	_, err := w.Join(0, 8)
 	require.ErrorIs(t, err, ErrBadPlayerID)
-	_, err = w.Join(NoPlayer, 0)
+	_, err = w.Join(0, NoPlayer)
 	require.ErrorIs(t, err, ErrBadPlayerID)
-	_, err = w.Join(7, 0)
+	_, err = w.Join(0, 7)
 	require.NoError(t, err)
 	before := capture(w)
-	_, err = w.Join(7, 0)
+	_, err = w.Join(0, 7)
 	require.ErrorIs(t, err, ErrSlotTaken)
 	requireUnchanged(t, before, w)
 }
@@ -158,17 +158,17 @@ func TestNewValidatesTheConfig(t *testing.T) {
 // client's.
 func TestRelayStampsTheServersAliveAndGenerationNeverTheClients(t *testing.T) {
 	w := newWorld(t, Config{})
-	h := spawned(t, w, 1, 0)
+	h := spawned(t, w, 0, 1)
 	for _, claim := range []Claim{{Alive: true, Gen: 1}, {Alive: false, Gen: 1}} {
-		f, err := w.Frame(h, claim, 80, time.Second)
+		f, err := w.Frame(time.Second, h, claim, 80)
 		require.NoError(t, err)
 		require.Equal(t, FrameRelayed, f.Verdict)
 		require.True(t, f.Stamp.Alive, "server holds the player alive: %+v", claim)
 		require.Equal(t, Generation(1), f.Stamp.Gen)
 	}
-	reportDeath(t, w, h, PoseShotFace, 2*time.Second)
+	reportDeath(t, w, 2*time.Second, h, PoseShotFace)
 	// The dead client claims to be alive: the relay still says dead.
-	f, err := w.Frame(h, Claim{Alive: true, Gen: 1}, 100, 3*time.Second)
+	f, err := w.Frame(3*time.Second, h, Claim{Alive: true, Gen: 1}, 100)
 	require.NoError(t, err)
 	require.Equal(t, FrameRelayed, f.Verdict)
 	require.False(t, f.Stamp.Alive)
@@ -178,20 +178,20 @@ func TestRelayStampsTheServersAliveAndGenerationNeverTheClients(t *testing.T) {
 // Rule: while the server holds a player alive, a frame with hp <= 0 is relayed with hp = 1.
 func TestLivingPlayersLethalHealthIsRelayedAsOne(t *testing.T) {
 	w := newWorld(t, Config{})
-	h := spawned(t, w, 1, 0)
+	h := spawned(t, w, 0, 1)
 	for _, tc := range []struct {
 		in, want float32
 	}{
 		{100, 100}, {0.5, 0.5}, {1, 1}, {0, 1}, {float32(math.Copysign(0, -1)), 1}, {-30, 1}, {-math.MaxFloat32, 1},
 	} {
-		f, err := w.Frame(h, Claim{Alive: tc.in > 0, Gen: 1}, tc.in, time.Second)
+		f, err := w.Frame(time.Second, h, Claim{Alive: tc.in > 0, Gen: 1}, tc.in)
 		require.NoError(t, err)
 		require.Equal(t, tc.want, f.Stamp.Health, "health %v", tc.in)
 	}
 	// Also while dying (counted, report awaited): no edge yet, so never lethal.
 	_, err := w.CountDeath(h, Count{At: time.Second, Killer: noKiller, Cause: 24}, 0)
 	require.NoError(t, err)
-	f, err := w.Frame(h, Claim{Alive: false, Gen: 1}, 0, time.Second)
+	f, err := w.Frame(time.Second, h, Claim{Alive: false, Gen: 1}, 0)
 	require.NoError(t, err)
 	require.True(t, f.Stamp.Alive)
 	require.Equal(t, float32(1), f.Stamp.Health)
@@ -200,9 +200,9 @@ func TestLivingPlayersLethalHealthIsRelayedAsOne(t *testing.T) {
 // Rule: a dead player is relayed dead, at health 0 (its body lies in the relay).
 func TestDeadPlayerIsRelayedDeadAtZero(t *testing.T) {
 	w := newWorld(t, Config{})
-	h := spawned(t, w, 1, 0)
-	reportDeath(t, w, h, PoseDefault, time.Second)
-	f, err := w.Frame(h, Claim{Alive: false, Gen: 1}, 37, 2*time.Second)
+	h := spawned(t, w, 0, 1)
+	reportDeath(t, w, time.Second, h, PoseDefault)
+	f, err := w.Frame(2*time.Second, h, Claim{Alive: false, Gen: 1}, 37)
 	require.NoError(t, err)
 	require.True(t, f.Verdict.Relay())
 	require.Equal(t, Stamp{Alive: false, Gen: 1, Seq: f.Stamp.Seq, Health: 0}, f.Stamp)
@@ -211,9 +211,9 @@ func TestDeadPlayerIsRelayedDeadAtZero(t *testing.T) {
 // Rule: a frame with alive = 0 never commits a death.
 func TestFrameWithAliveZeroNeverCommitsADeath(t *testing.T) {
 	w := newWorld(t, Config{})
-	h := spawned(t, w, 1, 0)
+	h := spawned(t, w, 0, 1)
 	for i := range 100 {
-		f, err := w.Frame(h, Claim{Alive: false, Gen: 1}, 0, time.Duration(i)*33*ms)
+		f, err := w.Frame(time.Duration(i)*33*ms, h, Claim{Alive: false, Gen: 1}, 0)
 		require.NoError(t, err)
 		require.Equal(t, FrameRelayed, f.Verdict)
 		require.True(t, f.Stamp.Alive)
@@ -222,7 +222,7 @@ func TestFrameWithAliveZeroNeverCommitsADeath(t *testing.T) {
 	require.True(t, w.MayAct(h))
 	require.Empty(t, w.Advance(time.Hour, nil), "nothing is due: no death was counted or reported")
 	// The report that follows still commits, once.
-	c := reportDeath(t, w, h, PoseShotStomach, 4*time.Second)
+	c := reportDeath(t, w, 4*time.Second, h, PoseShotStomach)
 	require.Equal(t, PoseShotStomach, c.Wasted.Pose)
 }
 
@@ -230,9 +230,9 @@ func TestFrameWithAliveZeroNeverCommitsADeath(t *testing.T) {
 // the previous life, or a generation the server never granted (a client reviving itself).
 func TestFrameOfAnotherGenerationIsDropped(t *testing.T) {
 	w := newWorld(t, Config{})
-	h := spawned(t, w, 1, 0)
-	reportDeath(t, w, h, PoseDefault, time.Second)
-	respawn(t, w, h, 5*time.Second) // life 2, confirmed
+	h := spawned(t, w, 0, 1)
+	reportDeath(t, w, time.Second, h, PoseDefault)
+	respawn(t, w, 5*time.Second, h) // life 2, confirmed
 	seq := w.slots[1].relaySeq
 	for _, tc := range []struct {
 		claim Claim
@@ -244,7 +244,7 @@ func TestFrameOfAnotherGenerationIsDropped(t *testing.T) {
 		{Claim{Alive: true, Gen: 2 + 0x8000}, FrameOfFutureLife},
 	} {
 		before := capture(w)
-		f, err := w.Frame(h, tc.claim, 100, 6*time.Second)
+		f, err := w.Frame(6*time.Second, h, tc.claim, 100)
 		require.NoError(t, err)
 		require.Equal(t, tc.want, f.Verdict, "%+v", tc.claim)
 		require.False(t, f.Verdict.Relay())
@@ -255,10 +255,10 @@ func TestFrameOfAnotherGenerationIsDropped(t *testing.T) {
 
 func TestFrameWithNonFiniteHealthIsRefused(t *testing.T) {
 	w := newWorld(t, Config{})
-	h := spawned(t, w, 1, 0)
+	h := spawned(t, w, 0, 1)
 	before := capture(w)
 	for _, hp := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
-		_, err := w.Frame(h, Claim{Alive: true, Gen: 1}, hp, time.Second)
+		_, err := w.Frame(time.Second, h, Claim{Alive: true, Gen: 1}, hp)
 		require.ErrorIs(t, err, ErrBadHealth)
 		requireUnchanged(t, before, w)
 	}
@@ -266,11 +266,11 @@ func TestFrameWithNonFiniteHealthIsRefused(t *testing.T) {
 
 func TestFrameOfAnUnspawnedPlayerIsNotRelayed(t *testing.T) {
 	w := newWorld(t, Config{})
-	h, err := w.Join(1, 0)
+	h, err := w.Join(0, 1)
 	require.NoError(t, err)
 	for _, claim := range []Claim{{Alive: true, Gen: 0}, {Alive: true, Gen: 1}} {
 		before := capture(w)
-		f, err := w.Frame(h, claim, 100, 0)
+		f, err := w.Frame(0, h, claim, 100)
 		require.NoError(t, err)
 		require.Equal(t, FrameNotSpawned, f.Verdict)
 		requireUnchanged(t, before, w)
@@ -282,10 +282,10 @@ func TestFrameOfAnUnspawnedPlayerIsNotRelayed(t *testing.T) {
 // than the new player's barrier.
 func TestRelaySequenceSurvivesLivesAndReusedIDs(t *testing.T) {
 	w := newWorld(t, Config{})
-	old := spawned(t, w, 2, 0)
+	old := spawned(t, w, 0, 2)
 	var last uint16
 	for i := range 5 {
-		f, err := w.Frame(old, Claim{Alive: true, Gen: 1}, 100, 0)
+		f, err := w.Frame(0, old, Claim{Alive: true, Gen: 1}, 100)
 		require.NoError(t, err)
 		if i > 0 {
 			require.Equal(t, last+1, f.Stamp.Seq)
@@ -295,14 +295,14 @@ func TestRelaySequenceSurvivesLivesAndReusedIDs(t *testing.T) {
 	oldSnap, err := w.Snapshot(2)
 	require.NoError(t, err)
 	oldCopy := NewCopy(oldSnap) // an observer whose "player left" is still in flight
-	_, err = w.Leave(old, time.Second)
+	_, err = w.Leave(time.Second, old)
 	require.NoError(t, err)
-	cur, err := w.Join(2, 2*time.Second)
+	cur, err := w.Join(2*time.Second, 2)
 	require.NoError(t, err)
 	snap, err := w.Snapshot(2)
 	require.NoError(t, err)
 	require.Equal(t, last+1, snap.SyncSeq)
-	g, err := w.RespawnRequest(cur, 0, 2*time.Second)
+	g, err := w.RespawnRequest(2*time.Second, cur, 0)
 	require.NoError(t, err)
 	require.Equal(t, last+1, g.Spawned.SyncSeq)
 	require.Equal(t, Generation(2), g.Respawn.Gen, "the id's generations continue")
@@ -311,7 +311,7 @@ func TestRelaySequenceSurvivesLivesAndReusedIDs(t *testing.T) {
 	require.Equal(t, EdgeApplied, watcher.ApplySpawned(g.Spawned))
 	lateOld := Stamp{Alive: true, Gen: 1, Seq: last, Health: 100}
 	require.False(t, watcher.AcceptFrame(lateOld), "a late frame of the departed player")
-	f, err := w.Frame(cur, Claim{Alive: true, Gen: 2}, 100, 2*time.Second)
+	f, err := w.Frame(2*time.Second, cur, Claim{Alive: true, Gen: 2}, 100)
 	require.NoError(t, err)
 	require.Equal(t, last+1, f.Stamp.Seq)
 	require.True(t, watcher.AcceptFrame(f.Stamp))
@@ -322,7 +322,7 @@ func TestRelaySequenceSurvivesLivesAndReusedIDs(t *testing.T) {
 // confirmed, per connection.
 func TestLifeStateFollowsThePhases(t *testing.T) {
 	w := newWorld(t, Config{})
-	h, err := w.Join(3, 0)
+	h, err := w.Join(0, 3)
 	require.NoError(t, err)
 	type want struct {
 		phase   Phase
@@ -341,36 +341,36 @@ func TestLifeStateFollowsThePhases(t *testing.T) {
 		require.Equal(t, x.phase == PhaseAlive || x.phase == PhaseDying, w.MayAct(h), step)
 	}
 	check("joined", want{PhaseUnspawned, false, false, 0})
-	_, err = w.RespawnRequest(h, 0, 0)
+	_, err = w.RespawnRequest(0, h, 0)
 	require.NoError(t, err)
 	check("connect spawn granted", want{PhaseRespawning, true, true, 1})
-	_, err = w.Frame(h, Claim{Alive: true, Gen: 1}, 100, 0)
+	_, err = w.Frame(0, h, Claim{Alive: true, Gen: 1}, 100)
 	require.NoError(t, err)
 	check("first living frame", want{PhaseAlive, true, true, 1})
 	_, err = w.CountDeath(h, Count{At: time.Second, Killer: noKiller, Cause: CauseSplat}, 0)
 	require.NoError(t, err)
 	check("counted", want{PhaseDying, true, true, 1})
-	_, err = w.ReportDeath(h, DeathReport{Gen: 1, Means: CauseSplat, Pose: PoseFallCollapse}, noBlame, time.Second)
+	_, err = w.ReportDeath(time.Second, h, DeathReport{Gen: 1, Means: CauseSplat, Pose: PoseFallCollapse}, noBlame)
 	require.NoError(t, err)
 	check("committed", want{PhaseDead, false, true, 1})
-	_, err = w.RespawnRequest(h, 1, 5*time.Second)
+	_, err = w.RespawnRequest(5*time.Second, h, 1)
 	require.NoError(t, err)
 	check("granted", want{PhaseRespawning, true, true, 2})
-	_, err = w.Frame(h, Claim{Alive: true, Gen: 2}, 100, 5*time.Second)
+	_, err = w.Frame(5*time.Second, h, Claim{Alive: true, Gen: 2}, 100)
 	require.NoError(t, err)
 	check("confirmed", want{PhaseAlive, true, true, 2})
 }
 
 func TestSetSpawnPointValidates(t *testing.T) {
 	w := newWorld(t, Config{})
-	h := spawned(t, w, 1, 0)
+	h := spawned(t, w, 0, 1)
 	before := capture(w)
 	err := w.SetSpawnPoint(h, SpawnPoint{Pos: Vec3{Y: float32(math.NaN())}})
 	require.ErrorIs(t, err, ErrBadPoint)
 	requireUnchanged(t, before, w)
 	require.NoError(t, w.SetSpawnPoint(h, pointB))
-	reportDeath(t, w, h, PoseDefault, time.Second)
-	g := respawn(t, w, h, 5*time.Second)
+	reportDeath(t, w, time.Second, h, PoseDefault)
+	g := respawn(t, w, 5*time.Second, h)
 	require.Equal(t, pointB, g.Respawn.Point)
 }
 
@@ -391,13 +391,13 @@ func TestErrorsAreDistinctAndPrefixed(t *testing.T) {
 func TestNegativeNowIsRefusedAndChangesNothing(t *testing.T) {
 	w := newWorld(t, Config{RespawnDelay: time.Nanosecond})
 	alive := spawned(t, w, 0, 0)
-	dead := spawned(t, w, 1, 0)
-	reportDeath(t, w, dead, PoseDefault, 0)
-	respawning := spawned(t, w, 2, 0)
-	reportDeath(t, w, respawning, PoseDefault, 0)
-	_, err := w.RespawnRequest(respawning, 1, time.Second)
+	dead := spawned(t, w, 0, 1)
+	reportDeath(t, w, 0, dead, PoseDefault)
+	respawning := spawned(t, w, 0, 2)
+	reportDeath(t, w, 0, respawning, PoseDefault)
+	_, err := w.RespawnRequest(time.Second, respawning, 1)
 	require.NoError(t, err)
-	dying := spawned(t, w, 3, 0)
+	dying := spawned(t, w, 0, 3)
 	_, err = w.CountDeath(dying, Count{At: 0, Killer: noKiller, Cause: 24}, 0)
 	require.NoError(t, err)
 
@@ -406,17 +406,17 @@ func TestNegativeNowIsRefusedAndChangesNothing(t *testing.T) {
 		name string
 		call func(now time.Duration) error
 	}{
-		{"Join", func(now time.Duration) error { _, err := w.Join(5, now); return err }},
+		{"Join", func(now time.Duration) error { _, err := w.Join(now, 5); return err }},
 		{"Frame", func(now time.Duration) error {
-			_, err := w.Frame(respawning, Claim{Alive: true, Gen: 2}, 100, now)
+			_, err := w.Frame(now, respawning, Claim{Alive: true, Gen: 2}, 100)
 			return err
 		}},
 		{"ReportDeath", func(now time.Duration) error {
-			_, err := w.ReportDeath(alive, DeathReport{Gen: 1}, noBlame, now)
+			_, err := w.ReportDeath(now, alive, DeathReport{Gen: 1}, noBlame)
 			return err
 		}},
-		{"RespawnRequest", func(now time.Duration) error { _, err := w.RespawnRequest(dead, 1, now); return err }},
-		{"Leave", func(now time.Duration) error { _, err := w.Leave(dying, now); return err }},
+		{"RespawnRequest", func(now time.Duration) error { _, err := w.RespawnRequest(now, dead, 1); return err }},
+		{"Leave", func(now time.Duration) error { _, err := w.Leave(now, dying); return err }},
 	} {
 		for _, now := range []time.Duration{-1, -time.Hour, math.MinInt64} {
 			before := capture(w)

@@ -4,15 +4,19 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/arbitergo/arbiter/internal/ids"
 	"github.com/arbitergo/arbiter/internal/revision"
 )
 
 // PlayerID is a player slot, as in SA-MP: 0..MaxPlayers-1. A new connection may reuse the
-// id of a player that left; the Token tells the two apart.
-type PlayerID uint16
+// id of a player that left; the Token tells the two apart. It is the same type as every
+// other package's PlayerID (vitals, teams, rewind, wire), so an id passes between them
+// without a conversion.
+type PlayerID = ids.PlayerID
 
-// NoPlayer means "no player" (SA-MP's INVALID_PLAYER_ID): a death without a killer.
-const NoPlayer PlayerID = 0xFFFF
+// NoPlayer is the PlayerID of no player, 0xFFFF (SA-MP's INVALID_PLAYER_ID): a death
+// without a killer.
+const NoPlayer = ids.NoPlayer
 
 // Token is the player_token: a number the World gives each connection when it joins,
 // unique among the connections of that World (a new player on a reused id gets a new

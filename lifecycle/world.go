@@ -133,7 +133,7 @@ func (w *World) Config() Config { return w.cfg }
 // (see RespawnRequest). Its generation continues from the last generation of the id (0 for
 // an id never used), so its lives never share a generation with the departed player's.
 // Errors (nothing changes): ErrBadPlayerID, ErrSlotTaken, ErrBadTime (a negative now).
-func (w *World) Join(id PlayerID, now time.Duration) (Handle, error) {
+func (w *World) Join(now time.Duration, id PlayerID) (Handle, error) {
 	if int(id) >= len(w.slots) {
 		return Handle{}, fmt.Errorf("%w: %d (MaxPlayers %d)", ErrBadPlayerID, id, len(w.slots))
 	}
@@ -227,7 +227,7 @@ type Departure struct {
 // the count) and returned. The id is free afterwards; the token is never reused for
 // another connection. Errors (nothing changes): ErrUnknownPlayer, ErrStaleToken,
 // ErrBadTime (a negative now).
-func (w *World) Leave(h Handle, now time.Duration) (Departure, error) {
+func (w *World) Leave(now time.Duration, h Handle) (Departure, error) {
 	s, err := w.lookup(h)
 	if err != nil {
 		return Departure{}, fmt.Errorf("%w: %v", err, h)
@@ -237,7 +237,7 @@ func (w *World) Leave(h Handle, now time.Duration) (Departure, error) {
 	}
 	var d Departure
 	if s.phase == PhaseDying {
-		d = Departure{Committed: true, Commit: w.commit(h.ID, s, CommitOnLeave, PoseDefault, s.killer, s.cause, now)}
+		d = Departure{Committed: true, Commit: w.commit(now, h.ID, s, CommitOnLeave, PoseDefault, s.killer, s.cause)}
 	}
 	w.unschedule(s)
 	*s = slot{gen: s.gen, relaySeq: s.relaySeq, schedIdx: -1}
@@ -364,7 +364,7 @@ func (w *World) Advance(now time.Duration, dst []Due) []Due {
 	for _, d := range w.due {
 		s := &w.slots[d.id]
 		if d.commit {
-			c := w.commit(d.id, s, CommitByServer, PoseDefault, s.killer, s.cause, now)
+			c := w.commit(now, d.id, s, CommitByServer, PoseDefault, s.killer, s.cause)
 			dst = append(dst, Due{Kind: DueCommit, Commit: c})
 		} else {
 			dst = append(dst, Due{Kind: DueGrant, Grant: w.grant(d.id, s)})

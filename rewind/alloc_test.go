@@ -38,10 +38,10 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 			now += time.Microsecond
 			must2[RecordVerdict](t)(w.RecordVehicle(now, veh, Pose{Position: Vec3{1, 2, 3}, Rotation: yaw(10)}))
 		}},
-		{"PlayerAt", func() { must2[Vec3](t)(w.PlayerAt(pl, now-100*ms)) }},
-		{"VehicleAt", func() { must2[Pose](t)(w.VehicleAt(veh, now-100*ms)) }},
-		{"PlayerApproach", func() { must2[Approach](t)(w.PlayerApproach(pl, now-500*ms, Vec3{1, 2, 3})) }},
-		{"VehicleApproach", func() { must2[Approach](t)(w.VehicleApproach(veh, now-500*ms, Vec3{1, 2, 3})) }},
+		{"PlayerAt", func() { must2[Vec3](t)(w.PlayerAt(now-100*ms, pl)) }},
+		{"VehicleAt", func() { must2[Pose](t)(w.VehicleAt(now-100*ms, veh)) }},
+		{"PlayerApproach", func() { must2[Approach](t)(w.PlayerApproach(now-500*ms, pl, Vec3{1, 2, 3})) }},
+		{"VehicleApproach", func() { must2[Approach](t)(w.VehicleApproach(now-500*ms, veh, Vec3{1, 2, 3})) }},
 		{"Shot", func() { i++; must2[ShotResult](t)(w.Shot(now, PlayerID(i%200), rays[i%32], buf)) }},
 		{"Ping and Pong", func() {
 			now += time.Microsecond

@@ -35,7 +35,7 @@ type Approach struct {
 // segment joins two epochs. It stops at a respawn: the path before belongs to another
 // life. It changes nothing and does not allocate; ErrNoPosition for a player without a
 // position.
-func (w *World) PlayerApproach(id PlayerID, from time.Duration, p Vec3) (Approach, error) {
+func (w *World) PlayerApproach(from time.Duration, id PlayerID, p Vec3) (Approach, error) {
 	if _, err := w.player(id); err != nil {
 		return Approach{}, err
 	}
@@ -51,7 +51,7 @@ func (w *World) PlayerApproach(id PlayerID, from time.Duration, p Vec3) (Approac
 
 // VehicleApproach is PlayerApproach for vehicle id's accepted path (its position only); a
 // respawn of the vehicle is where it stops.
-func (w *World) VehicleApproach(id VehicleID, from time.Duration, p Vec3) (Approach, error) {
+func (w *World) VehicleApproach(from time.Duration, id VehicleID, p Vec3) (Approach, error) {
 	v, err := w.vehicle(id)
 	if err != nil {
 		return Approach{}, err

@@ -38,7 +38,7 @@ func TestApproachMeasuresAPointAgainstThePathSinceAMoment(t *testing.T) {
 		{"a span from the newest moment on is the newest sample", now, Vec3{X: 10, Z: 2}, 2, 0, 0},
 		{"a span older than the history starts at its first sample", -time.Second, Vec3{X: -1}, 1, 10, time.Second},
 	} {
-		a := must2[Approach](t)(w.PlayerApproach(0, c.from, c.p))
+		a := must2[Approach](t)(w.PlayerApproach(c.from, 0, c.p))
 		if !approx(a.Distance, c.dist) || !approx(a.Length, c.length) || a.Span != c.span || a.Newest != now {
 			t.Errorf("%s: %+v, want distance %v length %v span %v newest %v", c.name, a, c.dist, c.length, c.span, now)
 		}
@@ -53,23 +53,23 @@ func TestApproachKeepsTheEpochAMoveEndedButStopsAtARespawn(t *testing.T) {
 	// the move.
 	now += 50 * ms
 	must(t, w.MovePlayer(now, 0, Vec3{X: 500}))
-	a := must2[Approach](t)(w.PlayerApproach(0, now-300*ms, Vec3{X: 4, Y: 1}))
+	a := must2[Approach](t)(w.PlayerApproach(now-300*ms, 0, Vec3{X: 4, Y: 1}))
 	if !approx(a.Distance, 1) || !approx(a.Length, 2.5) {
 		t.Errorf("after a move: %+v, want distance 1 to the old epoch and its path from x=1.5", a)
 	}
-	if p := must2[Vec3](t)(w.PlayerAt(0, now-100*ms)); p != (Vec3{X: 500}) {
+	if p := must2[Vec3](t)(w.PlayerAt(now-100*ms, 0)); p != (Vec3{X: 500}) {
 		t.Errorf("a rewind still stops at the move: %v", p)
 	}
 	// A frame of the old place still in flight: a teleport back, and the path holds both.
 	now += 30 * ms
 	must2[RecordVerdict](t)(w.RecordPlayer(now, 0, Vec3{X: 4.5}, NoVehicle))
-	if a := must2[Approach](t)(w.PlayerApproach(0, now-300*ms, Vec3{X: 500, Y: 2})); !approx(a.Distance, 2) {
+	if a := must2[Approach](t)(w.PlayerApproach(now-300*ms, 0, Vec3{X: 500, Y: 2})); !approx(a.Distance, 2) {
 		t.Errorf("the moved-to place within the span: %+v, want distance 2", a)
 	}
 	// A respawn fences the path: the previous life's places are gone at once.
 	now += 10 * ms
 	must(t, w.RespawnPlayer(now, 0, Vec3{X: -300}))
-	a = must2[Approach](t)(w.PlayerApproach(0, now-300*ms, Vec3{X: 4.5}))
+	a = must2[Approach](t)(w.PlayerApproach(now-300*ms, 0, Vec3{X: 4.5}))
 	if !approx(a.Distance, 304.5) || a.Span != 0 {
 		t.Errorf("after a respawn: %+v, want only the spawn point (304.5 m away)", a)
 	}
@@ -96,12 +96,12 @@ func TestVehicleApproachFollowsTheVehiclesPath(t *testing.T) {
 	for i := 1; i <= 10; i++ {
 		must2[RecordVerdict](t)(w.RecordVehicle(time.Duration(i)*100*ms, 1, Pose{Position: Vec3{Y: float32(2 * i)}, Rotation: identity}))
 	}
-	a := must2[Approach](t)(w.VehicleApproach(1, 500*ms, Vec3{X: 3, Y: 12}))
+	a := must2[Approach](t)(w.VehicleApproach(500*ms, 1, Vec3{X: 3, Y: 12}))
 	if !approx(a.Distance, 3) || !approx(a.Length, 10) || a.Span != 500*ms {
 		t.Errorf("%+v, want distance 3, length 10 over 500 ms", a)
 	}
 	must(t, w.RespawnVehicle(time.Second+10*ms, 1, Pose{Position: Vec3{X: 50}, Rotation: identity}))
-	if a := must2[Approach](t)(w.VehicleApproach(1, 500*ms, Vec3{Y: 20})); approx(a.Distance, 0) {
+	if a := must2[Approach](t)(w.VehicleApproach(500*ms, 1, Vec3{Y: 20})); approx(a.Distance, 0) {
 		t.Errorf("%+v: a respawned vehicle's old path must not count", a)
 	}
 }
@@ -116,12 +116,12 @@ func TestApproachRefusesBadInput(t *testing.T) {
 		err  error
 		want error
 	}{
-		{"unknown player", second(w.PlayerApproach(1, 0, Vec3{})), ErrUnknownPlayer},
-		{"player out of range", second(w.PlayerApproach(7, 0, Vec3{})), ErrPlayerRange},
+		{"unknown player", second(w.PlayerApproach(0, 1, Vec3{})), ErrUnknownPlayer},
+		{"player out of range", second(w.PlayerApproach(0, 7, Vec3{})), ErrPlayerRange},
 		{"NaN point", second(w.PlayerApproach(0, 0, Vec3{X: nan})), ErrBadPosition},
 		{"point beyond the map", second(w.PlayerApproach(0, 0, Vec3{Y: 2 * MaxCoordinate})), ErrBadPosition},
 		{"unknown vehicle", second(w.VehicleApproach(0, 0, Vec3{})), ErrUnknownVehicle},
-		{"vehicle out of range", second(w.VehicleApproach(3, 0, Vec3{})), ErrVehicleRange},
+		{"vehicle out of range", second(w.VehicleApproach(0, 3, Vec3{})), ErrVehicleRange},
 	} {
 		if !errors.Is(c.err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, c.err, c.want)
@@ -145,10 +145,10 @@ func TestPropertyApproachIsNoFartherThanAnyRewoundPositionOfItsSpan(t *testing.T
 			}
 			from := s.now - time.Duration(s.r.IntN(int(600*ms)))
 			p := Vec3{X: float32(s.r.Float64()*800 - 400), Y: float32(s.r.Float64()*800 - 400), Z: float32(s.r.Float64() * 50)}
-			a := must2[Approach](t)(s.w.PlayerApproach(PlayerID(i), from, p))
+			a := must2[Approach](t)(s.w.PlayerApproach(from, PlayerID(i), p))
 			for range 8 {
 				at := from + time.Duration(s.r.Int64N(int64(s.now-from)+1))
-				q := must2[Vec3](t)(s.w.PlayerAt(PlayerID(i), at))
+				q := must2[Vec3](t)(s.w.PlayerAt(at, PlayerID(i)))
 				if d := math.Sqrt(dist2(p, q)); d < a.Distance-1e-3 {
 					t.Fatalf("seed %d: player %d rewound to %v stood %v from %v, nearer than the approach's %v", seed, i, at, d, p, a.Distance)
 				}

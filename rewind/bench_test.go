@@ -208,7 +208,7 @@ func BenchmarkRewind(b *testing.B) {
 			cpu := startCPU(b)
 			i := 0
 			for b.Loop() {
-				p, err := w.PlayerAt(0, ats[i&63])
+				p, err := w.PlayerAt(ats[i&63], 0)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -239,7 +239,7 @@ func BenchmarkRewind(b *testing.B) {
 			cpu := startCPU(b)
 			i := 0
 			for b.Loop() {
-				p, err := w.VehicleAt(0, ats[i&63])
+				p, err := w.VehicleAt(ats[i&63], 0)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -386,7 +386,7 @@ func BenchmarkPlayerApproach(b *testing.B) {
 	p := Vec3{X: 17, Y: 1, Z: 0.6}
 	m := startCPU(b)
 	for b.Loop() {
-		if _, err := w.PlayerApproach(0, now-500*time.Millisecond, p); err != nil {
+		if _, err := w.PlayerApproach(now-500*time.Millisecond, 0, p); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -88,10 +88,10 @@ func checkRecipient(t *testing.T, w *World, seed uint64, shooter PlayerID, res S
 		t.Fatalf("seed %d: recipient %+v beyond %v", seed, r, limit)
 	}
 	if r.Verdict.Rewound() {
-		if p := must2[Vec3](t)(w.PlayerAt(r.Player, res.At)); p != r.Position {
+		if p := must2[Vec3](t)(w.PlayerAt(res.At, r.Player)); p != r.Position {
 			t.Fatalf("seed %d: recipient %+v not at its path at %v (%v)", seed, r, res.At, p)
 		}
-	} else if p := must2[Vec3](t)(w.PlayerAt(r.Player, w.Now())); p != r.Position {
+	} else if p := must2[Vec3](t)(w.PlayerAt(w.Now(), r.Player)); p != r.Position {
 		t.Fatalf("seed %d: recipient %+v not at its present position %v", seed, r, p)
 	}
 	if r.Vehicle == NoVehicle {

@@ -12,7 +12,7 @@
 //
 // # The World
 //
-// A World holds up to MaxPlayers players and MaxVehicles vehicles by uint16 id, all
+// A World holds up to MaxPlayers players and MaxVehicles vehicles by id (PlayerID, VehicleID), all
 // allocated by New. The host feeds it events as method calls with its monotonic clock
 // (now); the World refuses a now from before the latest call that changed it
 // (ErrClockBackwards), which keeps every history in time order and is what lets a shot

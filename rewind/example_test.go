@@ -140,7 +140,7 @@ func ExampleWorld_RecordPlayer() {
 		v, _ := w.RecordPlayer(f.at, 0, rewind.Vec3{X: f.x}, rewind.NoVehicle)
 		fmt.Println(f.at, v)
 	}
-	p, _ := w.PlayerAt(0, 80*ms)
+	p, _ := w.PlayerAt(80*ms, 0)
 	fmt.Println("at 80ms:", p)
 	// Output:
 	// 0s started
@@ -161,7 +161,7 @@ func ExampleWorld_MovePlayer() {
 	_, _ = w.RecordPlayer(100*ms, 0, rewind.Vec3{X: 2}, rewind.NoVehicle)
 	_ = w.MovePlayer(200*ms, 0, rewind.Vec3{X: 10})
 	for _, at := range []time.Duration{50 * ms, 150 * ms, 250 * ms} {
-		p, _ := w.PlayerAt(0, at)
+		p, _ := w.PlayerAt(at, 0)
 		fmt.Println(at, p)
 	}
 	// Output:

@@ -25,12 +25,12 @@ func TestRewindInterpolatesBetweenTwoSamples(t *testing.T) {
 		{75 * ms, Vec3{7.5, -3, 1.5}},
 		{100 * ms, Vec3{10, -4, 2}},
 	} {
-		got := must2[Vec3](t)(w.PlayerAt(1, c.at))
+		got := must2[Vec3](t)(w.PlayerAt(c.at, 1))
 		if !near(got, c.want, 1e-6) {
 			t.Errorf("PlayerAt(%v) = %v, want %v", c.at, got, c.want)
 		}
 	}
-	pose := must2[Pose](t)(w.VehicleAt(2, 50*ms))
+	pose := must2[Pose](t)(w.VehicleAt(50*ms, 2))
 	if !near(pose.Position, Vec3{10, 0, 0}, 1e-6) {
 		t.Errorf("vehicle position halfway = %v, want {10 0 0}", pose.Position)
 	}
@@ -47,7 +47,7 @@ func TestRotationIsInterpolatedAlongTheShorterArc(t *testing.T) {
 	must(t, w.AddVehicle(0, 0, Pose{Rotation: yaw(170)}))
 	neg := yaw(-170)
 	must2[RecordVerdict](t)(w.RecordVehicle(100*ms, 0, Pose{Rotation: neg}))
-	got := must2[Pose](t)(w.VehicleAt(0, 50*ms)).Rotation
+	got := must2[Pose](t)(w.VehicleAt(50*ms, 0)).Rotation
 	if math.Abs(float64(got.W)) > 1e-6 || math.Abs(math.Abs(float64(got.Z))-1) > 1e-6 {
 		t.Errorf("halfway between 170° and -170° = %v, want ±{0 0 0 1} (180°)", got)
 	}
@@ -61,10 +61,10 @@ func TestRewindToNowReturnsThePresentPose(t *testing.T) {
 	must2[RecordVerdict](t)(w.RecordPlayer(43*ms, 0, Vec3{1.1, 2.2, 3.3}, NoVehicle))
 	must2[RecordVerdict](t)(w.RecordVehicle(43*ms, 0, Pose{Position: Vec3{7, 8, 9}, Rotation: yaw(33)}))
 	for _, at := range []time.Duration{43 * ms, 44 * ms, time.Hour} {
-		if got := must2[Vec3](t)(w.PlayerAt(0, at)); got != (Vec3{1.1, 2.2, 3.3}) {
+		if got := must2[Vec3](t)(w.PlayerAt(at, 0)); got != (Vec3{1.1, 2.2, 3.3}) {
 			t.Errorf("PlayerAt(%v) = %v, want the newest sample exactly", at, got)
 		}
-		if got := must2[Pose](t)(w.VehicleAt(0, at)); got != (Pose{Vec3{7, 8, 9}, yaw(33)}) {
+		if got := must2[Pose](t)(w.VehicleAt(at, 0)); got != (Pose{Vec3{7, 8, 9}, yaw(33)}) {
 			t.Errorf("VehicleAt(%v) = %v, want the newest pose exactly", at, got)
 		}
 	}
@@ -76,7 +76,7 @@ func TestMomentBeforeTheEpochReturnsItsFirstSample(t *testing.T) {
 	must(t, w.RespawnPlayer(500*ms, 0, Vec3{4, 4, 4}))
 	must2[RecordVerdict](t)(w.RecordPlayer(600*ms, 0, Vec3{5, 4, 4}, NoVehicle))
 	for _, at := range []time.Duration{0, 100 * ms, 499 * ms, 500 * ms} {
-		if got := must2[Vec3](t)(w.PlayerAt(0, at)); got != (Vec3{4, 4, 4}) {
+		if got := must2[Vec3](t)(w.PlayerAt(at, 0)); got != (Vec3{4, 4, 4}) {
 			t.Errorf("PlayerAt(%v) = %v, want the epoch's first sample {4 4 4}", at, got)
 		}
 	}
@@ -123,7 +123,7 @@ func TestGamemodeMoveIsNotInterpolatedAcross(t *testing.T) {
 		{150 * ms, Vec3{5, 0, 0}},
 		{175 * ms, Vec3{5.5, 0, 0}}, // within the new epoch: interpolated
 	} {
-		if got := must2[Vec3](t)(w.PlayerAt(0, c.at)); !near(got, c.want, 1e-6) {
+		if got := must2[Vec3](t)(w.PlayerAt(c.at, 0)); !near(got, c.want, 1e-6) {
 			t.Errorf("PlayerAt(%v) = %v, want %v", c.at, got, c.want)
 		}
 	}
@@ -141,12 +141,12 @@ func TestEveryDiscontinuityStartsTheHistoryAnew(t *testing.T) {
 			must(t, c.restart(w, 400*ms, to))
 			must2[RecordVerdict](t)(w.RecordPlayer(500*ms, 0, Vec3{to.X, to.Y + 1, 0}, NoVehicle))
 			for _, at := range []time.Duration{0, 200 * ms, 350 * ms, 399 * ms, 400 * ms} {
-				if got := must2[Vec3](t)(w.PlayerAt(0, at)); got != to {
+				if got := must2[Vec3](t)(w.PlayerAt(at, 0)); got != to {
 					t.Errorf("PlayerAt(%v) = %v, want the new epoch's first sample %v", at, got, to)
 				}
 			}
-			if want := (Vec3{to.X, to.Y + 0.5, 0}); !near(must2[Vec3](t)(w.PlayerAt(0, 450*ms)), want, 1e-6) {
-				t.Errorf("PlayerAt(450ms) = %v, want %v within the new epoch", must2[Vec3](t)(w.PlayerAt(0, 450*ms)), want)
+			if want := (Vec3{to.X, to.Y + 0.5, 0}); !near(must2[Vec3](t)(w.PlayerAt(450*ms, 0)), want, 1e-6) {
+				t.Errorf("PlayerAt(450ms) = %v, want %v within the new epoch", must2[Vec3](t)(w.PlayerAt(450*ms, 0)), want)
 			}
 			if tr := &w.ptracks[0]; tr.last-tr.first != 1 {
 				t.Errorf("the new epoch holds %d samples, want 2", tr.last-tr.first+1)
@@ -170,7 +170,7 @@ func TestUnfreezeStartsTheHistoryAnewToo(t *testing.T) {
 	if w.ptracks[0].epoch != e+1 {
 		t.Errorf("unfreezing did not start a new epoch")
 	}
-	if got := must2[Vec3](t)(w.PlayerAt(0, 35*ms)); got != (Vec3{1, 0, 0}) {
+	if got := must2[Vec3](t)(w.PlayerAt(35*ms, 0)); got != (Vec3{1, 0, 0}) {
 		t.Errorf("PlayerAt before the unfreeze = %v, want where it stood {1 0 0}", got)
 	}
 }
@@ -205,7 +205,7 @@ func TestVehicleMoveFreezeAndRespawnStartItsHistoryAnew(t *testing.T) {
 			}
 			must(t, c.restart(w, 300*ms))
 			for _, at := range []time.Duration{0, 150 * ms, 299 * ms, 300 * ms, time.Second} {
-				got := must2[Pose](t)(w.VehicleAt(0, at))
+				got := must2[Pose](t)(w.VehicleAt(at, 0))
 				if !near(got.Position, c.to.Position, 1e-6) || math.Abs(float64(got.Rotation.W-c.to.Rotation.W)) > 1e-6 {
 					t.Errorf("VehicleAt(%v) = %v, want the new epoch's first pose %v", at, got, c.to)
 				}
@@ -226,10 +226,10 @@ func TestJumpBeyondTheTeleportDistanceStartsANewEpoch(t *testing.T) {
 	if v := must2[RecordVerdict](t)(w.RecordPlayer(200*ms, 0, Vec3{6, 18.01, 0}, NoVehicle)); v != Teleported {
 		t.Errorf("a jump just beyond the teleport distance: %v, want teleported", v)
 	}
-	if got := must2[Vec3](t)(w.PlayerAt(0, 150*ms)); got != (Vec3{6, 18.01, 0}) {
+	if got := must2[Vec3](t)(w.PlayerAt(150*ms, 0)); got != (Vec3{6, 18.01, 0}) {
 		t.Errorf("PlayerAt across the teleport = %v, want the new epoch's first sample", got)
 	}
-	if got := must2[Vec3](t)(w.PlayerAt(0, 50*ms)); got != (Vec3{6, 18.01, 0}) {
+	if got := must2[Vec3](t)(w.PlayerAt(50*ms, 0)); got != (Vec3{6, 18.01, 0}) {
 		t.Errorf("PlayerAt in the old epoch = %v, want the new epoch's first sample", got)
 	}
 }
@@ -254,7 +254,7 @@ func TestFramesFasterThanMaxFrameRateAreMergedAndTheHistoryStillCoversTheCap(t *
 	for _, back := range []time.Duration{0, 100 * ms, 250 * ms, 399 * ms, RewindCap} {
 		at := now - back
 		want := Vec3{float32(at/time.Millisecond) / 100, 0, 0}
-		if got := must2[Vec3](t)(w.PlayerAt(0, at)); !near(got, want, 1e-3) {
+		if got := must2[Vec3](t)(w.PlayerAt(at, 0)); !near(got, want, 1e-3) {
 			t.Errorf("PlayerAt(now-%v) = %v, want %v", back, got, want)
 		}
 	}
@@ -277,7 +277,7 @@ func TestHistoryAt128HzKeepsEveryFrameAndCoversTheCap(t *testing.T) {
 		t.Errorf("span %v, want %v (≥ %v)", span, (HistoryDepth-1)*MinSampleSpacing, RewindCap)
 	}
 	// now-400ms lies 51.2 frames back: between frames 204 and 205 of 255.
-	if got := must2[Vec3](t)(w.PlayerAt(0, now-RewindCap)); !near(got, Vec3{255 - 51.2, 0, 0}, 1e-3) {
+	if got := must2[Vec3](t)(w.PlayerAt(now-RewindCap, 0)); !near(got, Vec3{255 - 51.2, 0, 0}, 1e-3) {
 		t.Errorf("PlayerAt(now-400ms) = %v, want {203.8 0 0}", got)
 	}
 }

@@ -1,6 +1,10 @@
 package rewind
 
-import "time"
+import (
+	"time"
+
+	"github.com/arbitergo/arbiter/internal/ids"
+)
 
 // Durations and limits of the record (adr-0041) and the ones this package fixes where the
 // record is open.
@@ -86,15 +90,17 @@ const (
 	MaxPendingPings = 8
 )
 
-// NoPlayer is the player id that names no player (SA-MP's INVALID_PLAYER_ID).
-const NoPlayer PlayerID = 0xFFFF
+// NoPlayer is the PlayerID of no player, 0xFFFF (SA-MP's INVALID_PLAYER_ID).
+const NoPlayer = ids.NoPlayer
 
 // NoVehicle is the vehicle id that names no vehicle (SA-MP's INVALID_VEHICLE_ID): the
 // seat of a player on foot.
 const NoVehicle VehicleID = 0xFFFF
 
-// PlayerID names a player slot, 0..MaxPlayers-1 (the connection of that player).
-type PlayerID uint16
+// PlayerID names a player slot, 0..MaxPlayers-1 (the connection of that player). It is
+// the same type as every other package's PlayerID (vitals, lifecycle, teams, wire), so an
+// id passes between them without a conversion.
+type PlayerID = ids.PlayerID
 
 // VehicleID names a vehicle slot, 0..MaxVehicles-1.
 type VehicleID uint16

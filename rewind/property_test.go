@@ -19,13 +19,13 @@ func TestPropertyRewindToNowReturnsThePresentPose(t *testing.T) {
 				}
 				present := m.epoch[len(m.epoch)-1].p
 				for _, at := range []time.Duration{s.now, s.now + time.Duration(s.r.IntN(1000))*ms} {
-					if got := must2[Vec3](t)(s.w.PlayerAt(PlayerID(i), at)); got != present {
+					if got := must2[Vec3](t)(s.w.PlayerAt(at, PlayerID(i))); got != present {
 						t.Fatalf("seed %d: player %d at now+%v = %v, want its present %v", seed, i, at-s.now, got, present)
 					}
 				}
 				if v := VehicleID(i); s.owner[i] == i {
 					want := s.w.vehicles[v].present()
-					if got := must2[Pose](t)(s.w.VehicleAt(v, s.now)); got != want {
+					if got := must2[Pose](t)(s.w.VehicleAt(s.now, v)); got != want {
 						t.Fatalf("seed %d: vehicle %d at now = %v, want %v", seed, v, got, want)
 					}
 				}
@@ -46,7 +46,7 @@ func TestPropertyRewoundPositionLiesBetweenTwoSamplesOfOneEpoch(t *testing.T) {
 				continue
 			}
 			at := s.now - time.Duration(s.r.IntN(int(600*ms)))
-			got := must2[Vec3](t)(s.w.PlayerAt(PlayerID(i), at))
+			got := must2[Vec3](t)(s.w.PlayerAt(at, PlayerID(i)))
 			checkBetweenStoredSamples(t, seed, &s.w.ptracks[i], m.epoch, at, got)
 			checked++
 		}
@@ -126,7 +126,7 @@ func TestPropertyVehicleRotationsStayUnitAndBetweenTheirSamples(t *testing.T) {
 				continue
 			}
 			at := s.now - time.Duration(s.r.IntN(int(600*ms)))
-			got := must2[Pose](t)(s.w.VehicleAt(v, at))
+			got := must2[Pose](t)(s.w.VehicleAt(at, v))
 			q := got.Rotation
 			if n := float64(q.W)*float64(q.W) + float64(q.X)*float64(q.X) + float64(q.Y)*float64(q.Y) + float64(q.Z)*float64(q.Z); math.Abs(n-1) > 1e-5 {
 				t.Fatalf("seed %d: rotation %v is not unit", seed, q)
@@ -164,7 +164,7 @@ func TestPropertyReachBoundsEveryRewoundPosition(t *testing.T) {
 			// Any moment a shot from now on can rewind to: from now − RewindCap on.
 			for range 4 {
 				at := s.now - time.Duration(s.r.Int64N(int64(RewindCap)+1))
-				got := must2[Vec3](t)(s.w.PlayerAt(PlayerID(i), at))
+				got := must2[Vec3](t)(s.w.PlayerAt(at, PlayerID(i)))
 				c := s.w.grid[i].centre
 				if d := math.Sqrt(dist2(got, c)); d > p.reach+1e-6*(1+p.reach) {
 					t.Fatalf("seed %d: player %d rewound to %v lies %v m from its centre %v, reach %v", seed, i, at, d, c, p.reach)

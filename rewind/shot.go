@@ -168,7 +168,7 @@ func (w *World) recipients(q *query, out []Recipient) []Recipient {
 			}
 			pos := p.pos
 			if verdict.Rewound() && q.at < p.tNew {
-				pos = w.rewindPlayer(p, id, q.at)
+				pos = w.rewindPlayer(q.at, p, id)
 			}
 			d2 := q.seg.dist2(pos)
 			if near := w.nearOf(p); d2 > near*near {
@@ -184,7 +184,7 @@ func (w *World) recipients(q *query, out []Recipient) []Recipient {
 			case p.seat == NoVehicle:
 				rc.VehiclePose = Pose{}
 			case verdict.Rewound():
-				rc.VehiclePose = w.rewindVehicle(p.seat, q.at)
+				rc.VehiclePose = w.rewindVehicle(q.at, p.seat)
 			default:
 				rc.VehiclePose = w.vehicles[p.seat].present()
 			}
@@ -218,7 +218,7 @@ func (w *World) seatVerdict(seat, shooterSeat VehicleID) RecipientVerdict {
 // track's bookkeeping in p (see player). Such a moment lies at or after the window
 // start, so the samples around it lie between the window start and the newest sample,
 // and the first line of the track read is the one that holds them.
-func (w *World) rewindPlayer(p *player, id int, at time.Duration) Vec3 {
+func (w *World) rewindPlayer(at time.Duration, p *player, id int) Vec3 {
 	if at <= p.tWS {
 		// The epoch began after at, or at is the window start's moment exactly: the
 		// general search, which knows the oldest sample.
@@ -232,7 +232,7 @@ func (w *World) rewindPlayer(p *player, id int, at time.Duration) Vec3 {
 
 // rewindVehicle returns vehicle id's pose at moment at: what its poseAt returns, found
 // from its hot copy the way rewindPlayer finds a player's position.
-func (w *World) rewindVehicle(id VehicleID, at time.Duration) Pose {
+func (w *World) rewindVehicle(at time.Duration, id VehicleID) Pose {
 	vh := &w.vhot[id]
 	lo := int(vh.oldSlot)
 	return w.vehicles[id].poseIn(at, lo, lo+int(vh.span), vh.tOld, vh.tNew)

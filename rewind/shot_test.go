@@ -97,12 +97,12 @@ func TestRewindIsCappedAt400msWithAOneSecondRTT(t *testing.T) {
 		t.Fatalf("back %v at %v, want the cap %v", res.Back, res.At, RewindCap)
 	}
 	r := only(t, res)
-	want := must2[Vec3](t)(w.PlayerAt(1, fire-RewindCap))
+	want := must2[Vec3](t)(w.PlayerAt(fire-RewindCap, 1))
 	if r.Position != want || r.Distance > 1e-3 {
 		t.Errorf("recipient at %v (distance %v), want the path at now-400ms %v", r.Position, r.Distance, want)
 	}
 	// Where it stood a full second ago is 6 m off that ray: not near, not rewound there.
-	if back1s := must2[Vec3](t)(w.PlayerAt(1, fire-time.Second)); dist2(back1s, r.Position) < 5.9*5.9 {
+	if back1s := must2[Vec3](t)(w.PlayerAt(fire-time.Second, 1)); dist2(back1s, r.Position) < 5.9*5.9 {
 		t.Errorf("the rewind went further than the cap: %v vs %v", back1s, r.Position)
 	}
 }
@@ -203,11 +203,11 @@ func TestRecipientInAVehicleIsRewoundWithIt(t *testing.T) {
 	if r.Verdict != RewoundInVehicle || r.Vehicle != 5 {
 		t.Fatalf("recipient %+v, want rewound in vehicle 5", r)
 	}
-	wantPose := must2[Pose](t)(w.VehicleAt(5, fire-200*ms))
-	if r.VehiclePose != wantPose || r.Position != must2[Vec3](t)(w.PlayerAt(1, fire-200*ms)) {
+	wantPose := must2[Pose](t)(w.VehicleAt(fire-200*ms, 5))
+	if r.VehiclePose != wantPose || r.Position != must2[Vec3](t)(w.PlayerAt(fire-200*ms, 1)) {
 		t.Errorf("recipient %+v, want its own and its vehicle's pose at now-200ms (%v)", r, wantPose)
 	}
-	if present := must2[Pose](t)(w.VehicleAt(5, fire)); present == r.VehiclePose {
+	if present := must2[Pose](t)(w.VehicleAt(fire, 5)); present == r.VehiclePose {
 		t.Errorf("the vehicle pose sent is the present one")
 	}
 }
@@ -235,7 +235,7 @@ func seatedScene(t *testing.T, shooterSeat VehicleID) (*World, time.Duration) {
 func TestShooterOwnVehicleIsNotRewound(t *testing.T) {
 	w, now := seatedScene(t, 5) // a drive-by from the passenger seat at the driver
 	r := only(t, shoot(t, w, now, 0, Ray{Kind: WeaponRay, Origin: Vec3{29, 0, 0}, Direction: Vec3{1, 0, 0}, Length: 10}))
-	present := must2[Pose](t)(w.VehicleAt(5, now))
+	present := must2[Pose](t)(w.VehicleAt(now, 5))
 	if r.Verdict != InShooterVehicle || r.VehiclePose != present || r.Position != present.Position {
 		t.Errorf("recipient %+v, want its present pose %v in the shooter's vehicle", r, present)
 	}
@@ -245,7 +245,7 @@ func TestShooterOwnVehicleIsNotRewound(t *testing.T) {
 	// The same scene with the shooter on foot rewinds the vehicle.
 	w, now = seatedScene(t, NoVehicle)
 	r = only(t, shoot(t, w, now, 0, Ray{Kind: WeaponRay, Origin: Vec3{29, 0, 0}, Direction: Vec3{1, 0, 0}, Length: 10}))
-	if r.Verdict != RewoundInVehicle || r.VehiclePose != must2[Pose](t)(w.VehicleAt(5, now-300*ms)) {
+	if r.Verdict != RewoundInVehicle || r.VehiclePose != must2[Pose](t)(w.VehicleAt(now-300*ms, 5)) {
 		t.Errorf("recipient %+v, want rewound in its vehicle", r)
 	}
 }
@@ -256,7 +256,7 @@ func TestTheVehicleThatFiredIsTheShootersOwnWhateverItsNewestFrameSays(t *testin
 	w, now := seatedScene(t, NoVehicle)
 	ray := Ray{Kind: VehicleGunRay, Origin: Vec3{29, 0, 0}, Direction: Vec3{1, 0, 0}, Length: 10, FromVehicle: true, Vehicle: 5}
 	r := only(t, shoot(t, w, now, 0, ray))
-	if present := must2[Pose](t)(w.VehicleAt(5, now)); r.Verdict != InShooterVehicle || r.VehiclePose != present {
+	if present := must2[Pose](t)(w.VehicleAt(now, 5)); r.Verdict != InShooterVehicle || r.VehiclePose != present {
 		t.Errorf("recipient %+v, want its present pose in the shooter's vehicle", r)
 	}
 	ray.FromVehicle = false
@@ -276,9 +276,9 @@ func TestFrozenVehicleIsNotRewound(t *testing.T) {
 	// Frozen a moment ago: the history starts anew there, and the vehicle is not rewound
 	// while frozen even to the epoch's first sample.
 	must(t, w.FreezeVehicle(now, 5, true))
-	present := must2[Pose](t)(w.VehicleAt(5, now))
+	present := must2[Pose](t)(w.VehicleAt(now, 5))
 	r := only(t, shoot(t, w, now+10*ms, 0, Ray{Kind: WeaponRay, Origin: Vec3{29, 0, 0}, Direction: Vec3{1, 0, 0}, Length: 10}))
-	if r.Verdict != InFrozenVehicle || r.VehiclePose != present || r.Position != must2[Vec3](t)(w.PlayerAt(1, now)) {
+	if r.Verdict != InFrozenVehicle || r.VehiclePose != present || r.Position != must2[Vec3](t)(w.PlayerAt(now, 1)) {
 		t.Errorf("recipient %+v, want its present pose %v in a frozen vehicle", r, present)
 	}
 	must(t, w.FreezeVehicle(now+20*ms, 5, false))
@@ -291,7 +291,7 @@ func TestFrozenVehicleIsNotRewound(t *testing.T) {
 func TestWreckedVehicleIsNotRewound(t *testing.T) {
 	w, now := seatedScene(t, NoVehicle)
 	must(t, w.WreckVehicle(now, 5))
-	present := must2[Pose](t)(w.VehicleAt(5, now))
+	present := must2[Pose](t)(w.VehicleAt(now, 5))
 	r := only(t, shoot(t, w, now, 0, Ray{Kind: WeaponRay, Origin: Vec3{29, 0, 0}, Direction: Vec3{1, 0, 0}, Length: 10}))
 	if r.Verdict != InWreckedVehicle || r.VehiclePose != present {
 		t.Errorf("recipient %+v, want its present pose %v in a wrecked vehicle", r, present)
@@ -410,10 +410,10 @@ func TestOnePoseForEveryone(t *testing.T) {
 		if r != again.Recipients[i] {
 			t.Errorf("second look at recipient %d: %+v, first %+v", r.Player, again.Recipients[i], r)
 		}
-		if r.Position != must2[Vec3](t)(w.PlayerAt(r.Player, res.At)) {
+		if r.Position != must2[Vec3](t)(w.PlayerAt(res.At, r.Player)) {
 			t.Errorf("recipient %d position %v is not its path at %v", r.Player, r.Position, res.At)
 		}
-		if r.Vehicle != NoVehicle && r.VehiclePose != must2[Pose](t)(w.VehicleAt(r.Vehicle, res.At)) {
+		if r.Vehicle != NoVehicle && r.VehiclePose != must2[Pose](t)(w.VehicleAt(res.At, r.Vehicle)) {
 			t.Errorf("recipient %d vehicle pose %v is not the vehicle's at %v", r.Player, r.VehiclePose, res.At)
 		}
 	}

@@ -116,9 +116,9 @@ func TestBadInputIsRefusedAndChangesNothing(t *testing.T) {
 		{"shot with a huge length", ErrBadLength, func(w *World) error { return shot(w, late, 0, withRay(func(r *Ray) { r.Length = MaxRayLength + 1 })) }},
 		{"shot with a NaN length", ErrBadLength, func(w *World) error { return shot(w, late, 0, withRay(func(r *Ray) { r.Length = nan })) }},
 		{"shot with an infinite length", ErrBadLength, func(w *World) error { return shot(w, late, 0, withRay(func(r *Ray) { r.Length = inf })) }},
-		{"player at time of a player without position", ErrNoPosition, func(w *World) error { _, err := w.PlayerAt(2, late); return err }},
-		{"player at time of an unknown player", ErrUnknownPlayer, func(w *World) error { _, err := w.PlayerAt(3, late); return err }},
-		{"vehicle at time of an unknown vehicle", ErrUnknownVehicle, func(w *World) error { _, err := w.VehicleAt(2, late); return err }},
+		{"player at time of a player without position", ErrNoPosition, func(w *World) error { _, err := w.PlayerAt(late, 2); return err }},
+		{"player at time of an unknown player", ErrUnknownPlayer, func(w *World) error { _, err := w.PlayerAt(late, 3); return err }},
+		{"vehicle at time of an unknown vehicle", ErrUnknownVehicle, func(w *World) error { _, err := w.VehicleAt(late, 2); return err }},
 		{"seat of an unknown player", ErrUnknownPlayer, func(w *World) error { _, err := w.Seat(3); return err }},
 	} {
 		t.Run(c.name, func(t *testing.T) {

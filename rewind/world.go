@@ -309,7 +309,7 @@ func (w *World) FreezePlayer(now time.Duration, id PlayerID, frozen bool) error 
 // between the two samples around at, the newest position for a moment at or after it,
 // and the first sample of the current epoch (or the oldest one kept) for a moment before
 // it. It is the rewind of a single entity, and changes nothing.
-func (w *World) PlayerAt(id PlayerID, at time.Duration) (Vec3, error) {
+func (w *World) PlayerAt(at time.Duration, id PlayerID) (Vec3, error) {
 	if _, err := w.player(id); err != nil {
 		return Vec3{}, err
 	}
@@ -530,7 +530,7 @@ func (w *World) WreckVehicle(now time.Duration, id VehicleID) error {
 // VehicleAt returns the pose of vehicle id at moment at by its history, the way PlayerAt
 // does for a player: position interpolated linearly and rotation along the shorter arc.
 // It changes nothing.
-func (w *World) VehicleAt(id VehicleID, at time.Duration) (Pose, error) {
+func (w *World) VehicleAt(at time.Duration, id VehicleID) (Pose, error) {
 	v, err := w.vehicle(id)
 	if err != nil {
 		return Pose{}, err

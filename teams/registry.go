@@ -5,11 +5,14 @@ import (
 	"strconv"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/arbitergo/arbiter/internal/ids"
 )
 
-// PlayerID is a player slot, 0..MaxPlayers-1. The reference server converts its own
-// uint16 player ids with a plain type conversion.
-type PlayerID uint16
+// PlayerID is a player slot, 0..MaxPlayers-1. It is the same type as every other
+// package's PlayerID (vitals, lifecycle, rewind, wire), so an id passes between them
+// without a conversion.
+type PlayerID = ids.PlayerID
 
 // TeamID names a team, 1..MaxTeams. The zero TeamID (NoTeam) means "no team".
 type TeamID uint16
@@ -31,9 +34,9 @@ const (
 	GroupHistory = 8
 )
 
-// NoPlayer is the id of no player (SA-MP's INVALID_PLAYER_ID): damage without an author,
-// a death without a killer.
-const NoPlayer PlayerID = 0xFFFF
+// NoPlayer is the PlayerID of no player, 0xFFFF (SA-MP's INVALID_PLAYER_ID): damage
+// without an author, a death without a killer.
+const NoPlayer = ids.NoPlayer
 
 // NoTeam is the team of a player that is in no team. It is also damage group 0.
 const NoTeam TeamID = 0

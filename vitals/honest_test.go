@@ -362,7 +362,7 @@ func (s *sim) die() {
 }
 
 // hit applies one hit and sends its report together with it.
-func (s *sim) hit(src Source, weapon uint8, attacker uint16, loss, floor float32, armorFirst bool) {
+func (s *sim) hit(src Source, weapon uint8, attacker PlayerID, loss, floor float32, armorFirst bool) {
 	cl := &s.c
 	before := cl.v
 	if armorFirst {

@@ -494,7 +494,7 @@ func (p *Player) excused(now time.Duration, ds uint16) bool {
 
 // ---- reports ----
 
-func attackerOf(r *ReportInput) uint16 {
+func attackerOf(r *ReportInput) PlayerID {
 	if r.Correlated && r.Source != SourceEnvironment {
 		return r.Attacker
 	}

@@ -144,7 +144,7 @@ func (p *Player) Waiting() (frames, reports int) { return p.nwait, p.nheld }
 // credited damage, or NoPlayer when there is none or isTeammate says the attacker is the
 // victim's teammate now (a teammate is never named killer, even for damage dealt before the
 // two joined the same team). isTeammate may be nil.
-func (p *Player) Killer(isTeammate func(attacker uint16) bool) uint16 {
+func (p *Player) Killer(isTeammate func(attacker PlayerID) bool) PlayerID {
 	if !p.last.Valid || p.last.Attacker == NoPlayer {
 		return NoPlayer
 	}
@@ -296,7 +296,7 @@ func (p *Player) VehicleExploded(now time.Duration, e VehicleExplosion) (Effects
 	return p.finish(), nil
 }
 
-func (p *Player) lastAttacker() uint16 {
+func (p *Player) lastAttacker() PlayerID {
 	if p.last.Valid {
 		return p.last.Attacker
 	}

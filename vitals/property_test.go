@@ -155,7 +155,7 @@ func (c *chaos) step() {
 		loss := c.small() / 4
 		in := ReportInput{
 			Seq: c.report, VitalRev: c.near16(p.Revision()), Source: src,
-			Weapon: c.src.u8() % 56, BodyPart: bp, Attacker: uint16(c.src.u8() % 4),
+			Weapon: c.src.u8() % 56, BodyPart: bp, Attacker: PlayerID(c.src.u8() % 4),
 			Correlated: c.src.u8()%8 != 0, Teammate: c.src.u8()%16 == 0, Floor: c.small() / 4,
 			Loss: loss, Before: l, After: Vitals{max(l.Health-loss, 0), l.Armor},
 		}
@@ -242,9 +242,9 @@ func (c *chaos) step() {
 		var e Effects
 		var err error
 		if c.src.u8()%2 == 0 {
-			e, err = p.StealthKilled(c.now, StealthKill{Killer: uint16(c.src.u8() % 4), Weapon: 4, Teammate: c.src.u8()%4 == 0})
+			e, err = p.StealthKilled(c.now, StealthKill{Killer: PlayerID(c.src.u8() % 4), Weapon: 4, Teammate: c.src.u8()%4 == 0})
 		} else {
-			e, err = p.VehicleExploded(c.now, VehicleExplosion{Killer: uint16(c.src.u8() % 4), Teammate: c.src.u8()%4 == 0})
+			e, err = p.VehicleExploded(c.now, VehicleExplosion{Killer: PlayerID(c.src.u8() % 4), Teammate: c.src.u8()%4 == 0})
 		}
 		rejected = err != nil
 		eff = &e

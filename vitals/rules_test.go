@@ -248,7 +248,7 @@ func TestEchoOlderThanACommandIsJudgedBeforeItUntilItSettles(t *testing.T) {
 			in := colt(1, Vitals{100, 0})
 			rr := mustReport(t, p, from-ms, in)
 			require.Equal(t, ReportApplied, rr.Verdict)
-			require.Equal(t, uint16(7), p.LastDamage().Attacker)
+			require.Equal(t, PlayerID(7), p.LastDamage().Attacker)
 			if s.name == "echoed" {
 				// it comes after the echo in the client's order: judged after the set
 				wantLedger(t, p, 41.75, 0)
@@ -359,7 +359,7 @@ func TestCommandReachingADeadClientIsDroppedButItsRevisionIsStillTaken(t *testin
 	require.Equal(t, ReportApplied, rr.Verdict)
 	require.False(t, rr.Died)
 	wantLedger(t, p, 80, 0)
-	require.Equal(t, uint16(9), p.Killer(nil))
+	require.Equal(t, PlayerID(9), p.Killer(nil))
 	// the victim's DeathReport: lifecycle commits the death; the set reaches a dead client,
 	// which drops it and takes revision 1
 	_, err = p.Died(200 * ms)
@@ -522,7 +522,7 @@ func TestReportNoNewerThanACountedFramesDamageSeqGivesAttributionAndPaysItsFloor
 	in.Loss, in.After = 10, Vitals{90, 0}
 	r := mustReport(t, p, ReportWait+10*ms, in)
 	require.Equal(t, ReportLate, r.Verdict)
-	require.Equal(t, uint16(7), p.LastDamage().Attacker)
+	require.Equal(t, PlayerID(7), p.LastDamage().Attacker)
 	// floor 46.19: 10 came from what the frame deducted, the rest from the ledger
 	wantLedger(t, p, 53.81, 0)
 }
@@ -981,8 +981,8 @@ func TestKillerComesFromTheLastDamage(t *testing.T) {
 	in.Attacker = 3
 	mustReport(t, p, 0, in)
 	e, _ := p.VehicleExploded(10*ms, VehicleExplosion{Killer: NoPlayer})
-	require.Equal(t, uint16(3), e.Death.Killer)
-	require.Equal(t, uint16(3), p.Killer(nil))
+	require.Equal(t, PlayerID(3), e.Death.Killer)
+	require.Equal(t, PlayerID(3), p.Killer(nil))
 }
 
 func TestTeammateIsNeverNamedKiller(t *testing.T) {
@@ -991,13 +991,13 @@ func TestTeammateIsNeverNamedKiller(t *testing.T) {
 	in.Attacker = 3
 	mustReport(t, p, 0, in)
 	// 3 joined the victim's team after dealing the damage: no killer
-	require.Equal(t, NoPlayer, p.Killer(func(a uint16) bool { return a == 3 }))
-	require.Equal(t, uint16(3), p.Killer(func(a uint16) bool { return a == 5 }))
+	require.Equal(t, NoPlayer, p.Killer(func(a PlayerID) bool { return a == 3 }))
+	require.Equal(t, PlayerID(3), p.Killer(func(a PlayerID) bool { return a == 5 }))
 	// a teammate's report is never credited, so never the last damage
 	in = colt(2, Vitals{91.75, 0})
 	in.Attacker, in.Teammate = 5, true
 	require.Equal(t, ReportTeammate, mustReport(t, p, 0, in).Verdict)
-	require.Equal(t, uint16(3), p.LastDamage().Attacker)
+	require.Equal(t, PlayerID(3), p.LastDamage().Attacker)
 }
 
 func TestOnceCountedDeadNothingRaisesTheLedgerAndCommandsAreRefused(t *testing.T) {
@@ -1040,7 +1040,7 @@ func TestDiedTakesWhatWaitsFirst(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []ReportVerdict{ReportApplied}, verdicts(e.Reports))
 	require.False(t, e.Died, "lifecycle committed this death; vitals does not count it again")
-	require.Equal(t, uint16(9), p.Killer(nil))
+	require.Equal(t, PlayerID(9), p.Killer(nil))
 	require.Equal(t, LifeDead, p.Life())
 	f, r := p.Waiting()
 	require.Zero(t, f+r)

@@ -64,11 +64,11 @@ func parseSource(s string) (Source, error) {
 }
 
 // playerArg reads a player id argument ("none" is NoPlayer).
-func playerArg(l scenario.Line, key string, def uint16) uint16 {
+func playerArg(l scenario.Line, key string, def PlayerID) PlayerID {
 	if l.Str(key, "") == "none" {
 		return NoPlayer
 	}
-	return uint16(l.Uint(key, 16, uint64(def)))
+	return PlayerID(l.Uint(key, 16, uint64(def)))
 }
 
 func vitalsArg(l scenario.Line, key string, def Vitals) Vitals {
@@ -216,7 +216,7 @@ func runVitalsEvent(l scenario.Line, sp *scenarioPlayer, verb string) result {
 	return r
 }
 
-func playerName(id uint16) string {
+func playerName(id PlayerID) string {
 	if id == NoPlayer {
 		return "none"
 	}

@@ -54,7 +54,7 @@ func TestAClientEchoingAnOldRevisionDiesByTheHitsItConfirms(t *testing.T) {
 		if r.Died && died < 0 {
 			died = i + 1
 			require.Equal(t, DeathByReport, r.Death.Reason)
-			require.Equal(t, uint16(7), r.Death.Killer)
+			require.Equal(t, PlayerID(7), r.Death.Killer)
 		}
 		if p.Life() != LifeCounted {
 			continue

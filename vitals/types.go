@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/arbitergo/arbiter/internal/ids"
 )
 
 // Durations and limits of the record (adr-0045). They are constants, not configuration:
@@ -58,8 +60,14 @@ const (
 	MaxPassCredits = 16
 )
 
-// NoPlayer is the player id meaning "nobody" (SA-MP's INVALID_PLAYER_ID).
-const NoPlayer uint16 = 0xFFFF
+// PlayerID is a player slot, as in SA-MP. It names the attacker of a hit and the killer
+// of a death. It is the same type as every other package's PlayerID (lifecycle, teams,
+// rewind, wire), so an id passes between them without a conversion.
+type PlayerID = ids.PlayerID
+
+// NoPlayer is the PlayerID of no player, 0xFFFF (SA-MP's INVALID_PLAYER_ID): damage from
+// the environment, a death without a killer.
+const NoPlayer = ids.NoPlayer
 
 // UnknownWeapon is the weapon id of an unknown cause.
 const UnknownWeapon uint8 = 255
@@ -272,7 +280,7 @@ type ReportInput struct {
 	// extinguisher, the environment) are not checked. It never changes the floor.
 	BodyPart uint8
 	// Attacker is the correlated attacker or creator of the cause; NoPlayer for none.
-	Attacker uint16
+	Attacker PlayerID
 	// Correlated is true when the host matched the report with an action of Attacker that
 	// the server accepted (a shot, a blow, an explosion, a fire, a drive).
 	Correlated bool
@@ -373,7 +381,7 @@ type Outcome struct {
 	Seq      uint16        // the report's number
 	Verdict  ReportVerdict // its final verdict
 	Source   Source        // what the host established it to be
-	Attacker uint16        // the credited attacker (NoPlayer for none)
+	Attacker PlayerID      // the credited attacker (NoPlayer for none)
 	Weapon   uint8         // the cause
 	BodyPart uint8         // the body part (no effect on the ledger)
 	// Claimed is the loss the victim claimed.
@@ -418,7 +426,7 @@ type Death struct {
 	// Killer is the attacker of the last credited damage (NoPlayer for none). Reports
 	// between teammates are never credited; a team change after the damage is the host's
 	// to apply at commit time (see Player.Killer).
-	Killer uint16
+	Killer PlayerID
 	// Weapon is the cause: the weapon of the report, explosion or stealth kill that
 	// counted the death, or of the last damage for a frame.
 	Weapon uint8
@@ -440,7 +448,7 @@ func (d Death) String() string {
 
 // LastDamage is the last credited damage of the current life.
 type LastDamage struct {
-	Attacker uint16        // the attacker, NoPlayer for the environment
+	Attacker PlayerID      // the attacker, NoPlayer for the environment
 	Weapon   uint8         // the cause
 	At       time.Duration // when the server credited it
 	// Seq is the report number, or the place in the client's order for an explosion or a
@@ -559,8 +567,8 @@ type CommandResult struct {
 
 // StealthKill is an accepted stealth kill of this player.
 type StealthKill struct {
-	Killer uint16 // the killer
-	Weapon uint8  // the knife or the weapon of the kill
+	Killer PlayerID // the killer
+	Weapon uint8    // the knife or the weapon of the kill
 	// Teammate is true when killer and victim are teammates: then it is refused.
 	Teammate bool
 }
@@ -568,7 +576,7 @@ type StealthKill struct {
 // VehicleExplosion is an accepted explosion (VehicleExplode) of a vehicle this player sat in.
 type VehicleExplosion struct {
 	// Killer is the explosion's credited killer, NoPlayer when it has none.
-	Killer uint16
+	Killer PlayerID
 	// Teammate is true when the killer is this occupant's teammate while friendly fire is
 	// off: its client refuses the damage, the server does not count the death.
 	Teammate bool

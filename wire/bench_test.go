@@ -53,7 +53,7 @@ func (r *playerSyncMirror) to(m *PlayerSync) {
 type damageReportMirror struct {
 	Version, ID               uint8
 	DamageSeq, VitalRev       uint16
-	Attacker                  uint16
+	Attacker                  PlayerID
 	Weapon, BodyPart, RefKind uint8
 	RefSeq                    uint16
 	HealthBefore, ArmorBefore float32

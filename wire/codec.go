@@ -117,6 +117,11 @@ func (c *codec) u32(p *uint32, name string) {
 	c.field++
 }
 
+// player is a player id: id16 on its underlying uint16.
+func (c *codec) player(p *PlayerID, name string, none bool) {
+	c.id16((*uint16)(p), name, none)
+}
+
 // id16 is a player or vehicle id. With none, 0xFFFF (NoPlayer, NoVehicle) is valid and
 // means "none"; without, the field names a subject that must exist and 0xFFFF is
 // ErrOutOfRange.

@@ -16,7 +16,7 @@
 // with no padding and no length prefix: every message has a fixed size (ID.Size), so a
 // decoder knows from the header exactly how many bytes must follow.
 //
-//   - Integers are little-endian. Player and vehicle ids are uint16 with 0xFFFF meaning
+//   - Integers are little-endian. Player ids (PlayerID) and vehicle ids are uint16 with 0xFFFF meaning
 //     "none" (NoPlayer, NoVehicle) where the table says so, and refused where the field
 //     names a subject that must exist. Revisions, report numbers, death_epoch and
 //     sync_seq are uint16 that wrap at 65535 (compare them with internal/revision);

@@ -131,7 +131,7 @@ func (m *RemotePlayerSync) Append(dst []byte) ([]byte, error) {
 		okx && oky && okz && finite(m.Facing) && (m.Vehicle != NoVehicle || m.Seat == 0) &&
 		(!m.Alive || m.Health > 0)) {
 		var f fault
-		f.subject(m.Player, "Player")
+		f.subject(uint16(m.Player), "Player")
 		f.atMost(m.Seat, MaxSeat, "Seat")
 		f.span(m.Health, spanVital, "Health")
 		f.span(m.Armor, spanVital, "Armor")
@@ -147,7 +147,7 @@ func (m *RemotePlayerSync) Append(dst []byte) ([]byte, error) {
 	out, b := extend(dst, 44)
 	_ = b[43]
 	b[0], b[1] = Version, byte(IDRemotePlayerSync)
-	le.PutUint16(b[2:4], m.Player)
+	le.PutUint16(b[2:4], uint16(m.Player))
 	le.PutUint16(b[4:6], m.SyncSeq)
 	le.PutUint16(b[6:8], m.DeathEpoch)
 	b[8] = bit(m.Alive, 0) | bit(m.FireHeld, 1) | bit(m.Stamp.Teammate, 2) | m.Seat<<3
@@ -188,7 +188,7 @@ func (m *RemotePlayerSync) Decode(b []byte) error {
 		vitalBits(health) && vitalBits(armor) && coordBits(px) && coordBits(py) && coordBits(pz) &&
 		vx >= -maxVelocityStep && vy >= -maxVelocityStep && vz >= -maxVelocityStep &&
 		(flags&1 == 0 || math.Float32frombits(health) > 0) {
-		m.Player = player
+		m.Player = PlayerID(player)
 		m.SyncSeq = le.Uint16(b[4:6])
 		m.DeathEpoch = le.Uint16(b[6:8])
 		m.Alive = flags&1 != 0
@@ -211,7 +211,7 @@ func (m *RemotePlayerSync) Decode(b []byte) error {
 	f.atMost(seat, MaxSeat, "Seat")
 	f.reserved(flags, 7, "Flags")
 	t := RemotePlayerSync{
-		Player:      player,
+		Player:      PlayerID(player),
 		SyncSeq:     le.Uint16(b[4:6]),
 		DeathEpoch:  le.Uint16(b[6:8]),
 		Alive:       flags&1 != 0,
@@ -297,7 +297,7 @@ func (m *RemoteVehicleSync) Append(dst []byte) ([]byte, error) {
 	_ = b[48]
 	b[0], b[1] = Version, byte(IDRemoteVehicleSync)
 	le.PutUint16(b[2:4], m.Vehicle)
-	le.PutUint16(b[4:6], m.Driver)
+	le.PutUint16(b[4:6], uint16(m.Driver))
 	le.PutUint16(b[6:8], m.SyncSeq)
 	b[8] = putBool(m.Stamp.Teammate)
 	le.PutUint16(b[9:11], m.Stamp.Rev)
@@ -318,7 +318,7 @@ func (m *RemoteVehicleSync) Decode(b []byte) error {
 	var f fault
 	t := RemoteVehicleSync{
 		Vehicle:  f.getSubject(b[2:4], "Vehicle"),
-		Driver:   le.Uint16(b[4:6]),
+		Driver:   PlayerID(le.Uint16(b[4:6])),
 		SyncSeq:  le.Uint16(b[6:8]),
 		Stamp:    Stamp{Teammate: f.getBool(b[8], "Stamp.Teammate"), Rev: le.Uint16(b[9:11])},
 		Position: f.getVec3(b[11:23], spanCoord, "Position"),
@@ -352,7 +352,7 @@ func (m *DamageReport) Append(dst []byte) ([]byte, error) {
 	b[0], b[1] = Version, byte(IDDamageReport)
 	le.PutUint16(b[2:4], m.DamageSeq)
 	le.PutUint16(b[4:6], m.VitalRev)
-	le.PutUint16(b[6:8], m.Attacker)
+	le.PutUint16(b[6:8], uint16(m.Attacker))
 	b[8] = m.Weapon
 	b[9] = m.BodyPart
 	b[10] = uint8(m.Ref.Kind)
@@ -376,7 +376,7 @@ func (m *DamageReport) Decode(b []byte) error {
 	t := DamageReport{
 		DamageSeq:    le.Uint16(b[2:4]),
 		VitalRev:     le.Uint16(b[4:6]),
-		Attacker:     le.Uint16(b[6:8]),
+		Attacker:     PlayerID(le.Uint16(b[6:8])),
 		Weapon:       b[8],
 		BodyPart:     b[9],
 		Ref:          Ref{Kind: RefKind(b[10]), Seq: le.Uint16(b[11:13])},
@@ -506,7 +506,7 @@ func (m *VehicleShot) Decode(b []byte) error {
 // Append validates m and appends its RemoteWeaponShot encoding to dst; see Message.
 func (m *RemoteWeaponShot) Append(dst []byte) ([]byte, error) {
 	var f fault
-	f.subject(m.Shooter, "Shooter")
+	f.subject(uint16(m.Shooter), "Shooter")
 	f.enum(uint8(m.HitType), uint8(hitTypeCount), "HitType")
 	f.vec3(m.Origin, spanCoord, "Origin")
 	f.vec3(m.HitPos, spanCoord, "HitPos")
@@ -518,7 +518,7 @@ func (m *RemoteWeaponShot) Append(dst []byte) ([]byte, error) {
 	out, b := extend(dst, 79)
 	_ = b[78]
 	b[0], b[1] = Version, byte(IDRemoteWeaponShot)
-	le.PutUint16(b[2:4], m.Shooter)
+	le.PutUint16(b[2:4], uint16(m.Shooter))
 	le.PutUint16(b[4:6], m.ShotSeq)
 	b[6] = m.Weapon
 	b[7] = uint8(m.HitType)
@@ -544,7 +544,7 @@ func (m *RemoteWeaponShot) Decode(b []byte) error {
 	flags := b[10]
 	f.reserved(flags, 3, "Flags")
 	t := RemoteWeaponShot{
-		Shooter: shooter,
+		Shooter: PlayerID(shooter),
 		ShotSeq: le.Uint16(b[4:6]),
 		Weapon:  b[6],
 		HitType: HitType(b[7]),
@@ -566,7 +566,7 @@ func (m *RemoteWeaponShot) Decode(b []byte) error {
 // Append validates m and appends its RemoteVehicleShot encoding to dst; see Message.
 func (m *RemoteVehicleShot) Append(dst []byte) ([]byte, error) {
 	var f fault
-	f.subject(m.Shooter, "Shooter")
+	f.subject(uint16(m.Shooter), "Shooter")
 	f.subject(m.Vehicle, "Vehicle")
 	f.enum(uint8(m.HitType), uint8(hitTypeCount), "HitType")
 	f.vec3(m.Origin, spanCoord, "Origin")
@@ -579,7 +579,7 @@ func (m *RemoteVehicleShot) Append(dst []byte) ([]byte, error) {
 	out, b := extend(dst, 81)
 	_ = b[80]
 	b[0], b[1] = Version, byte(IDRemoteVehicleShot)
-	le.PutUint16(b[2:4], m.Shooter)
+	le.PutUint16(b[2:4], uint16(m.Shooter))
 	le.PutUint16(b[4:6], m.Vehicle)
 	le.PutUint16(b[6:8], m.ShotSeq)
 	b[8] = m.Weapon
@@ -607,7 +607,7 @@ func (m *RemoteVehicleShot) Decode(b []byte) error {
 	flags := b[12]
 	f.reserved(flags, 3, "Flags")
 	t := RemoteVehicleShot{
-		Shooter: shooter,
+		Shooter: PlayerID(shooter),
 		Vehicle: vehicle,
 		ShotSeq: le.Uint16(b[6:8]),
 		Weapon:  b[8],

@@ -279,14 +279,14 @@ func (m *Hello) walk(c *codec) {}
 // Welcome accepts a client: its player id and connection token.
 type Welcome struct {
 	// Player is the client's own player id.
-	Player uint16
+	Player PlayerID
 	// PlayerToken is player_token: the token of this connection, which every
 	// lifecycle edge of the player carries (adr-0017).
 	PlayerToken uint32
 }
 
 func (m *Welcome) walk(c *codec) {
-	c.id16(&m.Player, "Player", false)
+	c.player(&m.Player, "Player", false)
 	c.u32(&m.PlayerToken, "PlayerToken")
 }
 

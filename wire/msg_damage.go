@@ -18,7 +18,7 @@ type DamageReport struct {
 	// client applied before the damage.
 	VitalRev uint16
 	// Attacker is the player the damage came from, NoPlayer for the environment.
-	Attacker uint16
+	Attacker PlayerID
 	// Weapon is the weapon or cause: 0..46 weapons, 49 vehicle, 50 rotor blades, 51
 	// explosion, 53 drowning, 54 fall, 37 also plain fire, 255 unknown.
 	Weapon uint8
@@ -43,7 +43,7 @@ type DamageReport struct {
 func (m *DamageReport) walk(c *codec) {
 	c.u16(&m.DamageSeq, "DamageSeq")
 	c.u16(&m.VitalRev, "VitalRev")
-	c.id16(&m.Attacker, "Attacker", true)
+	c.player(&m.Attacker, "Attacker", true)
 	c.u8(&m.Weapon, "Weapon")
 	c.u8(&m.BodyPart, "BodyPart")
 	c.enum8((*uint8)(&m.Ref.Kind), "Ref.Kind", uint8(refKindCount), "RefKind", refKindName)
@@ -76,7 +76,7 @@ type DeathReport struct {
 	DeathEpoch uint16
 	// Killer is the player the client's game holds responsible, NoPlayer if none
 	// (the client's view; the server names the killer itself).
-	Killer uint16
+	Killer PlayerID
 	// Weapon is the means of death: weapon or cause id, as in DamageReport.
 	Weapon uint8
 	// Pose is the death animation the victim played; a raw game value.
@@ -85,7 +85,7 @@ type DeathReport struct {
 
 func (m *DeathReport) walk(c *codec) {
 	c.u16(&m.DeathEpoch, "DeathEpoch")
-	c.id16(&m.Killer, "Killer", true)
+	c.player(&m.Killer, "Killer", true)
 	c.u8(&m.Weapon, "Weapon")
 	c.u8(&m.Pose, "Pose")
 }
@@ -125,7 +125,7 @@ func (m *RespawnPlayer) walk(c *codec) {
 // the reliable lane never refuses it.
 type PlayerWasted struct {
 	// Player is the victim.
-	Player uint16
+	Player PlayerID
 	// PlayerToken is player_token: the victim's connection token; a receiver applies
 	// the edge only to the copy with that token.
 	PlayerToken uint32
@@ -133,7 +133,7 @@ type PlayerWasted struct {
 	DeathEpoch uint16
 	// Killer is the killer the server names (from the last credited damage; never a
 	// teammate, adr-0039), NoPlayer if none.
-	Killer uint16
+	Killer PlayerID
 	// Weapon is the means of death: weapon or cause id.
 	Weapon uint8
 	// Pose is the death animation to play: the victim's, or the default one.
@@ -141,10 +141,10 @@ type PlayerWasted struct {
 }
 
 func (m *PlayerWasted) walk(c *codec) {
-	c.id16(&m.Player, "Player", false)
+	c.player(&m.Player, "Player", false)
 	c.u32(&m.PlayerToken, "PlayerToken")
 	c.u16(&m.DeathEpoch, "DeathEpoch")
-	c.id16(&m.Killer, "Killer", true)
+	c.player(&m.Killer, "Killer", true)
 	c.u8(&m.Weapon, "Weapon")
 	c.u8(&m.Pose, "Pose")
 	c.rule(m.Killer != m.Player, "Killer", kindInconsistent, "Killer is not Player (a suicide has no killer: NoPlayer).")
@@ -155,7 +155,7 @@ func (m *PlayerWasted) walk(c *codec) {
 // is critical: the reliable lane never refuses it.
 type PlayerSpawned struct {
 	// Player is the player respawning.
-	Player uint16
+	Player PlayerID
 	// PlayerToken is player_token: its connection token.
 	PlayerToken uint32
 	// DeathEpoch is death_epoch: the new life's generation.
@@ -171,7 +171,7 @@ type PlayerSpawned struct {
 }
 
 func (m *PlayerSpawned) walk(c *codec) {
-	c.id16(&m.Player, "Player", false)
+	c.player(&m.Player, "Player", false)
 	c.u32(&m.PlayerToken, "PlayerToken")
 	c.u16(&m.DeathEpoch, "DeathEpoch")
 	c.u16(&m.SyncSeq, "SyncSeq")

@@ -84,7 +84,7 @@ func (m *PlayerSync) walk(c *codec) {
 // PlayerSpawned or PlayerShow.
 type RemotePlayerSync struct {
 	// Player is the subject: the player whose frame this is.
-	Player uint16
+	Player PlayerID
 	// SyncSeq is sync_seq: the server's relay number of the subject's frames, +1 per
 	// relayed frame (adr-0017).
 	SyncSeq uint16
@@ -120,7 +120,7 @@ type RemotePlayerSync struct {
 }
 
 func (m *RemotePlayerSync) walk(c *codec) {
-	c.id16(&m.Player, "Player", false)
+	c.player(&m.Player, "Player", false)
 	c.u16(&m.SyncSeq, "SyncSeq")
 	c.u16(&m.DeathEpoch, "DeathEpoch")
 	c.bitsBegin("Flags")
@@ -180,7 +180,7 @@ type RemoteVehicleSync struct {
 	// Vehicle is the vehicle this frame is about.
 	Vehicle uint16
 	// Driver is the player controlling the vehicle, NoPlayer if none.
-	Driver uint16
+	Driver PlayerID
 	// SyncSeq is the server's relay number of this vehicle's frames, +1 per relayed
 	// frame.
 	SyncSeq uint16
@@ -198,7 +198,7 @@ type RemoteVehicleSync struct {
 
 func (m *RemoteVehicleSync) walk(c *codec) {
 	c.id16(&m.Vehicle, "Vehicle", false)
-	c.id16(&m.Driver, "Driver", true)
+	c.player(&m.Driver, "Driver", true)
 	c.u16(&m.SyncSeq, "SyncSeq")
 	c.stamp(&m.Stamp)
 	c.position(&m.Position, "Position")
@@ -217,7 +217,7 @@ func (m *RemoteVehicleSync) walk(c *codec) {
 // against. The streaming rules themselves (ADR 0035) are the host's.
 type PlayerShow struct {
 	// Player is the player shown.
-	Player uint16
+	Player PlayerID
 	// PlayerToken is player_token: the connection's token, which every later
 	// lifecycle edge of the player carries (adr-0017).
 	PlayerToken uint32
@@ -251,7 +251,7 @@ type PlayerShow struct {
 }
 
 func (m *PlayerShow) walk(c *codec) {
-	c.id16(&m.Player, "Player", false)
+	c.player(&m.Player, "Player", false)
 	c.u32(&m.PlayerToken, "PlayerToken")
 	c.u16(&m.DeathEpoch, "DeathEpoch")
 	c.u16(&m.SyncSeq, "SyncSeq")
@@ -276,13 +276,13 @@ func (m *PlayerShow) walk(c *codec) {
 // recipient's streaming range).
 type PlayerHide struct {
 	// Player is the player hidden.
-	Player uint16
+	Player PlayerID
 	// PlayerToken is player_token: the token of the connection being hidden, so a hide
 	// never removes a new player that reused the id.
 	PlayerToken uint32
 }
 
 func (m *PlayerHide) walk(c *codec) {
-	c.id16(&m.Player, "Player", false)
+	c.player(&m.Player, "Player", false)
 	c.u32(&m.PlayerToken, "PlayerToken")
 }

@@ -96,7 +96,7 @@ func (m *VehicleShot) walk(c *codec) {
 // the trace only, and computes the hit itself.
 type RemoteWeaponShot struct {
 	// Shooter is the player who fired.
-	Shooter uint16
+	Shooter PlayerID
 	// ShotSeq is the shooter's shot number, echoed by the victim's DamageReport.
 	ShotSeq uint16
 	// Weapon is the weapon fired.
@@ -117,7 +117,7 @@ type RemoteWeaponShot struct {
 }
 
 func (m *RemoteWeaponShot) walk(c *codec) {
-	c.id16(&m.Shooter, "Shooter", false)
+	c.player(&m.Shooter, "Shooter", false)
 	c.u16(&m.ShotSeq, "ShotSeq")
 	c.u8(&m.Weapon, "Weapon")
 	c.enum8((*uint8)(&m.HitType), "HitType", uint8(hitTypeCount), "HitType", hitTypeName)
@@ -140,7 +140,7 @@ func (m *RemoteWeaponShot) walk(c *codec) {
 // a valid Rewind).
 type RemoteVehicleShot struct {
 	// Shooter is the player who fired.
-	Shooter uint16
+	Shooter PlayerID
 	// Vehicle is the vehicle whose guns fired.
 	Vehicle uint16
 	// ShotSeq is the shooter's shot number, echoed by the victim's DamageReport.
@@ -162,7 +162,7 @@ type RemoteVehicleShot struct {
 }
 
 func (m *RemoteVehicleShot) walk(c *codec) {
-	c.id16(&m.Shooter, "Shooter", false)
+	c.player(&m.Shooter, "Shooter", false)
 	c.id16(&m.Vehicle, "Vehicle", false)
 	c.u16(&m.ShotSeq, "ShotSeq")
 	c.u8(&m.Weapon, "Weapon")
@@ -238,7 +238,7 @@ func (m *ProjectileLaunch) walk(c *codec) {
 // the owner's teammate relation to that recipient (adr-0039).
 type RemoteProjectile struct {
 	// Owner is the player who launched it.
-	Owner uint16
+	Owner PlayerID
 	// Projectile is the owner's projectile number.
 	Projectile uint16
 	// Weapon is the weapon behind the projectile.
@@ -256,7 +256,7 @@ type RemoteProjectile struct {
 }
 
 func (m *RemoteProjectile) walk(c *codec) {
-	c.id16(&m.Owner, "Owner", false)
+	c.player(&m.Owner, "Owner", false)
 	c.u16(&m.Projectile, "Projectile")
 	c.u8(&m.Weapon, "Weapon")
 	c.id16(&m.Vehicle, "Vehicle", true)
@@ -291,7 +291,7 @@ func (m *Detonation) walk(c *codec) {
 // what it took, answering RefDetonation.
 type RemoteDetonation struct {
 	// Owner is the player whose projectile exploded.
-	Owner uint16
+	Owner PlayerID
 	// Projectile is the owner's projectile number.
 	Projectile uint16
 	// Weapon is the weapon behind the projectile.
@@ -303,7 +303,7 @@ type RemoteDetonation struct {
 }
 
 func (m *RemoteDetonation) walk(c *codec) {
-	c.id16(&m.Owner, "Owner", false)
+	c.player(&m.Owner, "Owner", false)
 	c.u16(&m.Projectile, "Projectile")
 	c.u8(&m.Weapon, "Weapon")
 	c.position(&m.Position, "Position")
@@ -317,7 +317,7 @@ func (m *RemoteDetonation) walk(c *codec) {
 // victim's DeathReport, whose pose is the victim's to report.
 type StealthKill struct {
 	// Victim is the player the attacker claims to kill.
-	Victim uint16
+	Victim PlayerID
 	// VictimEpoch is the victim's death_epoch as the attacker last saw it; a claim
 	// against an earlier life is stale.
 	VictimEpoch uint16
@@ -328,7 +328,7 @@ type StealthKill struct {
 }
 
 func (m *StealthKill) walk(c *codec) {
-	c.id16(&m.Victim, "Victim", false)
+	c.player(&m.Victim, "Victim", false)
 	c.u16(&m.VictimEpoch, "VictimEpoch")
 	c.u16(&m.DeathEpoch, "DeathEpoch")
 	c.u8(&m.Weapon, "Weapon")
@@ -338,9 +338,9 @@ func (m *StealthKill) walk(c *codec) {
 // and the players both are shown to, with the attacker's relation to the recipient.
 type RemoteStealthKill struct {
 	// Attacker is the player who kills.
-	Attacker uint16
+	Attacker PlayerID
 	// Victim is the player killed.
-	Victim uint16
+	Victim PlayerID
 	// VictimEpoch is death_epoch: the victim's life that ends.
 	VictimEpoch uint16
 	// Weapon is the weapon used.
@@ -350,8 +350,8 @@ type RemoteStealthKill struct {
 }
 
 func (m *RemoteStealthKill) walk(c *codec) {
-	c.id16(&m.Attacker, "Attacker", false)
-	c.id16(&m.Victim, "Victim", false)
+	c.player(&m.Attacker, "Attacker", false)
+	c.player(&m.Victim, "Victim", false)
 	c.u16(&m.VictimEpoch, "VictimEpoch")
 	c.u8(&m.Weapon, "Weapon")
 	c.stamp(&m.Stamp)
@@ -368,14 +368,14 @@ type VehicleExplode struct {
 	// Vehicle is the vehicle that exploded.
 	Vehicle uint16
 	// Attacker is the player the client's game holds responsible, NoPlayer if none.
-	Attacker uint16
+	Attacker PlayerID
 	// Weapon is the cause as the client's game has it.
 	Weapon uint8
 }
 
 func (m *VehicleExplode) walk(c *codec) {
 	c.id16(&m.Vehicle, "Vehicle", false)
-	c.id16(&m.Attacker, "Attacker", true)
+	c.player(&m.Attacker, "Attacker", true)
 	c.u8(&m.Weapon, "Weapon")
 }
 
@@ -387,7 +387,7 @@ type RemoteVehicleExplode struct {
 	// Vehicle is the vehicle that exploded.
 	Vehicle uint16
 	// Author is the credited killer, NoPlayer if none.
-	Author uint16
+	Author PlayerID
 	// Weapon is the cause.
 	Weapon uint8
 	// Stamp is Author's teammate relation to the recipient (false without an author).
@@ -396,7 +396,7 @@ type RemoteVehicleExplode struct {
 
 func (m *RemoteVehicleExplode) walk(c *codec) {
 	c.id16(&m.Vehicle, "Vehicle", false)
-	c.id16(&m.Author, "Author", true)
+	c.player(&m.Author, "Author", true)
 	c.u8(&m.Weapon, "Weapon")
 	c.stamp(&m.Stamp)
 	c.rule(m.Author != NoPlayer || !m.Stamp.Teammate, "Stamp.Teammate", kindInconsistent, "Stamp.Teammate is false when Author is NoPlayer.")
@@ -409,7 +409,7 @@ type CreateExplosion struct {
 	// Effect is the server's id of this effect, +1 per effect (wraps).
 	Effect uint16
 	// Creator is the player the gamemode credits with the explosion, NoPlayer if none.
-	Creator uint16
+	Creator PlayerID
 	// Type is the game's explosion type; a raw game value.
 	Type uint8
 	// Position is the centre of the explosion.
@@ -422,7 +422,7 @@ type CreateExplosion struct {
 
 func (m *CreateExplosion) walk(c *codec) {
 	c.u16(&m.Effect, "Effect")
-	c.id16(&m.Creator, "Creator", true)
+	c.player(&m.Creator, "Creator", true)
 	c.u8(&m.Type, "Type")
 	c.position(&m.Position, "Position")
 	c.f32(&m.Radius, "Radius", spanRadius)
@@ -436,7 +436,7 @@ type CreateFire struct {
 	// Effect is the server's id of this effect, shared with CreateExplosion.
 	Effect uint16
 	// Creator is the player the gamemode credits with the fire, NoPlayer if none.
-	Creator uint16
+	Creator PlayerID
 	// Position is the centre of the fire.
 	Position Vec3
 	// Radius is the fire's radius in metres.
@@ -447,7 +447,7 @@ type CreateFire struct {
 
 func (m *CreateFire) walk(c *codec) {
 	c.u16(&m.Effect, "Effect")
-	c.id16(&m.Creator, "Creator", true)
+	c.player(&m.Creator, "Creator", true)
 	c.position(&m.Position, "Position")
 	c.f32(&m.Radius, "Radius", spanRadius)
 	c.stamp(&m.Stamp)

@@ -1,5 +1,7 @@
 package wire
 
+import "github.com/arbitergo/arbiter/internal/ids"
+
 // Protocol constants.
 const (
 	// Version is the protocol version written into byte 0 of every message. A message
@@ -16,11 +18,17 @@ const (
 	MaxSize = 81
 )
 
+// PlayerID is a player id on the wire (u16, little-endian). It is the same type as every
+// other package's PlayerID (vitals, lifecycle, teams, rewind), so a decoded id passes to
+// them without a conversion. A HitID is not a PlayerID: it names a player or a vehicle
+// by the HitType beside it, and stays a uint16.
+type PlayerID = ids.PlayerID
+
 // Sentinel values shared by several messages.
 const (
-	// NoPlayer is the player id meaning "no player" (SA-MP's INVALID_PLAYER_ID): an
+	// NoPlayer is the PlayerID of no player, 0xFFFF (SA-MP's INVALID_PLAYER_ID): an
 	// attacker of environmental damage, a killer of a suicide, a creator-less effect.
-	NoPlayer uint16 = 0xFFFF
+	NoPlayer = ids.NoPlayer
 
 	// NoVehicle is the vehicle id meaning "no vehicle": a player on foot, a projectile
 	// thrown on foot, no homing target.

@@ -57,8 +57,8 @@ func BenchmarkReceiveRemotePlayerSync(b *testing.B) {
 
 type hitWorld struct{}
 
-func (hitWorld) Trace(uint16, Shot, Pose) (int, uint8) { return 1, wire.BodyTorso }
-func (hitWorld) VehicleModel(uint16) (uint16, bool)    { return 0, false }
+func (hitWorld) Trace(wire.PlayerID, Shot, Pose) (int, uint8) { return 1, wire.BodyTorso }
+func (hitWorld) VehicleModel(uint16) (uint16, bool)           { return 0, false }
 
 // BenchmarkReceiveShotHit is a relayed shot that hits: decoded, judged by its stamp,
 // traced at the rewound pose, applied armor first, reported and flushed.
@@ -67,7 +67,7 @@ func BenchmarkReceiveShotHit(b *testing.B) {
 	// A feather-light gun, so the player survives the whole run.
 	_, _ = srv.Queue(now, &wire.WeaponProperties{Rev: 1, Weapon: 22, DamagePoor: 1e-6, DamageStd: 1e-6, DamagePro: 1e-6, Range: 35})
 	_ = srv.Flush(now, func(d []byte) { _ = c.Receive(now, d) })
-	s := wire.RemoteWeaponShot{Shooter: 3, Weapon: 22, HitType: wire.HitPlayer, HitID: selfID,
+	s := wire.RemoteWeaponShot{Shooter: 3, Weapon: 22, HitType: wire.HitPlayer, HitID: uint16(selfID),
 		Origin: wire.Vec3{}, HitPos: spawnAt, Rewind: wire.Rewind{Valid: true, Position: spawnAt}}
 	buf := make([]byte, 0, wire.MaxSize)
 	b.ReportAllocs()

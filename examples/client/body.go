@@ -152,7 +152,7 @@ func (c *Client) leaveSeat() {
 // wrecked and VehicleExplode goes on the lane with the last player who damaged it; the
 // occupants (the driver included) die, or step out, when the server's
 // RemoteVehicleExplode comes back. It reports whether the vehicle exploded now.
-func (c *Client) VehicleHit(now time.Duration, attacker uint16, weapon uint8, amount float32) (bool, error) {
+func (c *Client) VehicleHit(now time.Duration, attacker wire.PlayerID, weapon uint8, amount float32) (bool, error) {
 	if err := c.input(now); err != nil {
 		return false, err
 	}

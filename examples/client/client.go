@@ -217,7 +217,7 @@ type Client struct {
 
 	// the connection
 	welcomed  bool
-	id        uint16
+	id        wire.PlayerID
 	token     uint32
 	nextHello time.Duration
 
@@ -274,7 +274,7 @@ type Client struct {
 	// pending combat
 	fuses        [MaxFuses]fuse
 	stealthing   bool
-	stealthBy    uint16
+	stealthBy    wire.PlayerID
 	stealthUntil time.Duration
 	sums         [MaxOpenSums]sum
 	lastGun      time.Duration
@@ -284,7 +284,7 @@ type Client struct {
 
 	// the others
 	tracker teams.Tracker
-	remotes map[uint16]*Remote
+	remotes map[wire.PlayerID]*Remote
 	effects [MaxEffects]effect
 	frozen  [1 << 10]uint64 // one bit per vehicle id
 
@@ -335,7 +335,7 @@ func New(cfg Config) (*Client, error) {
 		id:         wire.NoPlayer,
 		propsRev:   cfg.FirstPropertiesRev,
 		mult:       wire.DamageMultipliers{Melee: 1, Fire: 1, Spray: 1, Extinguisher: 1, Explosion: 1, PredatorGun: 1},
-		remotes:    make(map[uint16]*Remote),
+		remotes:    make(map[wire.PlayerID]*Remote),
 		veh:        seatState{vehicle: wire.NoVehicle},
 		lives:      ring.New[Life](MaxLifeLog),
 		reportLog:  ring.New[ReportEntry](MaxReportLog),
@@ -360,7 +360,7 @@ func (c *Client) clock(now time.Duration) error {
 func (c *Client) Endpoint() *transport.Endpoint { return c.ep }
 
 // PlayerID returns the player id the server gave the client in Welcome, and whether it came.
-func (c *Client) PlayerID() (uint16, bool) { return c.id, c.welcomed }
+func (c *Client) PlayerID() (wire.PlayerID, bool) { return c.id, c.welcomed }
 
 // Token returns the connection's player_token from Welcome (0 before it).
 func (c *Client) Token() uint32 { return c.token }
@@ -470,8 +470,8 @@ func (c *Client) Properties(weapon uint8) (inventory.Weapon, bool) {
 
 // Teammate reports whether player is this client's teammate by the newest stamp received
 // from it (adr-0039), and the stamp; false and the zero stamp when none was received.
-func (c *Client) Teammate(player uint16) (bool, wire.Stamp) {
-	s, ok := c.tracker.Newest(teams.PlayerID(player))
+func (c *Client) Teammate(player wire.PlayerID) (bool, wire.Stamp) {
+	s, ok := c.tracker.Newest(player)
 	if !ok {
 		return false, wire.Stamp{}
 	}
@@ -542,7 +542,7 @@ type Event struct {
 	Vehicle uint16
 	// Attacker is the player behind it (the killer, the explosion's author), wire.NoPlayer
 	// if none; Weapon the weapon or cause.
-	Attacker uint16
+	Attacker wire.PlayerID
 	Weapon   uint8
 }
 
@@ -576,7 +576,7 @@ type Life struct {
 	Died   bool
 	DiedAt time.Duration
 	Cause  uint8
-	Killer uint16
+	Killer wire.PlayerID
 	Pose   lifecycle.Pose
 	// Lethal is the DamageSeq of the lethal report sent ahead of the DeathReport (0 for a
 	// death without one: set_health(0), a stealth kill).
@@ -610,7 +610,7 @@ type ReportEntry struct {
 	// Epoch is the life it was created in.
 	Epoch uint16
 	// Attacker, Weapon and Ref as sent; Loss the claimed loss; HealthAfter what was left.
-	Attacker    uint16
+	Attacker    wire.PlayerID
 	Weapon      uint8
 	Ref         wire.Ref
 	Loss        float32

@@ -298,7 +298,7 @@ func (c *Client) tickFuses(now time.Duration) {
 // calls the victim's MeleeHit). The honest client keeps the weapon's MinInterval (a gun
 // butt the fists') and strikes only a victim its copy shows alive within
 // inventory.MeleeRange.
-func (c *Client) Strike(now time.Duration, victim uint16) (Action, error) {
+func (c *Client) Strike(now time.Duration, victim wire.PlayerID) (Action, error) {
 	if err := c.input(now); err != nil {
 		return Action{}, err
 	}
@@ -330,7 +330,7 @@ func (c *Client) Strike(now time.Duration, victim uint16) (Action, error) {
 // refuse it, adr-0039). The StealthKill goes on the lane naming the victim's life as the
 // client's copy shows it; the server decides the rest, and the victim's client plays the
 // animation and reports its own death.
-func (c *Client) StealthKill(now time.Duration, victim uint16) (Action, error) {
+func (c *Client) StealthKill(now time.Duration, victim wire.PlayerID) (Action, error) {
 	if err := c.input(now); err != nil {
 		return Action{}, err
 	}

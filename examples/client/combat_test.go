@@ -83,7 +83,7 @@ func TestVehicleExplodesAtZeroHealthNamingItsLastAttacker(t *testing.T) {
 	rep := got[0].(*wire.DamageReport)
 	require.Equal(t, wire.Ref{Kind: wire.RefVehicleExplode, Seq: 12}, rep.Ref)
 	require.Equal(t, CauseExplosion, rep.Weapon)
-	require.Equal(t, uint16(3), rep.Attacker)
+	require.Equal(t, wire.PlayerID(3), rep.Attacker)
 	require.Equal(t, float32(0), rep.HealthAfter)
 	dr := got[1].(*wire.DeathReport)
 	require.Equal(t, CauseExplosion, dr.Weapon)
@@ -226,7 +226,7 @@ func TestStealthKillOfAnotherLifeOrPlayerChangesNothing(t *testing.T) {
 func TestStealthKillClaimNeedsTheKnifeAndAVictimInReach(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.join()
-	kill := func(v uint16) ActVerdict {
+	kill := func(v wire.PlayerID) ActVerdict {
 		a, err := h.c.StealthKill(h.now, v)
 		require.NoError(t, err)
 		return a.Verdict
@@ -383,7 +383,7 @@ func TestSpraySumsAreClassedByTheirWeapon(t *testing.T) {
 	reps := of[*wire.DamageReport](got)
 	require.Len(t, reps, 1)
 	require.Equal(t, CauseSpraycan, reps[0].Weapon)
-	require.Equal(t, uint16(3), reps[0].Attacker)
+	require.Equal(t, wire.PlayerID(3), reps[0].Attacker)
 }
 
 func TestFallAndDrowningAreSummedWithoutAnAuthor(t *testing.T) {

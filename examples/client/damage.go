@@ -122,8 +122,8 @@ func (c *Client) multiplier(cl mulClass) float32 {
 
 // damage is one damage as the client's game computed it, before the client judges it.
 type damage struct {
-	attacker uint16 // the author (wire.NoPlayer for none)
-	weapon   uint8  // the weapon or cause the report carries
+	attacker wire.PlayerID // the author (wire.NoPlayer for none)
+	weapon   uint8         // the weapon or cause the report carries
 	bodyPart uint8
 	ref      wire.Ref
 	class    mulClass
@@ -143,7 +143,7 @@ func (c *Client) take(d damage) DamageResult {
 		return DamageResult{Verdict: DamageIgnored}
 	}
 	if d.attacker != wire.NoPlayer && d.attacker != c.id {
-		h := teams.Hit{Attacker: teams.PlayerID(d.attacker), Shot: d.shot,
+		h := teams.Hit{Attacker: d.attacker, Shot: d.shot,
 			Stamp: teams.Stamp{Teammate: d.stamp.Teammate, Rev: d.stamp.Rev}}
 		if c.tracker.JudgeHit(h) == teams.HitRefusedTeammate {
 			c.counters.HitsRefusedTeammate++
@@ -212,7 +212,7 @@ func (c *Client) take(d damage) DamageResult {
 // the next number, echoes the health revision, and goes out unreliably, or on the lane
 // when lethal (adr-0045 "A lethal report travels on the reliable lane ahead of the
 // DeathReport").
-func (c *Client) report(attacker uint16, weapon, bodyPart uint8, ref wire.Ref, hb, ab float32, lethal, sum bool) uint16 {
+func (c *Client) report(attacker wire.PlayerID, weapon, bodyPart uint8, ref wire.Ref, hb, ab float32, lethal, sum bool) uint16 {
 	c.damageSeq = revision.Next(c.damageSeq)
 	hb, ab = clampVital(hb), clampVital(ab)
 	ha, aa := clampVital(c.health), clampVital(c.armor)
@@ -256,7 +256,7 @@ func wireBodyPart(b uint8) bool { return b >= wire.BodyTorso && b <= wire.BodyHe
 // (adr-0045: "a sum ... comes after the frames that already showed it").
 type sum struct {
 	open     bool
-	attacker uint16
+	attacker wire.PlayerID
 	weapon   uint8
 	ref      wire.Ref
 	start    time.Duration
@@ -374,7 +374,7 @@ func (c *Client) deathPose(d damage) lifecycle.Pose {
 // die ends the life: the DeathReport goes on the lane (after the lethal report, if any),
 // the player stops acting, and the first RespawnRequest follows it at once; Tick repeats
 // it every transport.RespawnRetry (adr-0017).
-func (c *Client) die(killer uint16, cause uint8, pose lifecycle.Pose, lethal uint16) {
+func (c *Client) die(killer wire.PlayerID, cause uint8, pose lifecycle.Pose, lethal uint16) {
 	c.flushSums(nil)
 	if killer == c.id {
 		killer = wire.NoPlayer // a suicide has no killer
@@ -450,7 +450,7 @@ func checkAmount(amount float32) error {
 	return nil
 }
 
-func checkPlayer(id uint16) error {
+func checkPlayer(id wire.PlayerID) error {
 	if id == wire.NoPlayer {
 		return fmt.Errorf("%w: no player", ErrOutOfRange)
 	}
@@ -461,7 +461,7 @@ func checkPlayer(id uint16) error {
 // that the world says landed on the player: MeleeDamage(weapon) under the melee
 // multiplier, judged by the newest stamp from the attacker, reported at once with no Ref
 // (the server correlates a blow by the attacker's weapon and distance).
-func (c *Client) MeleeHit(now time.Duration, attacker uint16, weapon uint8) (DamageResult, error) {
+func (c *Client) MeleeHit(now time.Duration, attacker wire.PlayerID, weapon uint8) (DamageResult, error) {
 	if err := c.input(now); err != nil {
 		return DamageResult{}, err
 	}
@@ -476,17 +476,17 @@ func (c *Client) MeleeHit(now time.Duration, attacker uint16, weapon uint8) (Dam
 // the player (cause 49; RotorHit for rotor blades): judged by the newest stamp from the
 // driver, no multiplier, reported at once. A driverless vehicle (wire.NoPlayer) hurts
 // without an author.
-func (c *Client) Rammed(now time.Duration, driver uint16, amount float32) (DamageResult, error) {
+func (c *Client) Rammed(now time.Duration, driver wire.PlayerID, amount float32) (DamageResult, error) {
 	return c.vehicleDamage(now, driver, CauseVehicle, amount)
 }
 
 // RotorHit applies amount of damage from the rotor blades of a helicopter flown by driver
 // (cause 50), like Rammed.
-func (c *Client) RotorHit(now time.Duration, driver uint16, amount float32) (DamageResult, error) {
+func (c *Client) RotorHit(now time.Duration, driver wire.PlayerID, amount float32) (DamageResult, error) {
 	return c.vehicleDamage(now, driver, CauseRotor, amount)
 }
 
-func (c *Client) vehicleDamage(now time.Duration, driver uint16, cause uint8, amount float32) (DamageResult, error) {
+func (c *Client) vehicleDamage(now time.Duration, driver wire.PlayerID, cause uint8, amount float32) (DamageResult, error) {
 	if err := c.input(now); err != nil {
 		return DamageResult{}, err
 	}
@@ -551,7 +551,7 @@ func (c *Client) InFire(now time.Duration, effect uint16, amount float32) (Damag
 // spraycan, 42 extinguisher) that the world says reached the player: that weapon's
 // multiplier class, judged by the newest stamp from the attacker, summed per
 // FireSumInterval.
-func (c *Client) Sprayed(now time.Duration, attacker uint16, weapon uint8, amount float32) (DamageResult, error) {
+func (c *Client) Sprayed(now time.Duration, attacker wire.PlayerID, weapon uint8, amount float32) (DamageResult, error) {
 	if err := c.input(now); err != nil {
 		return DamageResult{}, err
 	}
@@ -674,7 +674,7 @@ func (c *Client) onRemoteVehicleShot(m *wire.RemoteVehicleShot) {
 // blast applies an explosion at centre to the player where it stands now: BlastDamage
 // under the explosion multiplier, judged by the shot's own stamp (shot) or the newest
 // stamp from its author, reported at once answering ref.
-func (c *Client) blast(author uint16, stamp wire.Stamp, shot bool, centre wire.Vec3, peak, radius float32, ref wire.Ref) DamageResult {
+func (c *Client) blast(author wire.PlayerID, stamp wire.Stamp, shot bool, centre wire.Vec3, peak, radius float32, ref wire.Ref) DamageResult {
 	if !c.alive {
 		c.counters.HitsIgnored++
 		return DamageResult{Verdict: DamageIgnored}
@@ -711,7 +711,7 @@ func (c *Client) onCreateExplosion(m *wire.CreateExplosion) {
 type effect struct {
 	used    bool
 	id      uint16
-	creator uint16
+	creator wire.PlayerID
 	at      time.Duration
 }
 
@@ -776,7 +776,7 @@ func (c *Client) onRemoteStealthKill(m *wire.RemoteStealthKill) {
 	if m.Victim != c.id || !c.alive || m.VictimEpoch != c.epoch || c.stealthing {
 		return
 	}
-	h := teams.Hit{Attacker: teams.PlayerID(m.Attacker)}
+	h := teams.Hit{Attacker: m.Attacker}
 	if c.tracker.JudgeHit(h) == teams.HitRefusedTeammate {
 		c.counters.HitsRefusedTeammate++
 		return
@@ -799,11 +799,11 @@ func (c *Client) tickStealth(now time.Duration) {
 
 // observe feeds the stamp of a packet from sender to the tracker (adr-0039: everything
 // but a shot is judged by the newest stamp of its sender).
-func (c *Client) observe(sender uint16, s wire.Stamp) {
+func (c *Client) observe(sender wire.PlayerID, s wire.Stamp) {
 	if sender == wire.NoPlayer {
 		return
 	}
-	c.tracker.Observe(teams.PlayerID(sender), teams.Stamp{Teammate: s.Teammate, Rev: s.Rev})
+	c.tracker.Observe(sender, teams.Stamp{Teammate: s.Teammate, Rev: s.Rev})
 }
 
 func distance(a, b wire.Vec3) float32 {

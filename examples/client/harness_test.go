@@ -20,7 +20,7 @@ type fakeWorld struct {
 }
 
 type traceCall struct {
-	self      uint16
+	self      wire.PlayerID
 	shot      Shot
 	pose      Pose
 	bodyAt    wire.Vec3 // Client.Position() inside the call
@@ -28,7 +28,7 @@ type traceCall struct {
 	inVehicle bool
 }
 
-func (w *fakeWorld) Trace(self uint16, s Shot, p Pose) (int, uint8) {
+func (w *fakeWorld) Trace(self wire.PlayerID, s Shot, p Pose) (int, uint8) {
 	call := traceCall{self: self, shot: s, pose: p}
 	if w.client != nil {
 		call.bodyAt = w.client.Position()
@@ -58,8 +58,8 @@ type harness struct {
 }
 
 const (
-	selfID    uint16 = 7
-	selfToken uint32 = 70
+	selfID    wire.PlayerID = 7
+	selfToken uint32        = 70
 )
 
 func newHarness(t testing.TB, cfg Config) *harness {
@@ -232,9 +232,9 @@ func laneDatagram(d []byte) bool {
 }
 
 // shotAt is a relayed shot of shooter that the world will trace.
-func shotAt(shooter, seq uint16, weapon uint8, stamp wire.Stamp) *wire.RemoteWeaponShot {
+func shotAt(shooter wire.PlayerID, seq uint16, weapon uint8, stamp wire.Stamp) *wire.RemoteWeaponShot {
 	return &wire.RemoteWeaponShot{Shooter: shooter, ShotSeq: seq, Weapon: weapon, HitType: wire.HitPlayer,
-		HitID: selfID, Stamp: stamp, Origin: wire.Vec3{X: 0, Y: 20, Z: 3}, HitPos: spawnAt}
+		HitID: uint16(selfID), Stamp: stamp, Origin: wire.Vec3{X: 0, Y: 20, Z: 3}, HitPos: spawnAt}
 }
 
 func giveGun(h *harness, rev uint16, weapon uint8, ammo uint16) {

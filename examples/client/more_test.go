@@ -63,7 +63,7 @@ func TestStrikeKeepsTheWeaponsCadenceAndReach(t *testing.T) {
 	sh := show(3, 30, 1, 1)
 	sh.Position = spawnAt
 	h.send(sh)
-	strike := func(v uint16) ActVerdict {
+	strike := func(v wire.PlayerID) ActVerdict {
 		a, err := h.c.Strike(h.now, v)
 		require.NoError(t, err)
 		return a.Verdict
@@ -114,7 +114,7 @@ func TestRemoteCopiesAreCapped(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.join()
 	for i := range MaxRemotes + 5 {
-		id := uint16(i)
+		id := wire.PlayerID(i)
 		if id == selfID {
 			continue
 		}
@@ -130,7 +130,7 @@ func TestRemoteCopiesAreCapped(t *testing.T) {
 		require.NoError(t, h.c.Receive(h.now, d))
 	}
 	require.Len(t, h.c.AppendRemotes(nil), MaxRemotes)
-	_, ok := h.c.Remote(uint16(MaxRemotes + 3))
+	_, ok := h.c.Remote(wire.PlayerID(MaxRemotes + 3))
 	require.False(t, ok)
 }
 

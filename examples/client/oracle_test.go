@@ -73,7 +73,7 @@ func (l *link) due(now time.Duration) [][]byte {
 // randWorld hits the client with a share of the relayed shots.
 type randWorld struct{ rng *rand.Rand }
 
-func (w randWorld) Trace(_ uint16, s Shot, _ Pose) (int, uint8) {
+func (w randWorld) Trace(_ wire.PlayerID, s Shot, _ Pose) (int, uint8) {
 	if w.rng.Float64() < 0.6 {
 		return 1 + w.rng.IntN(s.Pellets), wire.BodyTorso + uint8(w.rng.IntN(7))
 	}
@@ -117,9 +117,9 @@ type oracle struct {
 }
 
 const (
-	oracleShooter uint16 = 3
-	oracleCreator uint16 = 4
-	oracleEffect  uint16 = 77
+	oracleShooter wire.PlayerID = 3
+	oracleCreator wire.PlayerID = 4
+	oracleEffect  uint16        = 77
 )
 
 func newOracle(t *testing.T, seed uint64, rtt time.Duration, loss float64) *oracle {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/arbitergo/arbiter/internal/revision"
 	"github.com/arbitergo/arbiter/lifecycle"
-	"github.com/arbitergo/arbiter/teams"
 	"github.com/arbitergo/arbiter/wire"
 )
 
@@ -44,7 +43,7 @@ type Remote struct {
 }
 
 // Remote returns the client's copy of player, and whether it has one.
-func (c *Client) Remote(player uint16) (Remote, bool) {
+func (c *Client) Remote(player wire.PlayerID) (Remote, bool) {
 	r := c.remotes[player]
 	if r == nil {
 		return Remote{}, false
@@ -53,7 +52,7 @@ func (c *Client) Remote(player uint16) (Remote, bool) {
 }
 
 // AppendRemotes appends the ids of the players the client has a copy of, ascending.
-func (c *Client) AppendRemotes(dst []uint16) []uint16 {
+func (c *Client) AppendRemotes(dst []wire.PlayerID) []wire.PlayerID {
 	start := len(dst)
 	for id := range c.remotes {
 		dst = append(dst, id)
@@ -79,7 +78,7 @@ func (c *Client) onPlayerShow(m *wire.PlayerShow) {
 	} else if r.Copy.Token != lifecycle.Token(m.PlayerToken) {
 		// Another connection on the same id: nothing of the departed player's relation
 		// may judge the new one's damage.
-		c.tracker.Forget(teams.PlayerID(m.Player))
+		c.tracker.Forget(m.Player)
 	}
 	pose := lifecycle.PoseDefault
 	if !m.Alive {
@@ -87,7 +86,7 @@ func (c *Client) onPlayerShow(m *wire.PlayerShow) {
 	}
 	*r = Remote{
 		Copy: lifecycle.NewCopy(lifecycle.Snapshot{
-			Subject: lifecycle.PlayerID(m.Player), Token: lifecycle.Token(m.PlayerToken), Spawned: true,
+			Subject: m.Player, Token: lifecycle.Token(m.PlayerToken), Spawned: true,
 			Alive: m.Alive, Gen: lifecycle.Generation(m.DeathEpoch), Pose: pose,
 			Point:   lifecycle.SpawnPoint{Pos: lifecycle.Vec3(m.Position), Facing: m.Facing},
 			SyncSeq: m.SyncSeq,
@@ -107,7 +106,7 @@ func (c *Client) onPlayerHide(m *wire.PlayerHide) {
 		return
 	}
 	delete(c.remotes, m.Player)
-	c.tracker.Forget(teams.PlayerID(m.Player))
+	c.tracker.Forget(m.Player)
 	c.counters.Hides++
 }
 
@@ -119,7 +118,7 @@ func (c *Client) onPlayerWasted(m *wire.PlayerWasted) {
 		c.counters.EdgesIgnored++
 		return
 	}
-	v := r.Copy.ApplyWasted(lifecycle.PlayerWasted{Subject: lifecycle.PlayerID(m.Player),
+	v := r.Copy.ApplyWasted(lifecycle.PlayerWasted{Subject: m.Player,
 		Token: lifecycle.Token(m.PlayerToken), Gen: lifecycle.Generation(m.DeathEpoch), Pose: lifecycle.Pose(m.Pose)})
 	c.edge(v)
 	if v == lifecycle.EdgeApplied {
@@ -135,7 +134,7 @@ func (c *Client) onPlayerSpawned(m *wire.PlayerSpawned) {
 		c.counters.EdgesIgnored++
 		return
 	}
-	v := r.Copy.ApplySpawned(lifecycle.PlayerSpawned{Subject: lifecycle.PlayerID(m.Player),
+	v := r.Copy.ApplySpawned(lifecycle.PlayerSpawned{Subject: m.Player,
 		Token: lifecycle.Token(m.PlayerToken), Gen: lifecycle.Generation(m.DeathEpoch), SyncSeq: m.SyncSeq,
 		Point: lifecycle.SpawnPoint{Pos: lifecycle.Vec3(m.Position), Facing: m.Facing}})
 	c.edge(v)

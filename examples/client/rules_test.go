@@ -263,7 +263,7 @@ func TestDamageReportsAreNumberedFromOneAndEchoedInFrames(t *testing.T) {
 	for i, r := range reps {
 		require.Equal(t, uint16(i+1), r.DamageSeq)
 		require.Equal(t, uint8(0), r.Weapon)
-		require.Equal(t, uint16(3), r.Attacker)
+		require.Equal(t, wire.PlayerID(3), r.Attacker)
 		require.Equal(t, wire.RefNone, r.Ref.Kind)
 	}
 	require.Equal(t, uint16(3), h.frameNow().DamageSeq)
@@ -368,7 +368,7 @@ func TestLethalReportGoesOnTheLaneBeforeTheDeathReport(t *testing.T) {
 	require.Equal(t, float32(0), rep.HealthAfter)
 	require.Equal(t, wire.Ref{Kind: wire.RefWeaponShot, Seq: 9}, rep.Ref)
 	dr := got[1].(*wire.DeathReport)
-	require.Equal(t, uint16(3), dr.Killer)
+	require.Equal(t, wire.PlayerID(3), dr.Killer)
 	require.Equal(t, uint8(24), dr.Weapon)
 	require.Equal(t, uint8(lifecycle.PoseShotFace), dr.Pose)
 	lives := h.c.AppendLives(nil)
@@ -395,7 +395,7 @@ func TestFireSumIsReportedAfterTheFramesThatShowedIt(t *testing.T) {
 	require.Len(t, reps, 1, "one sum for the whole interval")
 	rep := reps[0]
 	require.Equal(t, wire.Ref{Kind: wire.RefEffect, Seq: 5}, rep.Ref)
-	require.Equal(t, uint16(4), rep.Attacker)
+	require.Equal(t, wire.PlayerID(4), rep.Attacker)
 	require.Equal(t, CauseFire, rep.Weapon)
 	require.InDelta(t, 20, rep.Loss, 1e-4)
 	require.Equal(t, StartHealth, rep.HealthBefore)
@@ -528,7 +528,7 @@ func TestBodyMovesToTheRewoundPoseForTheTraceOnly(t *testing.T) {
 	require.Equal(t, then, tr.bodyAt, "during the trace the body stands where the shooter saw it")
 	require.Equal(t, here, h.c.Position(), "and back afterwards")
 	require.Equal(t, 1, tr.shot.Pellets)
-	require.Equal(t, uint16(3), tr.shot.Shooter)
+	require.Equal(t, wire.PlayerID(3), tr.shot.Shooter)
 
 	// Without a rewind (the ray passed far), the present pose is traced.
 	h.send(shotAt(3, 2, 31, wire.Stamp{}))
@@ -641,7 +641,7 @@ func TestNoActionBeforeTheLifeSettles(t *testing.T) {
 
 // ---- remote copies: tokens, generations, the sync_seq barrier ----
 
-func show(player uint16, token uint32, epoch, syncSeq uint16) *wire.PlayerShow {
+func show(player wire.PlayerID, token uint32, epoch, syncSeq uint16) *wire.PlayerShow {
 	return &wire.PlayerShow{Player: player, PlayerToken: token, DeathEpoch: epoch, SyncSeq: syncSeq, Alive: true,
 		Health: 100, Vehicle: wire.NoVehicle}
 }

@@ -166,7 +166,7 @@ func (s *scriptRun) event() {
 		h.world.pellets = int(s.byte() % 4)
 		h.world.bodyPart = s.byte() % 12
 		s.shotSeq++
-		shooter := uint16(s.byte() % 6)
+		shooter := wire.PlayerID(s.byte() % 6)
 		st := wire.Stamp{Teammate: s.byte()%3 == 0, Rev: uint16(s.byte())}
 		m := shotAt(shooter, s.shotSeq, s.weapon(), st)
 		if s.byte()%2 == 0 {
@@ -174,7 +174,7 @@ func (s *scriptRun) event() {
 		}
 		s.send(m)
 	case 10:
-		_, _ = c.MeleeHit(h.now, uint16(s.byte()%6), s.weapon())
+		_, _ = c.MeleeHit(h.now, wire.PlayerID(s.byte()%6), s.weapon())
 	case 11:
 		switch s.byte() % 4 {
 		case 0:
@@ -184,22 +184,22 @@ func (s *scriptRun) event() {
 		case 2:
 			_, _ = c.Burn(h.now, s.f32(10))
 		case 3:
-			_, _ = c.Rammed(h.now, uint16(s.byte()%6), s.f32(80))
+			_, _ = c.Rammed(h.now, wire.PlayerID(s.byte()%6), s.f32(80))
 		}
 	case 12:
 		if s.byte()%2 == 0 {
 			s.effect++
-			s.send(&wire.CreateFire{Effect: s.effect, Creator: uint16(s.byte() % 6), Position: s.vec(), Radius: 3})
+			s.send(&wire.CreateFire{Effect: s.effect, Creator: wire.PlayerID(s.byte() % 6), Position: s.vec(), Radius: 3})
 		}
 		_, _ = c.InFire(h.now, s.effect, s.f32(5))
 	case 13:
 		s.effect++
-		s.send(&wire.CreateExplosion{Effect: s.effect, Creator: uint16(s.byte() % 6), Position: s.vec(),
+		s.send(&wire.CreateExplosion{Effect: s.effect, Creator: wire.PlayerID(s.byte() % 6), Position: s.vec(),
 			Radius: 1 + float32(s.byte()%20)})
 	case 14:
-		s.send(&wire.RemoteDetonation{Owner: uint16(s.byte() % 8), Projectile: s.u16(), Weapon: s.weapon(), Position: s.vec()})
+		s.send(&wire.RemoteDetonation{Owner: wire.PlayerID(s.byte() % 8), Projectile: s.u16(), Weapon: s.weapon(), Position: s.vec()})
 	case 15:
-		s.send(&wire.RemotePlayerSync{Player: uint16(s.byte() % 6), SyncSeq: s.u16(), DeathEpoch: uint16(s.byte() % 3),
+		s.send(&wire.RemotePlayerSync{Player: wire.PlayerID(s.byte() % 6), SyncSeq: s.u16(), DeathEpoch: uint16(s.byte() % 3),
 			Alive: true, Health: 50, Position: s.vec(), Vehicle: wire.NoVehicle,
 			Stamp: wire.Stamp{Teammate: s.byte()%2 == 0, Rev: uint16(s.byte())}})
 	case 16:
@@ -217,10 +217,10 @@ func (s *scriptRun) event() {
 		case 1:
 			_ = c.LeaveVehicle(h.now)
 		case 2:
-			_, _ = c.VehicleHit(h.now, uint16(s.byte()%6), s.weapon(), s.f32(800))
+			_, _ = c.VehicleHit(h.now, wire.PlayerID(s.byte()%6), s.weapon(), s.f32(800))
 		}
 	case 21:
-		author := uint16(s.byte() % 7)
+		author := wire.PlayerID(s.byte() % 7)
 		if author == 6 {
 			author = wire.NoPlayer
 		}

@@ -13,7 +13,7 @@ import (
 // everything else by the newest stamp received from its author, whatever packet carried it.
 
 // rival is the remote player whose damage these tests judge.
-const rival uint16 = 3
+const rival wire.PlayerID = 3
 
 // rivalFrame is a relayed frame of rival carrying stamp.
 func rivalFrame(seq uint16, stamp wire.Stamp) *wire.RemotePlayerSync {
@@ -54,7 +54,7 @@ func TestVehicleShotIsJudgedByItsOwnStamp(t *testing.T) {
 			h.world.models[22] = r.model
 			vshot := func(seq uint16, stamp wire.Stamp) *wire.RemoteVehicleShot {
 				return &wire.RemoteVehicleShot{Shooter: rival, Vehicle: 22, ShotSeq: seq, Weapon: r.weapon,
-					HitType: wire.HitPlayer, HitID: selfID, HitPos: r.at, Stamp: stamp}
+					HitType: wire.HitPlayer, HitID: uint16(selfID), HitPos: r.at, Stamp: stamp}
 			}
 			// The frames say "teammate" at revision 5, but the shot was fired before that
 			// team change (stamped apart at 4): it hits.

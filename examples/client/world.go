@@ -20,7 +20,7 @@ type World interface {
 	// stopped it. While Trace runs, the client's Position (and its vehicle's pose) is the
 	// pose given: for a shot the server rewound, the rewound one (adr-0041); otherwise the
 	// present one.
-	Trace(self uint16, shot Shot, pose Pose) (pellets int, bodyPart uint8)
+	Trace(self wire.PlayerID, shot Shot, pose Pose) (pellets int, bodyPart uint8)
 	// VehicleModel tells the model of vehicle, and false for a vehicle the game does not
 	// know. The client's vehicle catalogue (Config.Vehicles) says what the model's guns
 	// are: for its own VehicleFire (what it fires, how far and how fast) and for a relayed
@@ -32,7 +32,7 @@ type World interface {
 // RemoteVehicleShot.
 type Shot struct {
 	// Shooter fired it, with its shot number ShotSeq.
-	Shooter uint16
+	Shooter wire.PlayerID
 	ShotSeq uint16
 	// Weapon is the weapon fired (the guns' weapon id for a vehicle shot).
 	Weapon uint8
@@ -75,8 +75,8 @@ type VehiclePose struct {
 // emptyWorld is the World of a zero Config: nothing hits, nothing is armed.
 type emptyWorld struct{}
 
-func (emptyWorld) Trace(uint16, Shot, Pose) (int, uint8) { return 0, 0 }
-func (emptyWorld) VehicleModel(uint16) (uint16, bool)    { return 0, false }
+func (emptyWorld) Trace(wire.PlayerID, Shot, Pose) (int, uint8) { return 0, 0 }
+func (emptyWorld) VehicleModel(uint16) (uint16, bool)           { return 0, false }
 
 // seatState is the vehicle the player sits in.
 type seatState struct {
@@ -88,7 +88,7 @@ type seatState struct {
 	// the driver's view of the vehicle's health and who damaged it last
 	health       float32
 	wrecked      bool
-	lastAttacker uint16
+	lastAttacker wire.PlayerID
 	lastWeapon   uint8
 	// the newest relayed frame of the vehicle taken (a passenger follows the driver's)
 	syncSeq  uint16

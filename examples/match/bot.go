@@ -63,7 +63,7 @@ type bot struct {
 	leaveAt  time.Duration
 	spraying time.Duration // until when the spraycan is held
 	nextNade time.Duration
-	ids      []uint16 // scratch: the client's remote copies
+	ids      []wire.PlayerID // scratch: the client's remote copies
 }
 
 func newBot(p *player, cfg Config) bot {
@@ -77,7 +77,7 @@ func expDuration(p *player, mean time.Duration) time.Duration {
 }
 
 // think runs one decision of the bot.
-func (b *bot) think(m *Match, now time.Duration) {
+func (b *bot) think(now time.Duration, m *Match) {
 	c := b.p.c
 	if !c.Alive() {
 		if cr := b.car; cr != nil {
@@ -92,7 +92,7 @@ func (b *bot) think(m *Match, now time.Duration) {
 		return
 	}
 	if b.car != nil {
-		b.ride(m, now)
+		b.ride(now, m)
 		return
 	}
 	if b.p.cheat.busy() {
@@ -110,7 +110,7 @@ func (b *bot) think(m *Match, now time.Duration) {
 		if b.seat(m, cr) < 0 {
 			b.carGoal = nil // taken, or wrecked, meanwhile
 		} else if dist(c.Position(), cr.pose.Position) <= CarReach {
-			b.enterCar(m, now, cr)
+			b.enterCar(now, m, cr)
 			if b.car != nil {
 				return
 			}
@@ -119,16 +119,16 @@ func (b *bot) think(m *Match, now time.Duration) {
 			t = nil // on its way to the car the bot does not fight
 		}
 	}
-	b.walk(m, now, t)
+	b.walk(now, m, t)
 	if t != nil {
-		b.fight(m, now, t)
+		b.fight(now, m, t)
 	}
 }
 
 // target is what the bot knows of its target: its client's copy.
 type target struct {
 	idx  int
-	id   uint16
+	id   wire.PlayerID
 	r    client.Remote
 	dist float32
 }
@@ -140,7 +140,7 @@ func (b *bot) pickTarget(m *Match) *target {
 		if o == b.p {
 			continue
 		}
-		if m.cfg.Race && !m.gm.raceTarget(b.p, o, m.sim.Now()) {
+		if m.cfg.Race && !m.gm.raceTarget(m.sim.Now(), b.p, o) {
 			continue
 		}
 		r, ok := c.Remote(o.id)
@@ -161,7 +161,7 @@ func (b *bot) pickTarget(m *Match) *target {
 	return best
 }
 
-func (b *bot) walk(m *Match, now time.Duration, t *target) {
+func (b *bot) walk(now time.Duration, m *Match, t *target) {
 	c := b.p.c
 	pos := c.Position()
 	goal := b.waypoint
@@ -186,7 +186,7 @@ func (b *bot) walk(m *Match, now time.Duration, t *target) {
 	_ = c.Move(now, next, vel, f)
 }
 
-func (b *bot) fight(m *Match, now time.Duration, t *target) {
+func (b *bot) fight(now time.Duration, m *Match, t *target) {
 	c := b.p.c
 	rng := b.p.rng
 	eye := add(c.Position(), wire.Vec3{Z: 0.6})
@@ -194,7 +194,7 @@ func (b *bot) fight(m *Match, now time.Duration, t *target) {
 	switch {
 	case m.cfg.Race:
 		if t.dist < 60 {
-			_, _ = c.Fire(now, weaponM4, wire.HitPlayer, t.id, eye, aim)
+			_, _ = c.Fire(now, weaponM4, wire.HitPlayer, uint16(t.id), eye, aim)
 		}
 	case t.dist <= client.StealthReach && b.brawler && t.r.Vehicle == wire.NoVehicle && rng.Float64() < 0.15:
 		_, _ = c.Arm(now, weaponKnife)
@@ -202,7 +202,7 @@ func (b *bot) fight(m *Match, now time.Duration, t *target) {
 	case t.dist <= 1.6 && b.brawler && t.r.Vehicle == wire.NoVehicle:
 		_, _ = c.Arm(now, weaponKnife)
 		if a, err := c.Strike(now, t.id); err == nil && a.Verdict == client.Acted {
-			m.meleeLands(b.p, t.idx, weaponKnife, now)
+			m.meleeLands(now, b.p, t.idx, weaponKnife)
 		}
 	case t.dist <= SprayRange && b.brawler && rng.Float64() < 0.2:
 		if b.spraying == 0 {
@@ -213,7 +213,7 @@ func (b *bot) fight(m *Match, now time.Duration, t *target) {
 			}
 		}
 		if b.spraying > 0 {
-			m.sprayLands(b.p, t.idx, now)
+			m.sprayLands(now, b.p, t.idx)
 		}
 	case now >= b.nextNade && t.dist > 12 && t.dist < 30:
 		b.nextNade = now + expDuration(b.p, GrenadeEvery)
@@ -225,13 +225,13 @@ func (b *bot) fight(m *Match, now time.Duration, t *target) {
 		}
 		if cr := b.carInSight(m, c.Position()); cr != nil && rng.Float64() < VehicleFireShare {
 			if a, err := c.Fire(now, weaponM4, wire.HitVehicle, cr.id, eye, cr.pose.Position); err == nil && a.Verdict == client.Acted {
-				m.vehicleShotLands(b.p, cr, weaponM4, now)
+				m.vehicleShotLands(now, b.p, cr, weaponM4)
 			}
 			return
 		}
 		if b.p.cheat != nil && b.p.cheat.kind == CheatFrozenAmmo {
 			// The frozen-ammo cheater empties its M4 as fast as it can.
-			_, _ = c.Fire(now, weaponM4, wire.HitPlayer, t.id, eye, aim)
+			_, _ = c.Fire(now, weaponM4, wire.HitPlayer, uint16(t.id), eye, aim)
 			return
 		}
 		if rng.Float64() >= FireShare && !m.cfg.Race {
@@ -244,8 +244,8 @@ func (b *bot) fight(m *Match, now time.Duration, t *target) {
 		case t.dist < 30 && rng.Float64() < 0.3:
 			w = weaponDeagle
 		}
-		if a, _ := c.Fire(now, w, wire.HitPlayer, t.id, eye, aim); a.Verdict != client.Acted && w != weaponM4 {
-			_, _ = c.Fire(now, weaponM4, wire.HitPlayer, t.id, eye, aim)
+		if a, _ := c.Fire(now, w, wire.HitPlayer, uint16(t.id), eye, aim); a.Verdict != client.Acted && w != weaponM4 {
+			_, _ = c.Fire(now, weaponM4, wire.HitPlayer, uint16(t.id), eye, aim)
 		}
 	}
 }
@@ -255,7 +255,7 @@ func (b *bot) carInSight(m *Match, pos wire.Vec3) *car {
 		if cr.wrecked || cr.driver < 0 || cr.driver == b.p.idx || cr.passenger == b.p.idx {
 			continue
 		}
-		if mate, _ := b.p.c.Teammate(uint16(cr.driver)); mate {
+		if mate, _ := b.p.c.Teammate(wire.PlayerID(cr.driver)); mate {
 			continue
 		}
 		if dist(pos, cr.pose.Position) < 60 {
@@ -322,7 +322,7 @@ func (b *bot) seesFree(vehicle uint16, seat uint8) bool {
 }
 
 // enterCar seats the bot in cr, which it stands next to.
-func (b *bot) enterCar(m *Match, now time.Duration, cr *car) {
+func (b *bot) enterCar(now time.Duration, m *Match, cr *car) {
 	c := b.p.c
 	b.carGoal = nil
 	seat := b.seat(m, cr)
@@ -345,24 +345,24 @@ func (b *bot) enterCar(m *Match, now time.Duration, cr *car) {
 
 // ride drives the car (the driver) or sits in it (the passenger), and leaves it after a
 // while or when it is wrecked.
-func (b *bot) ride(m *Match, now time.Duration) {
+func (b *bot) ride(now time.Duration, m *Match) {
 	c := b.p.c
 	cr := b.car
 	if v, _ := c.Vehicle(); v == wire.NoVehicle {
-		b.leaveCar(m, now) // the client stepped out of a wreck (or died)
+		b.leaveCar(now, m) // the client stepped out of a wreck (or died)
 		return
 	}
 	if cr.wrecked {
 		return // the wreck burns: the server's verdict on its occupants is on its way
 	}
 	if now >= b.leaveAt {
-		b.leaveCar(m, now)
+		b.leaveCar(now, m)
 		return
 	}
 	if !b.driving {
 		// A passenger's game moves the car with the driver's frames the server relays (its
 		// client does that); it fires from where its game shows the car.
-		b.driveBy(m, now)
+		b.driveBy(now, m)
 		return
 	}
 	next, reached := stepTowards(cr.pose.Position, cr.waypoint, DriveSpeed*float32(ThinkInterval.Seconds()))
@@ -387,13 +387,13 @@ func (b *bot) ride(m *Match, now time.Duration) {
 			muzzle := wire.Vec3(gun.Muzzle(inventory.Vec3(next), inventory.Quat(rot)))
 			aim := add(t.r.Position, wire.Vec3{Z: 0.3})
 			if dist(muzzle, aim) < gun.Range {
-				_, _ = c.VehicleFire(now, wire.HitPlayer, t.id, muzzle, aim)
+				_, _ = c.VehicleFire(now, wire.HitPlayer, uint16(t.id), muzzle, aim)
 			}
 		}
 	}
 }
 
-func (b *bot) leaveCar(m *Match, now time.Duration) {
+func (b *bot) leaveCar(now time.Duration, m *Match) {
 	c := b.p.c
 	cr := b.car
 	if b.driving {
@@ -409,7 +409,7 @@ func (b *bot) leaveCar(m *Match, now time.Duration) {
 }
 
 // stop ends the bot's play: it lets go of the trigger and stands still.
-func (b *bot) stop(m *Match, now time.Duration) {
+func (b *bot) stop(now time.Duration, m *Match) {
 	c := b.p.c
 	if b.spraying > 0 {
 		_, _ = c.HoldFire(now, false)

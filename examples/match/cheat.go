@@ -218,17 +218,17 @@ func newCheater(kind Cheat, idx int) *cheater {
 
 // outgoing rewrites a datagram of the cheater's client on its way out, and may add forged
 // datagrams after it (send).
-func (m *Match) outgoing(p *player, now time.Duration, d []byte, send func([]byte)) {
+func (m *Match) outgoing(now time.Duration, p *player, d []byte, send func([]byte)) {
 	ch := p.cheat
 	if ch != nil && ch.stale != nil {
-		m.staleOutgoing(p, now, d, send)
+		m.staleOutgoing(now, p, d, send)
 		return
 	}
-	if ch != nil && ch.hold != nil && m.withholding(p, now, d, send) {
+	if ch != nil && ch.hold != nil && m.withholding(now, p, d, send) {
 		return
 	}
 	if ch != nil && ch.kind == CheatMutator {
-		m.mutateOutgoing(p, now, d, send)
+		m.mutateOutgoing(now, p, d, send)
 		return
 	}
 	if ch != nil && ch.kind == CheatFlood {
@@ -316,26 +316,26 @@ func (ch *cheater) forgeShot(send func([]byte)) {
 }
 
 // forge runs every client tick of a cheater: the shots its game would not fire.
-func (m *Match) forge(p *player, now time.Duration, send func([]byte)) {
+func (m *Match) forge(now time.Duration, p *player, send func([]byte)) {
 	ch := p.cheat
 	if ch != nil && ch.kind == CheatMutator {
-		m.mutatorTick(p, now, send)
+		m.mutatorTick(now, p, send)
 		return
 	}
 	if ch != nil && ch.kind == CheatFlood {
-		m.floodTick(p, now, send)
+		m.floodTick(now, p, send)
 		return
 	}
 	if ch != nil && ch.hold != nil {
-		m.forgeHeld(p, now, send)
+		m.forgeHeld(now, p, send)
 		return
 	}
 	if ch != nil && ch.kind == CheatFarOrigin {
-		m.forgeFarOrigin(p, now)
+		m.forgeFarOrigin(now, p)
 		return
 	}
 	if ch != nil && ch.veh != nil {
-		m.forgeVehicles(p, now, send)
+		m.forgeVehicles(now, p, send)
 	}
 	if ch == nil || !ch.haveShot {
 		return
@@ -356,12 +356,12 @@ func (m *Match) forge(p *player, now time.Duration, send func([]byte)) {
 
 // forgeHeld runs every client tick of the carry-over and taken-weapon cheaters: the shots
 // they fire through the overwrite window.
-func (m *Match) forgeHeld(p *player, now time.Duration, send func([]byte)) {
+func (m *Match) forgeHeld(now time.Duration, p *player, send func([]byte)) {
 	switch p.cheat.kind {
 	case CheatCarryOver:
-		m.forgeCarryOver(p, now, send)
+		m.forgeCarryOver(now, p, send)
 	case CheatTakenWeapon:
-		m.forgeTakenWeapon(p, now, send)
+		m.forgeTakenWeapon(now, p, send)
 	}
 }
 
@@ -376,12 +376,12 @@ func (m *Match) bulletsLeft(w client.Weapons) uint16 {
 }
 
 // watch sees every datagram the server sends, for the cheats' measurements.
-func (m *Match) watch(to int, now time.Duration, d []byte) {
+func (m *Match) watch(now time.Duration, to int, d []byte) {
 	if len(m.cheaters) == 0 {
 		return
 	}
 	if m.adv != nil {
-		m.adv.watch(to, now, d)
+		m.adv.watch(now, to, d)
 	}
 	id, err := wire.Peek(d)
 	if err != nil || (id != wire.IDRemoteWeaponShot && id != wire.IDRemotePlayerSync &&
@@ -403,7 +403,7 @@ func (m *Match) watch(to int, now time.Duration, d []byte) {
 		}
 		ch := p.cheat
 		if ch.hold != nil {
-			m.watchHeld(p, now, msg)
+			m.watchHeld(now, p, msg)
 			return
 		}
 		if ch.kind == CheatFrozenAmmo && msg.Weapon != weaponM4 {
@@ -418,7 +418,7 @@ func (m *Match) watch(to int, now time.Duration, d []byte) {
 				ch.relayAt[msg.Weapon] = append(ch.relayAt[msg.Weapon], now)
 			}
 		}
-		if ch.kind == CheatRevive && m.heldDead(p, now) {
+		if ch.kind == CheatRevive && m.heldDead(now, p) {
 			if _, seen := ch.deadSeen[msg.ShotSeq]; !seen {
 				ch.deadSeen[msg.ShotSeq] = now
 				ch.report.Gained++
@@ -426,7 +426,7 @@ func (m *Match) watch(to int, now time.Duration, d []byte) {
 		}
 	case *wire.RemotePlayerSync:
 		p := m.player(msg.Player)
-		if p != nil && p.cheat != nil && p.cheat.kind == CheatRevive && msg.Alive && m.heldDead(p, now) {
+		if p != nil && p.cheat != nil && p.cheat.kind == CheatRevive && msg.Alive && m.heldDead(now, p) {
 			p.cheat.report.Gained++
 		}
 	}
@@ -434,7 +434,7 @@ func (m *Match) watch(to int, now time.Duration, d []byte) {
 
 // heldDead reports whether the server has held the cheater dead since before this
 // flush: a relay made in the tick of the commit was made while it was alive.
-func (m *Match) heldDead(p *player, now time.Duration) bool {
+func (m *Match) heldDead(now time.Duration, p *player) bool {
 	ch := p.cheat
 	return !m.serverAlive(p) && ch.diedAt >= 0 && now-ch.diedAt > ServerTick
 }
@@ -458,7 +458,7 @@ func (m *Match) cheatTick(now time.Duration) {
 			continue
 		}
 		if ch.hold != nil {
-			m.heldTick(p, now)
+			m.heldTick(now, p)
 			continue
 		}
 		if ch.kind != CheatHealthFrames {
@@ -483,16 +483,16 @@ func (m *Match) cheatTick(now time.Duration) {
 const RaiseExcuse = 2 * time.Second
 
 // onCheaterSpawn sets a frozen-ammo cheater's M4 ammo low at each spawn.
-func (m *Match) onCheaterSpawn(p *player, now time.Duration) {
+func (m *Match) onCheaterSpawn(now time.Duration, p *player) {
 	if p.cheat == nil {
 		return
 	}
 	p.cheat.excused = now
 	if m.adv != nil {
-		m.adv.spawned(p, now)
+		m.adv.spawned(now, p)
 	}
 	if p.cheat.hold != nil {
-		m.heldSpawn(p, now)
+		m.heldSpawn(now, p)
 		return
 	}
 	if p.cheat.kind != CheatFrozenAmmo {

@@ -34,8 +34,8 @@ const (
 // forgeCarryOver fires the carry-over cheater's plan once its client applied the MP5: the
 // replaced Uzi's rounds through the overwrite window, and at the same time the MP5's and
 // beyond (the two guns' cadences are checked apart).
-func (m *Match) forgeCarryOver(p *player, now time.Duration, send func([]byte)) {
-	m.forgeHeldShot(p, now, send, [2]uint8{weaponUzi, weaponMP5}, [2]time.Duration{carryOverUziGap, carryOverMP5Gap})
+func (m *Match) forgeCarryOver(now time.Duration, p *player, send func([]byte)) {
+	m.forgeHeldShot(now, p, send, [2]uint8{weaponUzi, weaponMP5}, [2]time.Duration{carryOverUziGap, carryOverMP5Gap})
 }
 
 // watchCarryOver counts the distinct Uzi and MP5 shots of the cheater the server relays;

@@ -37,7 +37,7 @@ type farOrigin struct {
 	// each projectile: the truth its relays are measured against.
 	stood     map[uint16]wire.Vec3
 	thrown    map[uint16]wire.Vec3
-	target    map[uint16]uint16 // projectile -> the player it is thrown at
+	target    map[uint16]wire.PlayerID // projectile -> the player it is thrown at
 	nextThrow time.Duration
 	// far holds the actions relayed with an origin or a detonation beyond where the
 	// cheater could have put it: shots by number, projectiles by number.
@@ -48,7 +48,7 @@ type farOrigin struct {
 }
 
 func newFarOrigin() *farOrigin {
-	return &farOrigin{stood: map[uint16]wire.Vec3{}, thrown: map[uint16]wire.Vec3{}, target: map[uint16]uint16{},
+	return &farOrigin{stood: map[uint16]wire.Vec3{}, thrown: map[uint16]wire.Vec3{}, target: map[uint16]wire.PlayerID{},
 		farShot: map[uint16]bool{}, farProj: map[uint16]bool{}, pending: map[[2]uint16]bool{}}
 }
 
@@ -71,7 +71,7 @@ func (m *Match) farShot(p *player, d []byte, msg *wire.WeaponShot, send func([]b
 	ch, f := p.cheat, p.cheat.far
 	stood := p.c.Position()
 	f.stood[msg.ShotSeq] = stood
-	r, ok := p.c.Remote(msg.HitID)
+	r, ok := p.c.Remote(wire.PlayerID(msg.HitID))
 	if msg.HitType != wire.HitPlayer || !ok || dist(stood, r.Position) < FarOriginMin {
 		send(d)
 		return
@@ -113,7 +113,7 @@ func (m *Match) farDetonation(p *player, d []byte, msg *wire.Detonation, send fu
 }
 
 // forgeFarOrigin throws, now and then, a grenade at an enemy far beyond any throw.
-func (m *Match) forgeFarOrigin(p *player, now time.Duration) {
+func (m *Match) forgeFarOrigin(now time.Duration, p *player) {
 	f, c := p.cheat.far, p.c
 	if now < f.nextThrow || !c.Alive() {
 		return
@@ -182,7 +182,7 @@ func (m *Match) farReport(victim *player, rep *wire.DamageReport) {
 	switch {
 	case rep.Ref.Kind == wire.RefWeaponShot && f.farShot[rep.Ref.Seq],
 		rep.Ref.Kind == wire.RefDetonation && f.farProj[rep.Ref.Seq]:
-		f.pending[[2]uint16{victim.id, rep.DamageSeq}] = true
+		f.pending[[2]uint16{uint16(victim.id), rep.DamageSeq}] = true
 	}
 }
 
@@ -195,7 +195,7 @@ func (m *Match) farCredit(e refserver.Event) {
 	if o == nil || o.cheat == nil || o.cheat.far == nil {
 		return
 	}
-	key := [2]uint16{e.Player, e.Seq}
+	key := [2]uint16{uint16(e.Player), e.Seq}
 	if o.cheat.far.pending[key] {
 		delete(o.cheat.far.pending, key)
 		o.cheat.report.Gained++
@@ -203,7 +203,7 @@ func (m *Match) farCredit(e refserver.Event) {
 }
 
 // farOf is the far-origin state of player id, nil for anyone else.
-func (m *Match) farOf(id uint16) *farOrigin {
+func (m *Match) farOf(id wire.PlayerID) *farOrigin {
 	if p := m.player(id); p != nil && p.cheat != nil {
 		return p.cheat.far
 	}

@@ -36,7 +36,7 @@ type floodState struct {
 // floodTick runs every client tick of a flooder: a burst every FloodEvery, rotating
 // through frames (copies of its last frame under new numbers), shots (copies of its last
 // shot under new numbers) and junk (random bytes).
-func (m *Match) floodTick(p *player, now time.Duration, send func([]byte)) {
+func (m *Match) floodTick(now time.Duration, p *player, send func([]byte)) {
 	if m.quiet {
 		return // play is over
 	}

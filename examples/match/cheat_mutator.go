@@ -101,9 +101,9 @@ type mutState struct {
 	relayed   map[uint8]int // accepted shots by weapon
 	grenades  int           // accepted grenade launches (and launches healed by a detonation)
 	given     map[uint8]int // rounds given by weapon
-	claims    map[uint16]forgery
+	claims    map[wire.PlayerID]forgery
 	vclaims   map[uint16]forgery
-	lastDmg   map[uint16]string // victim -> the forgery of its last credited damage from it ("" if none)
+	lastDmg   map[wire.PlayerID]string // victim -> the forgery of its last credited damage from it ("" if none)
 	drove     map[uint16]time.Duration
 	above     time.Duration // since when its ledger is above its client's health (-1: not)
 	counted   bool
@@ -136,8 +136,8 @@ func newAdversary(m *Match) *adversary {
 		case CheatMutator:
 			a.muts[p.idx] = &mutState{p: p, rng: rand.New(rand.NewPCG(m.cfg.Seed, uint64(0x6d75740000+p.idx))),
 				launches: map[uint16]wire.Vec3{}, forged: map[forgeKey]forgery{}, relayed: map[uint8]int{},
-				given: map[uint8]int{}, claims: map[uint16]forgery{}, vclaims: map[uint16]forgery{},
-				lastDmg: map[uint16]string{}, drove: map[uint16]time.Duration{}, above: -1, findings: map[string]int{}}
+				given: map[uint8]int{}, claims: map[wire.PlayerID]forgery{}, vclaims: map[uint16]forgery{},
+				lastDmg: map[wire.PlayerID]string{}, drove: map[uint16]time.Duration{}, above: -1, findings: map[string]int{}}
 		case CheatFlood:
 			a.floods = append(a.floods, p)
 		}
@@ -168,7 +168,7 @@ func (s *mutState) gain(field *int, what, mutation string) {
 // ---- the mutations ----
 
 // mutateOutgoing rewrites a datagram of the mutator's client at random.
-func (m *Match) mutateOutgoing(p *player, now time.Duration, d []byte, send func([]byte)) {
+func (m *Match) mutateOutgoing(now time.Duration, p *player, d []byte, send func([]byte)) {
 	s := m.adv.muts[p.idx]
 	s.last = append(s.last[:0], d...)
 	id, err := wire.Peek(d)
@@ -195,7 +195,7 @@ func (m *Match) mutateOutgoing(p *player, now time.Duration, d []byte, send func
 	}
 	label := ""
 	for range 1 + s.rng.IntN(3) {
-		if l := s.mutate(m, now, msg); l != "" && !strings.Contains(label, l) {
+		if l := s.mutate(now, m, msg); l != "" && !strings.Contains(label, l) {
 			if label != "" {
 				label += "+"
 			}
@@ -319,14 +319,14 @@ func (s *mutState) u16(x uint16) uint16 {
 	return uint16(s.rng.Uint32())
 }
 
-func (s *mutState) playerID(m *Match) uint16 {
+func (s *mutState) playerID(m *Match) wire.PlayerID {
 	switch s.rng.IntN(6) {
 	case 0:
 		return wire.NoPlayer
 	case 1:
 		return s.p.id
 	case 2:
-		return uint16(s.rng.Uint32())
+		return wire.PlayerID(s.rng.Uint32())
 	}
 	return m.players[s.rng.IntN(len(m.players))].id
 }
@@ -401,7 +401,7 @@ func (s *mutState) weapon() uint8 {
 }
 
 // mutate changes one field of msg at random and names the mutation ("" if none applied).
-func (s *mutState) mutate(m *Match, now time.Duration, msg wire.Message) string {
+func (s *mutState) mutate(now time.Duration, m *Match, msg wire.Message) string {
 	r := s.rng
 	switch x := msg.(type) {
 	case *wire.PlayerSync:
@@ -478,7 +478,7 @@ func (s *mutState) mutate(m *Match, now time.Duration, msg wire.Message) string 
 			x.Weapon = s.weapon()
 			return "shot.weapon"
 		case 4:
-			x.HitType, x.HitID = wire.HitType(r.IntN(4)), s.playerID(m)
+			x.HitType, x.HitID = wire.HitType(r.IntN(4)), uint16(s.playerID(m))
 			if x.HitType == wire.HitVehicle {
 				x.HitID = s.vehicleID(m)
 			}
@@ -575,7 +575,7 @@ func (s *mutState) aim(m *Match, x *wire.WeaponShot) {
 			continue
 		}
 		if r, ok := s.p.c.Remote(o.id); ok && dist(r.Position, x.Origin) < 6 {
-			x.HitType, x.HitID = wire.HitPlayer, o.id
+			x.HitType, x.HitID = wire.HitPlayer, uint16(o.id)
 			x.HitPos = add(r.Position, sub(r.Position, x.Origin))
 			return
 		}
@@ -584,19 +584,19 @@ func (s *mutState) aim(m *Match, x *wire.WeaponShot) {
 
 // mutatorTick runs every client tick of a mutator: replays, forged reliable messages,
 // bursts.
-func (m *Match) mutatorTick(p *player, now time.Duration, send func([]byte)) {
+func (m *Match) mutatorTick(now time.Duration, p *player, send func([]byte)) {
 	if m.quiet {
 		return // play is over: the final comparison waits for a world at rest
 	}
 	s := m.adv.muts[p.idx]
 	if s.rng.Float64() < ReplayShare {
-		s.replay(m, now, send)
+		s.replay(now, m, send)
 	}
 	if s.rng.Float64() < ForgeShare {
-		s.forgeReliable(m, now, send)
+		s.forgeReliable(now, m, send)
 	}
 	if s.rng.Float64() < ShotShare && p.c.Alive() {
-		s.forgeShot(m, now, send)
+		s.forgeShot(now, m, send)
 	}
 	// A forged death report (or a lethal report) may have ended its life on the server
 	// while its game lives on: it asks for a respawn, as its game never will.
@@ -613,7 +613,7 @@ func (m *Match) mutatorTick(p *player, now time.Duration, send func([]byte)) {
 }
 
 // replay re-encodes a datagram relayed to the mutator as its own.
-func (s *mutState) replay(m *Match, now time.Duration, send func([]byte)) {
+func (s *mutState) replay(now time.Duration, m *Match, send func([]byte)) {
 	if len(s.replays) == 0 {
 		return
 	}
@@ -662,7 +662,7 @@ func (s *mutState) replay(m *Match, now time.Duration, send func([]byte)) {
 		return
 	}
 	if s.rng.IntN(3) == 0 {
-		s.mutate(m, now, out)
+		s.mutate(now, m, out)
 	}
 	s.out(s.p, out, label, send)
 }
@@ -670,7 +670,7 @@ func (s *mutState) replay(m *Match, now time.Duration, send func([]byte)) {
 // forgeShot fires a shot its game did not fire, at another player: from where it stands
 // (an aimbot: within its rounds and cadence the records allow it), from next to its
 // target, or a grenade's detonation next to its target.
-func (s *mutState) forgeShot(m *Match, now time.Duration, send func([]byte)) {
+func (s *mutState) forgeShot(now time.Duration, m *Match, send func([]byte)) {
 	c := s.p.c
 	o := m.players[s.rng.IntN(len(m.players))]
 	r, ok := c.Remote(o.id)
@@ -692,12 +692,12 @@ func (s *mutState) forgeShot(m *Match, now time.Duration, send func([]byte)) {
 			return
 		}
 		s.out(s.p, &wire.WeaponShot{ShotSeq: s.shotSeq, DeathEpoch: c.DeathEpoch(), PropertiesRev: c.Revisions().Properties,
-			Weapon: weapon, HitType: wire.HitPlayer, HitID: hid, Origin: eye, HitPos: end}, "forge.shot", send)
+			Weapon: weapon, HitType: wire.HitPlayer, HitID: uint16(hid), Origin: eye, HitPos: end}, "forge.shot", send)
 	case 1:
 		s.shotSeq++
 		from := add(target, wire.Vec3{X: 3, Z: 0.6})
 		s.out(s.p, &wire.WeaponShot{ShotSeq: s.shotSeq, DeathEpoch: c.DeathEpoch(), PropertiesRev: c.Revisions().Properties,
-			Weapon: weapon, HitType: wire.HitPlayer, HitID: hid, Origin: from, HitPos: add(target, sub(target, from))}, "forge.shot_origin", send)
+			Weapon: weapon, HitType: wire.HitPlayer, HitID: uint16(hid), Origin: from, HitPos: add(target, sub(target, from))}, "forge.shot_origin", send)
 	default:
 		s.projSeq++
 		s.out(s.p, &wire.Detonation{Projectile: s.projSeq, DeathEpoch: c.DeathEpoch(), Weapon: weaponGrenade, Position: target},
@@ -707,7 +707,7 @@ func (s *mutState) forgeShot(m *Match, now time.Duration, send func([]byte)) {
 
 // forgeReliable sends a reliable message its client never sent (as a datagram of its
 // own: the server's endpoint takes either).
-func (s *mutState) forgeReliable(m *Match, now time.Duration, send func([]byte)) {
+func (s *mutState) forgeReliable(now time.Duration, m *Match, send func([]byte)) {
 	c := s.p.c
 	epoch := c.DeathEpoch()
 	if s.rng.IntN(3) == 0 {
@@ -746,7 +746,7 @@ func (s *mutState) forgeReliable(m *Match, now time.Duration, send func([]byte))
 
 // watch sees every datagram the server sends: those relayed to a mutator feed its
 // replays; those relayed to the observer tell what the server accepted of a mutator.
-func (a *adversary) watch(to int, now time.Duration, d []byte) {
+func (a *adversary) watch(now time.Duration, to int, d []byte) {
 	id, err := wire.Peek(d)
 	if err != nil || id.Transport() {
 		return
@@ -778,7 +778,7 @@ func (a *adversary) watch(to int, now time.Duration, d []byte) {
 	}
 	if x, ok := msg.(*wire.RemotePlayerSync); ok {
 		if s := a.mut(x.Player); s != nil {
-			s.accepted(a.m, now, x)
+			s.accepted(now, a.m, x)
 		}
 		return
 	}
@@ -804,16 +804,16 @@ func (a *adversary) judge(now time.Duration, msg wire.Message) {
 	switch x := msg.(type) {
 	case *wire.RemoteVehicleSync:
 		if s := a.mut(x.Driver); s != nil {
-			s.vehicleMoved(a.m, now, x.Vehicle)
+			s.vehicleMoved(now, a.m, x.Vehicle)
 		}
 	case *wire.RemoteWeaponShot:
 		if s := a.mut(x.Shooter); s != nil {
 			s.relayed[x.Weapon]++
-			s.shot(a.m, now, forgeKey{wire.RefWeaponShot, x.ShotSeq}, x.Origin, x.HitType, x.HitID, wire.NoVehicle)
+			s.shot(now, a.m, forgeKey{wire.RefWeaponShot, x.ShotSeq}, x.Origin, x.HitType, x.HitID, wire.NoVehicle)
 		}
 	case *wire.RemoteVehicleShot:
 		if s := a.mut(x.Shooter); s != nil {
-			s.shot(a.m, now, forgeKey{wire.RefVehicleShot, x.ShotSeq}, x.Origin, x.HitType, x.HitID, x.Vehicle)
+			s.shot(now, a.m, forgeKey{wire.RefVehicleShot, x.ShotSeq}, x.Origin, x.HitType, x.HitID, x.Vehicle)
 		}
 	case *wire.RemoteProjectile:
 		if s := a.mut(x.Owner); s != nil {
@@ -826,7 +826,7 @@ func (a *adversary) judge(now time.Duration, msg wire.Message) {
 	}
 }
 
-func (a *adversary) mut(id uint16) *mutState {
+func (a *adversary) mut(id wire.PlayerID) *mutState {
 	if int(id) < len(a.m.players) {
 		return a.muts[int(id)]
 	}
@@ -835,7 +835,7 @@ func (a *adversary) mut(id uint16) *mutState {
 
 // accepted takes a frame the server relayed of the mutator: a position it accepted, and
 // a seat it took.
-func (s *mutState) accepted(m *Match, now time.Duration, x *wire.RemotePlayerSync) {
+func (s *mutState) accepted(now time.Duration, m *Match, x *wire.RemotePlayerSync) {
 	s.lastRelay = now
 	s.path = append(s.path, posAt{at: now, pos: x.Position})
 	if len(s.path) > 512 {
@@ -859,7 +859,7 @@ func (s *mutState) accepted(m *Match, now time.Duration, x *wire.RemotePlayerSyn
 }
 
 // vehicleMoved takes a vehicle frame the server relayed with the mutator as its driver.
-func (s *mutState) vehicleMoved(m *Match, now time.Duration, v uint16) {
+func (s *mutState) vehicleMoved(now time.Duration, m *Match, v uint16) {
 	cr := m.world.car(v)
 	if cr == nil {
 		return
@@ -892,7 +892,7 @@ func (s *mutState) within(now time.Duration, q wire.Vec3, reach float32, lookbac
 
 // shot takes a shot the server relayed of the mutator: forged when it starts where the
 // server never accepted the mutator to be, or comes from a vehicle it does not sit in.
-func (s *mutState) shot(m *Match, now time.Duration, k forgeKey, origin wire.Vec3, ht wire.HitType, hid, vehicle uint16) {
+func (s *mutState) shot(now time.Duration, m *Match, k forgeKey, origin wire.Vec3, ht wire.HitType, hid, vehicle uint16) {
 	f := s.forged[k]
 	label := f.label
 	forged := !s.wasAt(now, origin)
@@ -911,7 +911,7 @@ func (s *mutState) shot(m *Match, now time.Duration, k forgeKey, origin wire.Vec
 	}
 	switch ht {
 	case wire.HitPlayer:
-		s.claims[hid] = forgery{label: label, at: now}
+		s.claims[wire.PlayerID(hid)] = forgery{label: label, at: now}
 	case wire.HitVehicle:
 		s.vclaims[hid] = forgery{label: label, at: now}
 	}
@@ -961,7 +961,7 @@ func (s *mutState) detonation(now time.Duration, x *wire.RemoteDetonation) {
 }
 
 // reported finds the victim's report numbered seq naming attacker in its client's log.
-func (a *adversary) reported(victim *player, seq, attacker uint16) (wire.Ref, bool) {
+func (a *adversary) reported(victim *player, seq uint16, attacker wire.PlayerID) (wire.Ref, bool) {
 	a.log = victim.c.AppendReportLog(a.log[:0])
 	for i := len(a.log) - 1; i >= 0; i-- {
 		if e := &a.log[i]; e.DamageSeq == seq && e.Attacker == attacker {
@@ -1085,7 +1085,7 @@ func (a *adversary) tick(now time.Duration) {
 
 // spawned counts the rounds the loadout gave a mutator at its respawn grant (the grant
 // clears the store, then gives the loadout).
-func (a *adversary) spawned(p *player, now time.Duration) {
+func (a *adversary) spawned(now time.Duration, p *player) {
 	s := a.muts[p.idx]
 	if s == nil {
 		return

@@ -79,7 +79,7 @@ type shadowHit struct {
 // anything after it) arrived, and the client's own lane messages still go out. Lane acks
 // are cumulative, so the first datagram after the hold acknowledges everything. Its frames
 // show at least 100 health (its game keeps full health).
-func (m *Match) staleOutgoing(p *player, now time.Duration, d []byte, send func([]byte)) {
+func (m *Match) staleOutgoing(now time.Duration, p *player, d []byte, send func([]byte)) {
 	ch, st := p.cheat, p.cheat.stale
 	if rev := p.c.Revisions().Vital; rev != st.lastRev {
 		if !st.holding && st.haveAck {

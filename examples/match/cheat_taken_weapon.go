@@ -30,13 +30,13 @@ func (m *Match) takenHonestBound(rtt time.Duration) time.Duration {
 
 // forgeTakenWeapon fires the taken Deagle through the window once the client applied the
 // take.
-func (m *Match) forgeTakenWeapon(p *player, now time.Duration, send func([]byte)) {
-	m.forgeHeldShot(p, now, send, [2]uint8{weaponDeagle}, [2]time.Duration{TakenShotGap})
+func (m *Match) forgeTakenWeapon(now time.Duration, p *player, send func([]byte)) {
+	m.forgeHeldShot(now, p, send, [2]uint8{weaponDeagle}, [2]time.Duration{TakenShotGap})
 }
 
 // watchTakenWeapon counts the cheater's Deagle shots the server relays later than the
 // honest bound after the take, in the life the take was in: each is a gain.
-func (m *Match) watchTakenWeapon(p *player, now time.Duration, msg *wire.RemoteWeaponShot) {
+func (m *Match) watchTakenWeapon(now time.Duration, p *player, msg *wire.RemoteWeaponShot) {
 	h := p.cheat.hold
 	if msg.Weapon != weaponDeagle || h.takenAt < 0 || now <= h.takenAt+m.takenHonestBound(p.rtt) || h.relayed[msg.ShotSeq] {
 		return

@@ -76,20 +76,20 @@ func (ch *cheater) busy() bool {
 }
 
 // forgeVehicles runs every client tick of a vehicle cheater.
-func (m *Match) forgeVehicles(p *player, now time.Duration, send func([]byte)) {
+func (m *Match) forgeVehicles(now time.Duration, p *player, send func([]byte)) {
 	ch := p.cheat
 	switch ch.kind {
 	case CheatVehicleGuns:
-		m.forgeGuns(p, now, send)
+		m.forgeGuns(now, p, send)
 	case CheatSeatSteal:
-		m.stealSeat(p, now)
+		m.stealSeat(now, p)
 	}
 }
 
 // forgeGuns fires what no honest client could: a Sniper round from an unarmed car, the
 // driver's gun from a passenger's seat, an armed vehicle's gun from on foot, rays beyond
 // the gun's range, and copies of the gun's rays far beyond its cadence.
-func (m *Match) forgeGuns(p *player, now time.Duration, send func([]byte)) {
+func (m *Match) forgeGuns(now time.Duration, p *player, send func([]byte)) {
 	ch, vc := p.cheat, p.cheat.veh
 	c := p.c
 	if m.quiet || !c.Alive() || now < vc.next {
@@ -166,7 +166,7 @@ const weaponSniper uint8 = 34
 // server's SetPlayerPosition takes it out); it drives the car's frames to where it stands;
 // after SeatStealHold it reports the car exploded. The attempt ends when the server puts
 // it on foot after that report, or after SeatStealRest.
-func (m *Match) stealSeat(p *player, now time.Duration) {
+func (m *Match) stealSeat(now time.Duration, p *player) {
 	vc := p.cheat.veh
 	c := p.c
 	if vc.target != nil {

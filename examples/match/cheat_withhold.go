@@ -63,7 +63,7 @@ func (h *withhold) watched(kind Cheat) (gone, successor uint8) {
 
 // observeClient opens the window the moment the cheater's client applied the command:
 // the watched weapon is gone from its slot (replaced by its successor) in the same life.
-func (m *Match) observeClient(p *player, now time.Duration) {
+func (m *Match) observeClient(now time.Duration, p *player) {
 	ch := p.cheat
 	h := ch.hold
 	c := p.c
@@ -95,8 +95,8 @@ func (m *Match) observeClient(p *player, now time.Duration) {
 // withholding handles a datagram of the cheater's client during its window: a lane
 // datagram is dropped, a frame goes out echoing the revision from before the command. It
 // reports whether it took the datagram.
-func (m *Match) withholding(p *player, now time.Duration, d []byte, send func([]byte)) bool {
-	m.observeClient(p, now)
+func (m *Match) withholding(now time.Duration, p *player, d []byte, send func([]byte)) bool {
+	m.observeClient(now, p)
 	h := p.cheat.hold
 	if now >= h.until {
 		return false
@@ -139,9 +139,9 @@ func (m *Match) forgeWeaponShot(p *player, weapon uint8, send func([]byte)) {
 
 // forgeHeldShot fires the forged shots of the window's plan as fast as each weapon's
 // cadence allows (each weapon has its own): left[i] shots of weapons[i], every gaps[i].
-func (m *Match) forgeHeldShot(p *player, now time.Duration, send func([]byte), weapons [2]uint8, gaps [2]time.Duration) {
+func (m *Match) forgeHeldShot(now time.Duration, p *player, send func([]byte), weapons [2]uint8, gaps [2]time.Duration) {
 	h := p.cheat.hold
-	m.observeClient(p, now)
+	m.observeClient(now, p)
 	if !p.c.Alive() {
 		return
 	}
@@ -157,7 +157,7 @@ func (m *Match) forgeHeldShot(p *player, now time.Duration, send func([]byte), w
 // heldSpawn starts a life of a carry-over or taken-weapon cheater: the carry-over cheater
 // gets its Uzi now and its MP5 CarryOverDelay later; the taken-weapon cheater loses its
 // Deagle TakenDelay later.
-func (m *Match) heldSpawn(p *player, now time.Duration) {
+func (m *Match) heldSpawn(now time.Duration, p *player) {
 	h := p.cheat.hold
 	h.takenAt = -1
 	h.closeLife(p.cheat)
@@ -179,7 +179,7 @@ func (m *Match) heldSpawn(p *player, now time.Duration) {
 
 // heldTick sends the gamemode's command for the cheater when it is due, in the life it was
 // planned for.
-func (m *Match) heldTick(p *player, now time.Duration) {
+func (m *Match) heldTick(now time.Duration, p *player) {
 	h := p.cheat.hold
 	if h.due < 0 || now < h.due {
 		return
@@ -206,12 +206,12 @@ func (m *Match) heldTick(p *player, now time.Duration) {
 }
 
 // watchHeld sees a relayed shot of a carry-over or taken-weapon cheater.
-func (m *Match) watchHeld(p *player, now time.Duration, msg *wire.RemoteWeaponShot) {
+func (m *Match) watchHeld(now time.Duration, p *player, msg *wire.RemoteWeaponShot) {
 	switch p.cheat.kind {
 	case CheatCarryOver:
 		m.watchCarryOver(p, msg)
 	case CheatTakenWeapon:
-		m.watchTakenWeapon(p, now, msg)
+		m.watchTakenWeapon(now, p, msg)
 	}
 }
 

@@ -20,7 +20,7 @@ const (
 
 // driveBy fires the passenger's M4 out of its window at the nearest enemy in sight (a
 // drive-by): from beside the car's position its client holds, the way the target is.
-func (b *bot) driveBy(m *Match, now time.Duration) {
+func (b *bot) driveBy(now time.Duration, m *Match) {
 	c := b.p.c
 	if b.p.rng.Float64() >= DriveByShare {
 		return
@@ -37,5 +37,5 @@ func (b *bot) driveBy(m *Match, now time.Duration) {
 		side = scale(flat, WindowOffset/l)
 	}
 	muzzle := add(add(pos, side), wire.Vec3{Z: 0.6})
-	_, _ = c.Fire(now, weaponM4, wire.HitPlayer, t.id, muzzle, add(t.r.Position, wire.Vec3{Z: 0.3}))
+	_, _ = c.Fire(now, weaponM4, wire.HitPlayer, uint16(t.id), muzzle, add(t.r.Position, wire.Vec3{Z: 0.3}))
 }

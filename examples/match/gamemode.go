@@ -184,7 +184,7 @@ func (g *gamemode) command(now time.Duration) {
 			err := s.SetWeaponAmmo(now, p.id, weaponDeagle, 35, wire.NoClip)
 			g.issue(err, true)
 			if err == nil {
-				g.m.noteOverwrite(p, weaponDeagle, now)
+				g.m.noteOverwrite(now, p, weaponDeagle)
 			}
 		}
 	case 10:
@@ -303,12 +303,12 @@ const RaceShooters = 2
 // raceTarget reports whether shooter may fire at o in the race: the victim of the race is
 // the player the next or pending command is for, RaceShooters players shoot at it, and
 // they hold their fire while its command settles.
-func (g *gamemode) raceTarget(shooter, o *player, now time.Duration) bool {
+func (g *gamemode) raceTarget(now time.Duration, shooter, o *player) bool {
 	v := g.race.victim
 	if len(g.race.pending) > 0 {
 		v = g.race.pending[len(g.race.pending)-1].p.idx
 	}
-	if o.idx != v || !g.racing(o, now) {
+	if o.idx != v || !g.racing(now, o) {
 		return false
 	}
 	n := len(g.m.players)
@@ -318,7 +318,7 @@ func (g *gamemode) raceTarget(shooter, o *player, now time.Duration) bool {
 
 // racing reports whether the shooters may fire at player p now (not while its race
 // command settles).
-func (g *gamemode) racing(p *player, now time.Duration) bool {
+func (g *gamemode) racing(now time.Duration, p *player) bool {
 	for _, c := range g.race.pending {
 		if c.p == p && now >= c.sentAt+RaceQuiet/3 {
 			return false
@@ -329,7 +329,7 @@ func (g *gamemode) racing(p *player, now time.Duration) bool {
 
 // reportArrived sees every hit report the server receives; the race keeps those of a
 // player with a command pending, to judge them once the command's revision is known.
-func (g *gamemode) reportArrived(p *player, now time.Duration, rep *wire.DamageReport) {
+func (g *gamemode) reportArrived(now time.Duration, p *player, rep *wire.DamageReport) {
 	if !g.m.cfg.Race {
 		return
 	}

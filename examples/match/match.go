@@ -61,7 +61,7 @@ type Match struct {
 // measures of it.
 type player struct {
 	idx  int
-	id   uint16
+	id   wire.PlayerID
 	node sim.NodeID
 	c    *client.Client
 	rng  *rand.Rand
@@ -118,7 +118,7 @@ func New(cfg Config) (*Match, error) {
 		Sources: map[string]int{}, Deathways: map[string]int{}, Events: map[string]int{},
 	}
 	for i := range cfg.Players {
-		p := &player{idx: i, id: uint16(i), node: sim.NodeID(i + 1), rng: s.Stream(uint64(100 + i)),
+		p := &player{idx: i, id: wire.PlayerID(i), node: sim.NodeID(i + 1), rng: s.Stream(uint64(100 + i)),
 			rtt: cfg.rtt(i), reportsIn: map[uint16]time.Duration{}}
 		c, err := client.New(client.Config{World: m.world, Seed: cfg.Seed*1000 + uint64(i)})
 		if err != nil {
@@ -182,7 +182,7 @@ func (m *Match) Start() error {
 		m.sim.Every(offset, ClientTick, func() bool { m.clientTick(p); return true })
 		m.sim.Every(offset+time.Duration(p.idx)*3*time.Millisecond, ThinkInterval, func() bool {
 			if !m.quiet && !m.cfg.Manual {
-				p.bot.think(m, m.sim.Now())
+				p.bot.think(m.sim.Now(), m)
 			}
 			return true
 		})
@@ -210,7 +210,7 @@ func (m *Match) RunUntil(t time.Duration) { m.sim.RunUntil(t) }
 func (m *Match) Finish() (Report, error) {
 	m.quiet = true
 	for _, p := range m.players {
-		p.bot.stop(m, m.sim.Now())
+		p.bot.stop(m.sim.Now(), m)
 	}
 	m.sim.RunFor(m.cfg.Settle)
 	m.compareFinal()
@@ -221,9 +221,9 @@ func (m *Match) Finish() (Report, error) {
 
 func (m *Match) serverReceive(from sim.NodeID, d []byte) {
 	now := m.sim.Now()
-	conn := uint16(from - 1)
+	conn := wire.PlayerID(from - 1)
 	if int(conn) < len(m.players) && !m.players[conn].flooding() {
-		m.observe(m.players[conn], now, d)
+		m.observe(now, m.players[conn], d)
 	}
 	_ = m.server.Receive(now, conn, d)
 }
@@ -231,8 +231,8 @@ func (m *Match) serverReceive(from sim.NodeID, d []byte) {
 func (m *Match) serverTick() {
 	now := m.sim.Now()
 	_ = m.server.Tick(now)
-	_ = m.server.Flush(now, func(conn uint16, d []byte) {
-		m.watch(int(conn), now, d)
+	_ = m.server.Flush(now, func(conn wire.PlayerID, d []byte) {
+		m.watch(now, int(conn), d)
 		m.net.Send(serverNode, sim.NodeID(conn)+1, d)
 	})
 	if m.adv != nil {
@@ -251,9 +251,9 @@ func (m *Match) clientTick(p *player) {
 	now := m.sim.Now()
 	_ = p.c.Tick(now)
 	send := func(d []byte) { m.net.Send(p.node, serverNode, d) }
-	_ = p.c.Flush(now, func(d []byte) { m.clientSent(p, d); m.outgoing(p, now, d, send) })
+	_ = p.c.Flush(now, func(d []byte) { m.clientSent(p, d); m.outgoing(now, p, d, send) })
 	m.trackClient(p)
-	m.forge(p, now, send)
+	m.forge(now, p, send)
 	// The match reads the clients' state directly; their events are only drained.
 	for _, ok := p.c.PopEvent(); ok; _, ok = p.c.PopEvent() {
 	}
@@ -261,10 +261,10 @@ func (m *Match) clientTick(p *player) {
 
 // observe looks at a datagram on its way into the server, for the measurements of the
 // client's order (frames that arrive before their report) and of commands racing reports.
-func (m *Match) observe(p *player, now time.Duration, d []byte) {
+func (m *Match) observe(now time.Duration, p *player, d []byte) {
 	id, err := wire.Peek(d)
 	if err == nil {
-		m.observeRate(p, now, id)
+		m.observeRate(now, p, id)
 	}
 	if err != nil || id.Transport() {
 		return
@@ -279,7 +279,7 @@ func (m *Match) observe(p *player, now time.Duration, d []byte) {
 			p.frameCovered, p.framesSeen = msg.DamageSeq, true
 		}
 	case *wire.WeaponShot:
-		m.oldShotArrived(p, now, msg)
+		m.oldShotArrived(now, p, msg)
 	case *wire.DamageReport:
 		if isSum(msg.Weapon) {
 			return
@@ -290,7 +290,7 @@ func (m *Match) observe(p *player, now time.Duration, d []byte) {
 		if p.framesSeen && revision.NewerOrEqual(p.frameCovered, msg.DamageSeq) {
 			m.report.Race.FramesFirst++
 		}
-		m.gm.reportArrived(p, now, msg)
+		m.gm.reportArrived(now, p, msg)
 	}
 }
 
@@ -417,7 +417,7 @@ func (m *Match) onCheaterEvent(p *player, e refserver.Event) {
 	case refserver.EventRespawnGranted:
 		if !ch.spawned || e.Gen != ch.gen { // a regrant of the same life changes nothing
 			ch.spawned, ch.gen = true, e.Gen
-			m.onCheaterSpawn(p, m.sim.Now())
+			m.onCheaterSpawn(m.sim.Now(), p)
 		}
 		ch.diedAt = -1
 	case refserver.EventPlayerDamage:
@@ -432,7 +432,7 @@ func (m *Match) onCheaterEvent(p *player, e refserver.Event) {
 	}
 }
 
-func (m *Match) player(id uint16) *player {
+func (m *Match) player(id wire.PlayerID) *player {
 	if int(id) < len(m.players) {
 		return m.players[id]
 	}

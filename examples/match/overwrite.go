@@ -95,7 +95,7 @@ func (g *gamemode) takeGun(now time.Duration, p *player) {
 	err := s.TakeWeapon(now, p.id, weaponM4)
 	g.issue(err, true)
 	if err == nil {
-		g.m.noteOverwrite(p, weaponM4, now)
+		g.m.noteOverwrite(now, p, weaponM4)
 		g.planReturn(now, p, false)
 	}
 }
@@ -112,7 +112,7 @@ func (g *gamemode) swapRifle(now time.Duration, p *player) {
 	g.issue(err, true)
 	if err == nil {
 		g.given[p.idx] += SwapAmmo // M4 rounds once it comes back
-		g.m.noteOverwrite(p, weaponM4, now)
+		g.m.noteOverwrite(now, p, weaponM4)
 		g.planReturn(now, p, true)
 	}
 }
@@ -147,7 +147,7 @@ func (g *gamemode) returnGuns(now time.Duration) {
 			err = s.GiveWeapon(now, r.p.id, weaponM4, 0, false)
 			g.issue(err, true)
 			if err == nil {
-				g.m.noteOverwrite(r.p, weaponAK, now)
+				g.m.noteOverwrite(now, r.p, weaponAK)
 			}
 			continue
 		}
@@ -168,7 +168,7 @@ func (g *gamemode) owns(p *player, weapon uint8) bool {
 
 // noteOverwrite remembers a command that took weapon from an honest player, for the old
 // shots of that weapon.
-func (m *Match) noteOverwrite(p *player, weapon uint8, now time.Duration) {
+func (m *Match) noteOverwrite(now time.Duration, p *player, weapon uint8) {
 	if p.cheat != nil {
 		return
 	}
@@ -220,7 +220,7 @@ func (m *Match) clientSent(p *player, d []byte) {
 }
 
 // oldShotArrived measures an old shot of an overwritten gun reaching the server.
-func (m *Match) oldShotArrived(p *player, now time.Duration, s *wire.WeaponShot) {
+func (m *Match) oldShotArrived(now time.Duration, p *player, s *wire.WeaponShot) {
 	o, ok := p.weapons.old[s.ShotSeq]
 	if !ok || o.weapon != s.Weapon {
 		return

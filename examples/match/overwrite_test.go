@@ -42,17 +42,17 @@ func TestOldShotsOfTakenGunsArriveWithinTheWindow(t *testing.T) {
 			switch step[i] % 5 {
 			case 0:
 				require.NoError(t, srv.TakeWeapon(now, p.id, weaponM4))
-				m.noteOverwrite(p, weaponM4, now)
+				m.noteOverwrite(now, p, weaponM4)
 			case 1:
 				require.NoError(t, srv.GiveWeapon(now, p.id, weaponM4, 400, true))
 			case 2:
 				require.NoError(t, srv.GiveWeapon(now, p.id, weaponAK, SwapAmmo, false))
-				m.noteOverwrite(p, weaponM4, now)
+				m.noteOverwrite(now, p, weaponM4)
 			case 3:
 				require.NoError(t, srv.GiveWeapon(now, p.id, weaponM4, 0, true))
 			case 4:
 				require.NoError(t, srv.SetWeaponAmmo(now, p.id, weaponM4, 400, wire.NoClip))
-				m.noteOverwrite(p, weaponM4, now)
+				m.noteOverwrite(now, p, weaponM4)
 			}
 			step[i]++
 		}

@@ -42,7 +42,7 @@ func (m *Match) physics(now time.Duration) {
 				continue
 			}
 			w.rams[key] = now
-			_, _ = p.c.Rammed(now, uint16(cr.driver), float32(8+p.rng.IntN(15)))
+			_, _ = p.c.Rammed(now, wire.PlayerID(cr.driver), float32(8+p.rng.IntN(15)))
 		}
 	}
 	live := w.fires[:0]
@@ -84,7 +84,7 @@ func (m *Match) relayDelay(a, b *player) time.Duration { return a.rtt/2 + b.rtt/
 
 // meleeLands makes the victim's game take the attacker's blow when the attacker's swing
 // reaches its screen.
-func (m *Match) meleeLands(attacker *player, victim int, weapon uint8, now time.Duration) {
+func (m *Match) meleeLands(now time.Duration, attacker *player, victim int, weapon uint8) {
 	v := m.players[victim]
 	m.sim.After(m.relayDelay(attacker, v), func() {
 		// The victim's game lands the blow if the attacker, as the victim sees it, swings
@@ -97,7 +97,7 @@ func (m *Match) meleeLands(attacker *player, victim int, weapon uint8, now time.
 }
 
 // sprayLands makes the victim's game take a tick of the attacker's spraycan.
-func (m *Match) sprayLands(attacker *player, victim int, now time.Duration) {
+func (m *Match) sprayLands(now time.Duration, attacker *player, victim int) {
 	v := m.players[victim]
 	m.sim.After(m.relayDelay(attacker, v), func() {
 		if !m.quiet && m.withinReach(v, attacker, SprayRange+1) {
@@ -120,7 +120,7 @@ func (m *Match) withinReach(v, a *player, reach float32) bool {
 }
 
 // vehicleShotLands makes the car's driver's game take the damage of a shot at the car.
-func (m *Match) vehicleShotLands(shooter *player, cr *car, weapon uint8, now time.Duration) {
+func (m *Match) vehicleShotLands(now time.Duration, shooter *player, cr *car, weapon uint8) {
 	if cr.driver < 0 {
 		return
 	}

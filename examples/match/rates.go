@@ -34,7 +34,7 @@ type rates struct {
 }
 
 // observeRate counts a datagram of an honest player on its way into the server.
-func (m *Match) observeRate(p *player, now time.Duration, id wire.ID) {
+func (m *Match) observeRate(now time.Duration, p *player, id wire.ID) {
 	if p.cheat != nil {
 		return
 	}

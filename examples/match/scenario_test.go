@@ -67,7 +67,7 @@ func newScenario(t *testing.T, cfg Config) *scenario {
 	m.RunUntil(3 * time.Second)
 	for i := range cfg.Players {
 		require.True(t, m.Client(i).Alive(), "player %d spawned", i)
-		ph, err := m.server.Phase(uint16(i))
+		ph, err := m.server.Phase(refserver.PlayerID(i))
 		require.NoError(t, err)
 		require.Equal(t, lifecycle.PhaseAlive, ph, "player %d counted", i)
 	}
@@ -95,7 +95,7 @@ func (s *scenario) place(i int, pos wire.Vec3) {
 func (s *scenario) shoot(i, j int, weapon uint8) uint16 {
 	s.t.Helper()
 	c := s.client(i)
-	r, ok := c.Remote(uint16(j))
+	r, ok := c.Remote(wire.PlayerID(j))
 	require.True(s.t, ok, "player %d sees player %d", i, j)
 	a, err := c.Fire(s.now(), weapon, wire.HitPlayer, uint16(j), add(c.Position(), wire.Vec3{Z: 0.6}), add(r.Position, wire.Vec3{Z: 0.3}))
 	require.NoError(s.t, err)
@@ -105,7 +105,7 @@ func (s *scenario) shoot(i, j int, weapon uint8) uint16 {
 
 func (s *scenario) ledger(i int) vitals.Vitals {
 	s.t.Helper()
-	v, err := s.m.server.Vitals(uint16(i))
+	v, err := s.m.server.Vitals(refserver.PlayerID(i))
 	require.NoError(s.t, err)
 	return v
 }
@@ -200,8 +200,8 @@ func TestLethalReportTravelsTheLaneAheadOfTheDeathReport(t *testing.T) {
 	require.False(t, s.client(1).Alive())
 	deaths := s.eventsOf(refserver.EventPlayerDeath)
 	require.Len(t, deaths, 1)
-	require.Equal(t, uint16(1), deaths[0].Player)
-	require.Equal(t, uint16(0), deaths[0].Other, "the killer is the shooter of the credited lethal report")
+	require.Equal(t, wire.PlayerID(1), deaths[0].Player)
+	require.Equal(t, wire.PlayerID(0), deaths[0].Other, "the killer is the shooter of the credited lethal report")
 	require.Equal(t, lifecycle.CommitByReport, deaths[0].Commit)
 	require.Len(t, s.eventsOf(refserver.EventPlayerDamage), 1, "the lethal report was credited")
 	s.noWrongs()
@@ -285,11 +285,11 @@ func TestMutualKillKillsBoth(t *testing.T) {
 	s.run(2 * time.Second)
 	deaths := s.eventsOf(refserver.EventPlayerDeath)
 	require.Len(t, deaths, 2)
-	killers := map[uint16]uint16{}
+	killers := map[refserver.PlayerID]refserver.PlayerID{}
 	for _, d := range deaths {
 		killers[d.Player] = d.Other
 	}
-	require.Equal(t, map[uint16]uint16{0: 1, 1: 0}, killers)
+	require.Equal(t, map[refserver.PlayerID]refserver.PlayerID{0: 1, 1: 0}, killers)
 	s.noWrongs()
 }
 
@@ -439,7 +439,7 @@ func TestRewindEndToEnd(t *testing.T) {
 	s.run(time.Second)
 	dmg := s.eventsOf(refserver.EventPlayerDamage)
 	require.Len(t, dmg, 1, "the rewound hit is credited: shot %d", shot)
-	require.Equal(t, uint16(0), dmg[0].Other)
+	require.Equal(t, wire.PlayerID(0), dmg[0].Other)
 	s.agree(1)
 	s.noWrongs()
 }

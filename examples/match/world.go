@@ -106,8 +106,8 @@ func newWorld(rng *rand.Rand, vehicles int) *world {
 // Trace decides whether a relayed shot hits the player self, standing at pose: the ray must
 // be aimed at it (the shooter's claim names it) and pass within BodyRadius of the pose, and
 // no wall may stop it (WallChance). A shotgun's further pellets land with PelletChance each.
-func (w *world) Trace(self uint16, shot client.Shot, pose client.Pose) (int, uint8) {
-	if shot.HitType != wire.HitPlayer || shot.HitID != self {
+func (w *world) Trace(self wire.PlayerID, shot client.Shot, pose client.Pose) (int, uint8) {
+	if shot.HitType != wire.HitPlayer || wire.PlayerID(shot.HitID) != self {
 		return 0, 0
 	}
 	if int(self) < len(w.skip) && w.skip[self] {

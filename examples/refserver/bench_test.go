@@ -26,9 +26,9 @@ type benchWorld struct {
 	// other unreliable datagrams are dropped unread, as a network would deliver them).
 	lanes  []*transport.Endpoint
 	acks   []bool
-	cur    uint16
+	cur    PlayerID
 	back   func([]byte)
-	in     func(uint16, []byte)
+	in     func(PlayerID, []byte)
 	events []Event
 }
 
@@ -49,7 +49,7 @@ func newBenchWorld(b *testing.B, n int) *benchWorld {
 		if bw.lanes[i], err = transport.New(transport.Client); err != nil {
 			b.Fatal(err)
 		}
-		w.Handle(bw.now, id, &wire.Hello{})
+		w.Handle(bw.now, PlayerID(id), &wire.Hello{})
 		bw.bufs[i] = make([]byte, 0, wire.MaxSize)
 	}
 	// Everyone shows everyone: the shows beyond a lane's soft cap wait for room.
@@ -70,10 +70,10 @@ func newBenchWorld(b *testing.B, n int) *benchWorld {
 	}
 	for i := range n {
 		id := uint16(i)
-		if v := w.Handle(bw.now, id, &wire.RespawnRequest{}); v != VerdictAccepted {
+		if v := w.Handle(bw.now, PlayerID(id), &wire.RespawnRequest{}); v != VerdictAccepted {
 			b.Fatalf("respawn of %d: %v", i, v)
 		}
-		bw.gen[i], _ = w.Generation(id)
+		bw.gen[i], _ = w.Generation(PlayerID(id))
 		bw.frames[i] = wire.PlayerSync{DeathEpoch: bw.gen[i], Alive: true, Health: 100, Weapon: m4, Clip: 50, Total: 60000,
 			Position: bw.pos(i), Vehicle: wire.NoVehicle}
 		if i%50 == 49 { // each spawn is a critical PlayerSpawned on every other lane
@@ -83,7 +83,7 @@ func newBenchWorld(b *testing.B, n int) *benchWorld {
 		}
 	}
 	for i := range n {
-		if err := w.GiveWeapon(bw.now, uint16(i), m4, 65535, true); err != nil {
+		if err := w.GiveWeapon(bw.now, PlayerID(i), m4, 65535, true); err != nil {
 			b.Fatal(err)
 		}
 		bw.frames[i].WeaponRev = w.players[i].inv.Rev()
@@ -95,7 +95,7 @@ func newBenchWorld(b *testing.B, n int) *benchWorld {
 	}
 	bw.now += 100 * time.Millisecond
 	for i := range n {
-		w.Handle(bw.now, uint16(i), &wire.Pong{Seq: 0})
+		w.Handle(bw.now, PlayerID(i), &wire.Pong{Seq: 0})
 	}
 	bw.flush()
 	return bw
@@ -111,14 +111,14 @@ func (bw *benchWorld) flush() {
 	for i, c := range bw.lanes {
 		if d, ok := c.NextDeadline(); ok && d <= bw.now || c.Lane().Stats().Ready > 0 || bw.acks[i] {
 			bw.acks[i] = false
-			_ = c.Flush(bw.now, func(d []byte) { _ = bw.w.Receive(bw.now, uint16(i), d) })
+			_ = c.Flush(bw.now, func(d []byte) { _ = bw.w.Receive(bw.now, PlayerID(i), d) })
 		}
 	}
 }
 
 func (bw *benchWorld) toServer(d []byte) { _ = bw.w.Receive(bw.now, bw.cur, d) }
 
-func (bw *benchWorld) deliver(conn uint16, d []byte) {
+func (bw *benchWorld) deliver(conn PlayerID, d []byte) {
 	if id, err := wire.Peek(d); err == nil && id.Transport() {
 		_ = bw.lanes[conn].Receive(bw.now, d, func(wire.Message) {})
 		bw.acks[conn] = true
@@ -135,7 +135,7 @@ func (bw *benchWorld) tick(shoot bool) (frames, shots int) {
 		f := &bw.frames[i]
 		f.Seq++
 		b, _ := f.Append(bw.bufs[i][:0])
-		_ = w.Receive(bw.now, uint16(i), b)
+		_ = w.Receive(bw.now, PlayerID(i), b)
 		frames++
 	}
 	if shoot {
@@ -153,14 +153,14 @@ func (bw *benchWorld) tick(shoot bool) (frames, shots int) {
 				HitType: wire.HitPlayer, HitID: uint16(victim), Origin: from,
 				HitPos: wire.Vec3{X: 2*to.X - from.X, Y: 2*to.Y - from.Y, Z: 2*to.Z - from.Z}}
 			b, _ := s.Append(bw.bufs[i][:0])
-			_ = w.Receive(bw.now, uint16(i), b)
+			_ = w.Receive(bw.now, PlayerID(i), b)
 			r := &bw.report[victim]
 			r.DamageSeq++
-			*r = wire.DamageReport{DamageSeq: r.DamageSeq, Attacker: uint16(i), Weapon: m4, BodyPart: wire.BodyTorso,
+			*r = wire.DamageReport{DamageSeq: r.DamageSeq, Attacker: wire.PlayerID(i), Weapon: m4, BodyPart: wire.BodyTorso,
 				Ref: wire.Ref{Kind: wire.RefWeaponShot, Seq: s.ShotSeq}, HealthBefore: 100, HealthAfter: 100}
 			bw.frames[victim].DamageSeq = r.DamageSeq
 			b, _ = r.Append(bw.bufs[victim][:0])
-			_ = w.Receive(bw.now, uint16(victim), b)
+			_ = w.Receive(bw.now, PlayerID(victim), b)
 			shots++
 		}
 	}
@@ -267,7 +267,7 @@ func BenchmarkShotAndReport(b *testing.B) {
 		if s.ShotSeq%1024 == 0 {
 			// Refill the store outside the timer: every shot measured is an accepted one.
 			b.StopTimer()
-			if err := bw.w.SetWeaponAmmo(bw.now, uint16(shooter), m4, 65535, wire.NoClip); err != nil {
+			if err := bw.w.SetWeaponAmmo(bw.now, PlayerID(shooter), m4, 65535, wire.NoClip); err != nil {
 				b.Fatal(err)
 			}
 			bw.frames[shooter].WeaponRev = bw.w.players[shooter].inv.Rev()
@@ -279,12 +279,12 @@ func BenchmarkShotAndReport(b *testing.B) {
 		*s = wire.WeaponShot{ShotSeq: s.ShotSeq, DeathEpoch: bw.gen[shooter], PropertiesRev: bw.w.catalog.Revision(), Weapon: m4,
 			HitType: wire.HitPlayer, HitID: uint16(victim), Origin: from, HitPos: wire.Vec3{X: 2*to.X - from.X, Y: 2*to.Y - from.Y}}
 		buf, _ = s.Append(buf[:0])
-		_ = bw.w.Receive(bw.now, uint16(shooter), buf)
+		_ = bw.w.Receive(bw.now, PlayerID(shooter), buf)
 		r.DamageSeq++
-		*r = wire.DamageReport{DamageSeq: r.DamageSeq, Attacker: uint16(shooter), Weapon: m4, BodyPart: wire.BodyTorso,
+		*r = wire.DamageReport{DamageSeq: r.DamageSeq, Attacker: wire.PlayerID(shooter), Weapon: m4, BodyPart: wire.BodyTorso,
 			Ref: wire.Ref{Kind: wire.RefWeaponShot, Seq: s.ShotSeq}, HealthBefore: 100, HealthAfter: 100}
 		buf, _ = r.Append(buf[:0])
-		_ = bw.w.Receive(bw.now, uint16(victim), buf)
+		_ = bw.w.Receive(bw.now, PlayerID(victim), buf)
 		if s.ShotSeq%16 == 0 {
 			bw.flush()
 			events = bw.w.Events(events[:0])

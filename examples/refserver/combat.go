@@ -8,7 +8,6 @@ import (
 	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/rewind"
-	"github.com/arbitergo/arbiter/teams"
 	"github.com/arbitergo/arbiter/vitals"
 	"github.com/arbitergo/arbiter/wire"
 )
@@ -34,7 +33,7 @@ type shotRecord struct {
 }
 
 type shotVictim struct {
-	id   uint16
+	id   PlayerID
 	used uint8
 }
 
@@ -63,7 +62,7 @@ func (w *World) mayAct(p *player, epoch uint16) Verdict {
 	if !w.life.MayAct(p.handle) {
 		return VerdictNotAlive
 	}
-	snap, err := w.life.Snapshot(lifecycle.PlayerID(p.id))
+	snap, err := w.life.Snapshot(p.id)
 	if err != nil || uint16(snap.Gen) != epoch {
 		return VerdictWrongEpoch
 	}
@@ -146,7 +145,7 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, VerdictBadGeometry, err.Error())
 	}
 	w.enc = enc[:0]
-	res, err := w.rw.Shot(now, rewind.PlayerID(p.id), r, w.recips[:0])
+	res, err := w.rw.Shot(now, p.id, r, w.recips[:0])
 	if err != nil {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, VerdictBadGeometry, err.Error())
 	}
@@ -185,11 +184,11 @@ func (w *World) relayShot(p *player, enc []byte, near []rewind.Recipient, pose f
 	logged := w.logRelay(enc, p, NoPlayer, w.teams.Rev())
 	for i := range near {
 		r := &near[i]
-		q := w.conn(uint16(r.Player))
+		q := w.conn(r.Player)
 		if q == nil {
 			continue
 		}
-		w.relayTo(q, pose(wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(q.id))), rewindOf(r)))
+		w.relayTo(q, pose(wire.Stamp(w.teams.Stamp(p.id, q.id)), rewindOf(r)))
 		if logged {
 			w.fan.skipLast(q.id)
 		}
@@ -239,17 +238,17 @@ func (w *World) remember(now time.Duration, p *player, seq uint16, weapon uint8,
 func (w *World) claimHit(now time.Duration, p *player, ht wire.HitType, hid uint16, r rewind.Ray, near []rewind.Recipient, expected, vexpected float32) {
 	switch ht {
 	case wire.HitPlayer:
-		victim := w.conn(hid)
+		victim := w.conn(PlayerID(hid)) // a HitPlayer HitID names a player
 		if victim == nil || victim == p {
 			return
 		}
 		// The stamp relayShot sends the victim for this very shot (the same relation, in
 		// the same call): a teammate's shot is refused by the victim's client.
-		if w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(victim.id)).Teammate {
+		if w.teams.Stamp(p.id, victim.id).Teammate {
 			return
 		}
 		for i := range near {
-			if uint16(near[i].Player) == hid {
+			if near[i].Player == PlayerID(hid) {
 				if near[i].Distance > ClaimReach {
 					return // its trace could not confirm it: not a claim to judge it by
 				}
@@ -284,7 +283,7 @@ func (w *World) claimVehicleHit(now time.Duration, p *player, hid uint16, r rewi
 		if rc.Verdict != rewind.RewoundInVehicle && rc.Verdict != rewind.InFrozenVehicle {
 			return // the shooter's own vehicle, or a wreck
 		}
-		d := w.conn(uint16(rc.Player))
+		d := w.conn(rc.Player)
 		if d == nil || d == p || !d.frame.have || d.frame.vehicle != hid || d.frame.seat != 0 {
 			continue // a passenger: its frames do not carry the vehicle's health
 		}
@@ -401,7 +400,7 @@ func (w *World) onVehicleShot(now time.Duration, p *player, m *wire.VehicleShot)
 	if tat-now > burst {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictTooFast, "")
 	}
-	res, err := w.rw.Shot(now, rewind.PlayerID(p.id), r, w.recips[:0])
+	res, err := w.rw.Shot(now, p.id, r, w.recips[:0])
 	if err != nil {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, m.Vehicle, VerdictBadGeometry, err.Error())
 	}
@@ -509,7 +508,7 @@ func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLau
 // with the round it costs (ours). It is relayed to everyone else, with the owner's stamp,
 // and remembered for the victims' reports.
 func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) Verdict {
-	snap, err := w.life.Snapshot(lifecycle.PlayerID(p.id))
+	snap, err := w.life.Snapshot(p.id)
 	if err != nil || uint16(snap.Gen) != m.DeathEpoch {
 		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictWrongEpoch, "")
 	}
@@ -524,7 +523,7 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 		// The launch is unknown: the detonation lies within what its weapon carries from
 		// the owner's accepted path.
 		tol := w.lostLaunchReach(now, p, m.Weapon)
-		a, err := w.rw.PlayerApproach(rewind.PlayerID(p.id), now-LostLaunchLookback, rewind.Vec3(m.Position))
+		a, err := w.rw.PlayerApproach(now-LostLaunchLookback, p.id, rewind.Vec3(m.Position))
 		if err != nil {
 			a.Distance = math.Inf(1)
 		}
@@ -579,7 +578,7 @@ func (w *World) sendToOthers(p *player, m wire.Message, stamp *wire.Stamp) {
 		if id == p.id {
 			continue
 		}
-		*stamp = wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(id)))
+		*stamp = wire.Stamp(w.teams.Stamp(p.id, id))
 		w.relayTo(w.players[id], m)
 	}
 }

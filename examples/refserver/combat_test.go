@@ -55,7 +55,7 @@ func TestShotRecipientGetsItsOwnRewoundPose(t *testing.T) {
 	b.reset()
 	c.reset()
 	// The shooter fires at where it saw the victim 200 ms ago: about y=9.
-	want, err := h.w.rw.PlayerAt(1, h.now-200*time.Millisecond)
+	want, err := h.w.rw.PlayerAt(h.now-200*time.Millisecond, 1)
 	require.NoError(t, err)
 	require.Equal(t, VerdictAccepted, h.shoot(a, wire.Vec3{X: 40, Y: 2 * want.Y}, wire.HitPlayer, 1))
 	h.flush()
@@ -122,8 +122,8 @@ func TestCreditedBulletReportPaysTheWeaponFloorAndRaisesPlayerDamage(t *testing.
 	require.InDelta(t, 100-floor, hp, 0.001)
 	dmg := h.events(EventPlayerDamage)
 	require.Len(t, dmg, 1)
-	require.Equal(t, uint16(1), dmg[0].Player)
-	require.Equal(t, uint16(0), dmg[0].Other)
+	require.Equal(t, PlayerID(1), dmg[0].Player)
+	require.Equal(t, PlayerID(0), dmg[0].Other)
 	require.Equal(t, deagle, dmg[0].Weapon)
 	require.InDelta(t, floor, dmg[0].Floor, 0.001)
 	// The credit is spent: a second report naming the same shot is not credited.
@@ -220,7 +220,7 @@ func TestUncorrelatedHitReportIsNotCredited(t *testing.T) {
 	for _, tc := range cases {
 		h.clearEvents()
 		hp, _ := h.w.Health(tc.victim.id)
-		require.Equal(t, tc.want, h.hit(tc.victim, tc.att, tc.weapon, tc.ref, 20), tc.name)
+		require.Equal(t, tc.want, h.hit(tc.victim, PlayerID(tc.att), tc.weapon, tc.ref, 20), tc.name)
 		after, _ := h.w.Health(tc.victim.id)
 		require.Equal(t, hp, after, "%s: the ledger is untouched", tc.name)
 		require.Empty(t, h.events(EventPlayerDamage), tc.name)
@@ -327,12 +327,12 @@ func TestGamemodeExplosionReportIsCreditedToItsCreator(t *testing.T) {
 	ex := received[*wire.CreateExplosion](b)
 	require.Len(t, ex, 1)
 	require.Equal(t, id, ex[0].Effect)
-	require.Equal(t, uint16(0), ex[0].Creator)
+	require.Equal(t, PlayerID(0), ex[0].Creator)
 	require.Len(t, received[*wire.CreateExplosion](a), 1, "the creator gets it too")
 	require.Equal(t, VerdictAccepted, h.hit(b, 0, 51, wire.Ref{Kind: wire.RefEffect, Seq: id}, 30))
 	d := h.events(EventPlayerDamage)
 	require.Len(t, d, 1)
-	require.Equal(t, uint16(0), d[0].Other)
+	require.Equal(t, PlayerID(0), d[0].Other)
 	// A report naming another attacker is taken as an observation only.
 	require.Equal(t, VerdictAccepted, h.hit(b, 5, 51, wire.Ref{Kind: wire.RefEffect, Seq: id}, 10))
 	un := h.events(EventReportUnattributed)
@@ -377,7 +377,7 @@ func TestProjectileAndDetonationAreCorrelatedWithTheOwner(t *testing.T) {
 	require.Equal(t, VerdictAccepted, h.hit(b, 0, 51, wire.Ref{Kind: wire.RefDetonation, Seq: 1}, 40))
 	d := h.events(EventPlayerDamage)
 	require.Len(t, d, 1)
-	require.Equal(t, uint16(0), d[0].Other)
+	require.Equal(t, PlayerID(0), d[0].Other)
 }
 
 // unfeltVolley makes player a fire 40 M4 shots at b, 200 ms apart, each aimed at end and
@@ -408,7 +408,7 @@ func TestGodModeDetectorFlagsAVictimThatSkipsTheHitsClaimedAgainstItsRewoundPose
 	h, _ := unfeltVolley(t, wire.Vec3{X: 30}) // straight through b at x = 10
 	s := h.events(EventGodModeSuspect)
 	require.NotEmpty(t, s)
-	require.Equal(t, uint16(1), s[0].Player)
+	require.Equal(t, PlayerID(1), s[0].Player)
 }
 
 func TestGodModeDetectorIgnoresClaimsWhoseRayMissedTheRewoundBody(t *testing.T) {

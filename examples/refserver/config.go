@@ -15,9 +15,15 @@ import (
 	"github.com/arbitergo/arbiter/wire/lane"
 )
 
+// PlayerID is a player id: the connection of that player. It is the same type as the
+// PlayerID of vitals, lifecycle, teams, rewind and wire, so an id passes between the
+// World and those packages without a conversion.
+type PlayerID = wire.PlayerID
+
 // The "none" ids (SA-MP's INVALID_PLAYER_ID and INVALID_VEHICLE_ID).
 const (
-	// NoPlayer is the id of no player: no attacker, no killer, no creator.
+	// NoPlayer is the PlayerID of no player, 0xFFFF (SA-MP's INVALID_PLAYER_ID): no
+	// attacker, no killer, no creator.
 	NoPlayer = wire.NoPlayer
 	// NoVehicle is the id of no vehicle: a player on foot.
 	NoVehicle = wire.NoVehicle

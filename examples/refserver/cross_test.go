@@ -16,7 +16,7 @@ import (
 // The cross-player world: three honest connections and one hostile one.
 const (
 	crossHonest  = 3
-	crossHostile = uint16(crossHonest)
+	crossHostile = PlayerID(crossHonest)
 	crossStep    = 33 * time.Millisecond
 	crossSteps   = 120 // 4 s of play
 	crossQuiet   = 45  // the last steps: the hostile is silent, the world settles
@@ -30,7 +30,7 @@ const (
 // xclient is one scripted client of the cross-player world: an Endpoint, the numbers it
 // echoes, its body, and what it received.
 type xclient struct {
-	id                                        uint16
+	id                                        PlayerID
 	ep                                        *transport.Endpoint
 	spawned, alive                            bool
 	gen                                       uint16
@@ -84,7 +84,7 @@ func newCrossRun() *crossRun {
 	_ = w.CreateVehicle(r.now, 0, 411, wire.Vec3{X: 10}, wire.Quat{W: 1})
 	_ = w.CreateVehicle(r.now, 1, ModelHunter, wire.Vec3{X: -20}, wire.Quat{W: 1})
 	_ = w.CreateVehicle(r.now, 2, 411, wire.Vec3{Y: -20}, wire.Quat{W: 1})
-	for id := range uint16(crossHonest + 1) {
+	for id := range PlayerID(crossHonest + 1) {
 		ep, _ := transport.New(transport.Client)
 		c := &xclient{id: id, ep: ep, vehicle: NoVehicle}
 		r.cl[id] = c
@@ -110,7 +110,7 @@ func (r *crossRun) datagram(c *xclient, m wire.Message) {
 // clients answer goes with their next exchange).
 func (r *crossRun) exchange() {
 	r.send()
-	_ = r.w.Flush(r.now, func(conn uint16, d []byte) {
+	_ = r.w.Flush(r.now, func(conn PlayerID, d []byte) {
 		if int(conn) < len(r.cl) {
 			r.deliver(r.cl[conn], d)
 		}
@@ -230,8 +230,8 @@ func (r *crossRun) take(c *xclient, m wire.Message) {
 
 // shotAt is an honest victim's trace: a shot aimed at it whose ray passes within a metre
 // and a half of where it stands (or was rewound to) hits it, for the weapon's damage.
-func (r *crossRun) shotAt(c *xclient, shooter uint16, weapon uint8, ht wire.HitType, hid uint16, origin, end wire.Vec3, rw wire.Rewind, kind wire.RefKind, seq uint16) {
-	if c.id == crossHostile || !c.alive || ht != wire.HitPlayer || hid != c.id || int(weapon) >= inventory.NumWeapons {
+func (r *crossRun) shotAt(c *xclient, shooter PlayerID, weapon uint8, ht wire.HitType, hid uint16, origin, end wire.Vec3, rw wire.Rewind, kind wire.RefKind, seq uint16) {
+	if c.id == crossHostile || !c.alive || ht != wire.HitPlayer || PlayerID(hid) != c.id || int(weapon) >= inventory.NumWeapons {
 		return
 	}
 	at := c.pos
@@ -271,7 +271,7 @@ func (r *crossRun) hole(format string, a ...any) {
 
 // hurt applies damage to an honest client and reports it (the lethal one on the lane,
 // then the death).
-func (r *crossRun) hurt(c *xclient, attacker uint16, weapon uint8, ref wire.Ref, loss float32) {
+func (r *crossRun) hurt(c *xclient, attacker PlayerID, weapon uint8, ref wire.Ref, loss float32) {
 	c.dmgSeq++
 	hb, ab := c.health, c.armor
 	fromArmor := min(loss, c.armor)
@@ -287,7 +287,7 @@ func (r *crossRun) hurt(c *xclient, attacker uint16, weapon uint8, ref wire.Ref,
 	r.die(c, attacker, weapon)
 }
 
-func (r *crossRun) die(c *xclient, killer uint16, weapon uint8) {
+func (r *crossRun) die(c *xclient, killer PlayerID, weapon uint8) {
 	if !c.alive {
 		return
 	}
@@ -312,7 +312,7 @@ func (r *crossRun) frame(c *xclient) {
 // 1 stands and fires its M4 at 2 every ninth step, 2 walks to and fro; a dead one asks for
 // its respawn every tenth step.
 func (r *crossRun) honest(s int) {
-	for id := range uint16(crossHonest) {
+	for id := range PlayerID(crossHonest) {
 		c := r.cl[id]
 		if !c.spawned || !c.alive {
 			if s%10 == int(id) {
@@ -395,12 +395,12 @@ func (r *crossRun) hostile(in []byte) []byte {
 				origin = r.place(x)
 			}
 			m = &wire.WeaponShot{ShotSeq: h.shotSeq + uint16(x.next()%2)*x.u16(), DeathEpoch: x.rev(h.gen), PropertiesRev: x.rev(h.propsRev),
-				Weapon: x.weapon(), HitType: wire.HitType(x.next() % 4), HitID: x.player(), Origin: origin,
+				Weapon: x.weapon(), HitType: wire.HitType(x.next() % 4), HitID: uint16(x.player()), Origin: origin,
 				HitPos: wire.Vec3{X: 2*target.X - origin.X, Y: 2*target.Y - origin.Y, Z: 2*target.Z - origin.Z}}
 		case 4:
 			h.shotSeq++
 			m = &wire.VehicleShot{ShotSeq: h.shotSeq, DeathEpoch: x.rev(h.gen), PropertiesRev: x.rev(h.propsRev), Vehicle: x.vehicle(),
-				Weapon: x.weapon(), HitType: wire.HitPlayer, HitID: x.player(), Origin: r.place(x), HitPos: r.place(x)}
+				Weapon: x.weapon(), HitType: wire.HitPlayer, HitID: uint16(x.player()), Origin: r.place(x), HitPos: r.place(x)}
 		case 5:
 			m = &wire.DamageReport{DamageSeq: x.rev(h.dmgSeq + 1), VitalRev: x.rev(h.vitalRev), Attacker: x.player(), Weapon: x.weapon(),
 				BodyPart: x.next() % 12, Ref: wire.Ref{Kind: wire.RefKind(x.next() % 6), Seq: x.u16()}, HealthBefore: x.vital(),
@@ -537,12 +537,12 @@ func (x *crossBytes) rev(v uint16) uint16 {
 	return v
 }
 
-func (x *crossBytes) player() uint16 {
+func (x *crossBytes) player() PlayerID {
 	k := x.next()
 	if k%8 == 7 {
 		return NoPlayer
 	}
-	return uint16(k % (crossHonest + 2))
+	return PlayerID(k % (crossHonest + 2))
 }
 
 func (x *crossBytes) vehicle() uint16 {
@@ -589,7 +589,7 @@ func crossChecks(with, base *crossRun) []string {
 	if st := with.w.Stats(); st.RecordEventsDropped > 0 {
 		fail("%d events of the records dropped", st.RecordEventsDropped)
 	}
-	for id := range uint16(crossHonest) {
+	for id := range PlayerID(crossHonest) {
 		var hit float32
 		killed := false
 		for _, e := range with.events {
@@ -634,7 +634,7 @@ func crossChecks(with, base *crossRun) []string {
 		if c1.FanOutCapped+c1.OutboxDropped+c1.DatagramsOverRate+c1.FramesOverRate != c2.FanOutCapped+c2.OutboxDropped+c2.DatagramsOverRate+c2.FramesOverRate {
 			fail("player %d: caps %+v, without the hostile %+v", id, c1, c2)
 		}
-		for q := range uint16(crossHonest) {
+		for q := range PlayerID(crossHonest) {
 			if q == id {
 				continue
 			}
@@ -663,7 +663,7 @@ func crossChecks(with, base *crossRun) []string {
 // honest players (the hostile's own are allowed to differ): when, what, by whom, with
 // what, the loss claimed (the report numbers and what a hit deducted depend on the
 // hostile's credited hits in between).
-func recordEvents(ev []Event, id uint16) []string {
+func recordEvents(ev []Event, id PlayerID) []string {
 	var out []string
 	for _, e := range ev {
 		if e.Player != id || e.Kind.Diagnostic() || e.Other == crossHostile {
@@ -678,7 +678,7 @@ func recordEvents(ev []Event, id uint16) []string {
 }
 
 // lifeEvents lists the deaths and spawns of player id.
-func lifeEvents(ev []Event, id uint16) []string {
+func lifeEvents(ev []Event, id PlayerID) []string {
 	var out []string
 	for _, e := range ev {
 		if e.Player == id && (e.Kind == EventPlayerDeath || e.Kind == EventPlayerSpawn) {

@@ -31,8 +31,8 @@ func (w *World) blame(p *player) lifecycle.Blame {
 // lifecycle, with the server's killer and cause (the counted death's, or the last damage),
 // and the victim's pose.
 func (w *World) onDeathReport(now time.Duration, p *player, m *wire.DeathReport) Verdict {
-	dr, err := w.life.ReportDeath(p.handle, lifecycle.DeathReport{Gen: lifecycle.Generation(m.DeathEpoch), Means: m.Weapon,
-		Pose: lifecycle.Pose(m.Pose)}, w.blame(p), now)
+	dr, err := w.life.ReportDeath(now, p.handle, lifecycle.DeathReport{Gen: lifecycle.Generation(m.DeathEpoch), Means: m.Weapon,
+		Pose: lifecycle.Pose(m.Pose)}, w.blame(p))
 	if err != nil {
 		w.raise(Event{Kind: EventDeathReportIgnored, At: now, Player: p.id, Other: NoPlayer, Vehicle: NoVehicle, Gen: m.DeathEpoch,
 			Verdict: VerdictInvalid, Detail: err.Error()})
@@ -61,7 +61,7 @@ func (w *World) committed(now time.Duration, p *player, c lifecycle.Commit) {
 		w.takeEffects(now, p, &eff)
 	}
 	p.vgod.Left(now)
-	killer, cause := uint16(c.Death.Killer), c.Death.Cause
+	killer, cause := c.Death.Killer, c.Death.Cause
 	if c.Death.KillerLeft {
 		killer = NoPlayer
 	}
@@ -69,7 +69,7 @@ func (w *World) committed(now time.Duration, p *player, c lifecycle.Commit) {
 		// The report's blame was taken before Died completed the client's order (a lethal
 		// report may have waited for an earlier one): name the killer from the complete one.
 		if last := p.vit.LastDamage(); last.Valid {
-			killer = uint16(w.killerHandle(p, last.Attacker, w.teams.Rev()).ID)
+			killer = w.killerHandle(p, last.Attacker, w.teams.Rev()).ID
 			if lifecycle.ValidCause(last.Weapon) {
 				cause = last.Weapon
 			}
@@ -79,7 +79,7 @@ func (w *World) committed(now time.Duration, p *player, c lifecycle.Commit) {
 		if p.counted {
 			rev = p.countRev
 		}
-		if named, _, _ := w.teams.JudgeKiller(teams.PlayerID(killer), teams.PlayerID(p.id), rev); named == teams.NoPlayer {
+		if named, _, _ := w.teams.JudgeKiller(killer, p.id, rev); named == teams.NoPlayer {
 			killer = NoPlayer
 		}
 	}
@@ -118,7 +118,7 @@ func (w *World) onRespawnRequest(now time.Duration, p *player, m *wire.RespawnRe
 	if err := p.ep.CanQueue(&w.msgs.respawn); err != nil {
 		return VerdictLaneFull
 	}
-	g, err := w.life.RespawnRequest(p.handle, lifecycle.Generation(m.DeathEpoch), now)
+	g, err := w.life.RespawnRequest(now, p.handle, lifecycle.Generation(m.DeathEpoch))
 	if err != nil {
 		return VerdictInvalid
 	}
@@ -151,7 +151,7 @@ func (w *World) granted(now time.Duration, p *player, g lifecycle.Grant) {
 	p.inv.RespawnGrant(uint16(gen))
 	eff := p.vit.NewLife(now)
 	w.takeEffects(now, p, &eff)
-	w.packageRefused(CallRespawnHistory, p.id, w.rw.RespawnPlayer(now, rewind.PlayerID(p.id), rewind.Vec3(pt.Pos)))
+	w.packageRefused(CallRespawnHistory, p.id, w.rw.RespawnPlayer(now, p.id, rewind.Vec3(pt.Pos)))
 	p.lifeSerial = w.nextSerial()
 	p.counted = false
 	w.leaveSeat(p)
@@ -227,7 +227,7 @@ func (w *World) onStealthKill(now time.Duration, p *player, m *wire.StealthKill)
 	if w.closest(p, victim) > StealthKillRange {
 		return w.refuseStealth(now, p, m, VerdictOutOfRange, "")
 	}
-	if w.teams.JudgeStealthKill(teams.PlayerID(p.id), teams.PlayerID(victim.id)) != teams.StealthAllowed {
+	if w.teams.JudgeStealthKill(p.id, victim.id) != teams.StealthAllowed {
 		return w.refuseStealth(now, p, m, VerdictTeammate, "")
 	}
 	o := &w.msgs.stealth
@@ -242,7 +242,7 @@ func (w *World) onStealthKill(now time.Duration, p *player, m *wire.StealthKill)
 	w.raise(Event{Kind: EventStealthKill, At: now, Player: victim.id, Other: p.id, Vehicle: NoVehicle, Weapon: m.Weapon})
 	w.takeEffects(now, victim, &eff)
 	for _, id := range w.conns {
-		o.Stamp = wire.Stamp(w.teams.Stamp(teams.PlayerID(p.id), teams.PlayerID(id)))
+		o.Stamp = wire.Stamp(w.teams.Stamp(p.id, id))
 		w.queue(now, w.players[id], o)
 	}
 	return VerdictAccepted
@@ -301,11 +301,11 @@ func (w *World) onVehicleExplode(now time.Duration, p *player, m *wire.VehicleEx
 		}
 		last := teams.NoPlayer
 		if d := q.vit.LastDamage(); d.Valid && d.Attacker != NoPlayer {
-			last = teams.PlayerID(d.Attacker)
+			last = d.Attacker
 		}
-		seats = append(seats, teams.Seat{Player: teams.PlayerID(id), LastAttacker: last})
+		seats = append(seats, teams.Seat{Player: id, LastAttacker: last})
 	}
-	fates, err := w.teams.JudgeExplosion(teams.PlayerID(author), seats, w.fates[:0])
+	fates, err := w.teams.JudgeExplosion(author, seats, w.fates[:0])
 	if err != nil {
 		return w.refuseExplode(now, p, m, VerdictInvalid)
 	}
@@ -339,7 +339,7 @@ func (w *World) onVehicleExplode(now time.Duration, p *player, m *wire.VehicleEx
 	o := &w.msgs.vexplode
 	*o = wire.RemoteVehicleExplode{Vehicle: m.Vehicle, Author: author, Weapon: weapon}
 	for _, id := range w.conns {
-		o.Stamp = wire.Stamp(w.teams.Stamp(teams.PlayerID(author), teams.PlayerID(id)))
+		o.Stamp = wire.Stamp(w.teams.Stamp(author, id))
 		w.queue(now, w.players[id], o)
 	}
 	w.raise(Event{Kind: EventVehicleExploded, At: now, Player: p.id, Other: author, Vehicle: m.Vehicle, Weapon: weapon})

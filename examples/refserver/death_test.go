@@ -32,8 +32,8 @@ func TestDeathReportCommitsOnceWithThePoseAndTheServersKiller(t *testing.T) {
 	h.flush()
 	w := received[*wire.PlayerWasted](a)
 	require.Len(t, w, 1)
-	require.Equal(t, uint16(1), w[0].Player)
-	require.Equal(t, uint16(0), w[0].Killer)
+	require.Equal(t, PlayerID(1), w[0].Player)
+	require.Equal(t, PlayerID(0), w[0].Killer)
 	require.Equal(t, deagle, w[0].Weapon)
 	require.Equal(t, uint8(lifecycle.PoseShotFace), w[0].Pose)
 	require.Empty(t, received[*wire.PlayerWasted](b), "not to the victim, which played its death")
@@ -41,7 +41,7 @@ func TestDeathReportCommitsOnceWithThePoseAndTheServersKiller(t *testing.T) {
 	d := h.events(EventPlayerDeath)
 	require.Len(t, d, 1)
 	require.Equal(t, lifecycle.CommitByReport, d[0].Commit)
-	require.Equal(t, uint16(0), d[0].Other)
+	require.Equal(t, PlayerID(0), d[0].Other)
 	require.Len(t, h.events(EventDeathReportIgnored), 1)
 }
 
@@ -63,7 +63,7 @@ func TestCountedDeathWithoutReportIsCommittedWithCriticalZero(t *testing.T) {
 	d := h.events(EventPlayerDeath)
 	require.Len(t, d, 1)
 	require.Equal(t, lifecycle.CommitByServer, d[0].Commit)
-	require.Equal(t, uint16(0), d[0].Other, "the killer from the last damage")
+	require.Equal(t, PlayerID(0), d[0].Other, "the killer from the last damage")
 	w := received[*wire.PlayerWasted](a)
 	require.Len(t, w, 1)
 	require.Equal(t, uint8(lifecycle.PoseDefault), w[0].Pose)
@@ -169,8 +169,8 @@ func TestMutualKillBothShotsRelayedBeforeEitherDeathBothDie(t *testing.T) {
 	require.Equal(t, VerdictAccepted, h.w.Handle(h.now, 0, &wire.DeathReport{DeathEpoch: a.gen, Killer: 1, Weapon: deagle}))
 	d := h.events(EventPlayerDeath)
 	require.Len(t, d, 2)
-	require.Equal(t, uint16(0), d[0].Other)
-	require.Equal(t, uint16(1), d[1].Other)
+	require.Equal(t, PlayerID(0), d[0].Other)
+	require.Equal(t, PlayerID(1), d[1].Other)
 	// After the commit the dead player's new shots are refused.
 	require.Equal(t, VerdictNotAlive, h.shoot(b, wire.Vec3{}, wire.HitPlayer, 0))
 }
@@ -191,7 +191,7 @@ func TestLeavingInsideTheDeathWaitLeavesDead(t *testing.T) {
 	d := h.events(EventPlayerDeath)
 	require.Len(t, d, 1)
 	require.Equal(t, lifecycle.CommitOnLeave, d[0].Commit)
-	require.Equal(t, uint16(0), d[0].Other)
+	require.Equal(t, PlayerID(0), d[0].Other)
 	l := h.events(EventPlayerLeave)
 	require.Len(t, l, 1)
 	require.Equal(t, wire.ReasonQuit, l[0].Reason)
@@ -209,7 +209,7 @@ func TestKillerIsNeverATeammateEvenForDamageBeforeJoiningTheTeam(t *testing.T) {
 	require.NoError(t, h.w.JoinTeam(1, 3))
 	last := h.w.players[1].vit.LastDamage()
 	require.True(t, last.Valid)
-	require.Equal(t, uint16(0), last.Attacker, "a's damage is still b's last")
+	require.Equal(t, PlayerID(0), last.Attacker, "a's damage is still b's last")
 	require.Equal(t, VerdictAccepted, h.w.Handle(h.now, 1, &wire.DeathReport{DeathEpoch: b.gen, Killer: 0, Weapon: deagle}))
 	d := h.events(EventPlayerDeath)
 	require.Len(t, d, 1)
@@ -250,7 +250,7 @@ func TestStealthKillCountsTheDeathAndIsRelayedStamped(t *testing.T) {
 	h.flush()
 	sk := received[*wire.RemoteStealthKill](b)
 	require.Len(t, sk, 1)
-	require.Equal(t, uint16(0), sk[0].Attacker)
+	require.Equal(t, PlayerID(0), sk[0].Attacker)
 	require.Len(t, h.events(EventStealthKill), 1)
 	require.Len(t, h.events(EventStealthKillRefused), 3)
 	// The wait for the victim's report is 10 s longer: nothing is committed at the plain
@@ -270,7 +270,7 @@ func TestStealthKillCountsTheDeathAndIsRelayedStamped(t *testing.T) {
 		Pose: uint8(lifecycle.PoseKnifeStealth)}))
 	d := h.events(EventPlayerDeath)
 	require.Len(t, d, 1)
-	require.Equal(t, uint16(0), d[0].Other)
+	require.Equal(t, PlayerID(0), d[0].Other)
 }
 
 func TestVehicleExplosionSparesTheAuthorsTeammatesAndCountsTheOthers(t *testing.T) {
@@ -296,15 +296,15 @@ func TestVehicleExplosionSparesTheAuthorsTeammatesAndCountsTheOthers(t *testing.
 	require.Equal(t, VerdictNotInVehicle, h.w.Handle(h.now, 2, ex), "only the driver reports it")
 	require.Equal(t, VerdictAccepted, h.w.Handle(h.now, 1, ex))
 	require.Equal(t, VerdictWrecked, h.w.Handle(h.now, 1, ex))
-	for id, want := range map[uint16]lifecycle.Phase{1: lifecycle.PhaseDying, 2: lifecycle.PhaseAlive, 3: lifecycle.PhaseDying} {
-		ph, err := h.w.Phase(id)
+	for id, want := range map[PlayerID]lifecycle.Phase{1: lifecycle.PhaseDying, 2: lifecycle.PhaseAlive, 3: lifecycle.PhaseDying} {
+		ph, err := h.w.Phase(PlayerID(id))
 		require.NoError(t, err)
 		require.Equal(t, want, ph, "player %d", id)
 	}
 	h.flush()
 	rx := received[*wire.RemoteVehicleExplode](c)
 	require.Len(t, rx, 1)
-	require.Equal(t, uint16(0), rx[0].Author)
+	require.Equal(t, PlayerID(0), rx[0].Author)
 	require.True(t, rx[0].Stamp.Teammate, "c refuses its teammate's explosion")
 	ok, wrecked := h.w.VehicleWrecked(1)
 	require.True(t, ok)
@@ -318,7 +318,7 @@ func TestVehicleExplosionSparesTheAuthorsTeammatesAndCountsTheOthers(t *testing.
 	deaths := h.events(EventPlayerDeath)
 	require.Len(t, deaths, 2)
 	for _, e := range deaths {
-		require.Equal(t, uint16(0), e.Other)
+		require.Equal(t, PlayerID(0), e.Other)
 	}
 }
 

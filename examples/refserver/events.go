@@ -112,9 +112,9 @@ type Event struct {
 	// At is the World's time of the event.
 	At time.Duration
 	// Player is the subject: the victim, the shooter, the commanded or spawning player.
-	Player uint16
+	Player PlayerID
 	// Other is the second player: the attacker, the killer, the author, the creator.
-	Other uint16
+	Other PlayerID
 	// Vehicle is the vehicle involved, NoVehicle if none.
 	Vehicle uint16
 	// Weapon is the weapon or cause.
@@ -234,9 +234,9 @@ func (e Event) String() string {
 	return string(b)
 }
 
-func appendID(b []byte, label string, id uint16) []byte {
+func appendID[ID ~uint16](b []byte, label string, id ID) []byte {
 	b = append(b, label...)
-	if id == NoPlayer {
+	if id == 0xFFFF { // NoPlayer, NoVehicle
 		return append(b, "none"...)
 	}
 	return strconv.AppendUint(b, uint64(id), 10)

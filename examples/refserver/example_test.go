@@ -18,7 +18,7 @@ func Example() {
 		panic(err)
 	}
 	now := time.Second
-	for id := uint16(0); id < 2; id++ {
+	for id := refserver.PlayerID(0); id < 2; id++ {
 		w.Handle(now, id, &wire.Hello{})
 		w.Handle(now, id, &wire.RespawnRequest{}) // the connect spawn
 		gen, _ := w.Generation(id)
@@ -71,7 +71,7 @@ func ExampleWorld_Receive() {
 	_ = client.Flush(now, func(d []byte) { _ = w.Receive(now, 3, d) })
 
 	_ = w.Tick(now) // every tick: timers, pings, link timeouts
-	_ = w.Flush(now, func(conn uint16, d []byte) {
+	_ = w.Flush(now, func(conn refserver.PlayerID, d []byte) {
 		_ = client.Receive(now, d, func(m wire.Message) { fmt.Println(conn, m.ID()) })
 	})
 	// Output:

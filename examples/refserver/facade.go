@@ -59,7 +59,7 @@ type effect struct {
 	valid   bool
 	fire    bool
 	id      uint16
-	creator uint16
+	creator PlayerID
 	join    uint64 // the creator's joinSerial, to tell a reused id
 	pos     wire.Vec3
 	radius  float32
@@ -77,7 +77,7 @@ func (e *effect) live(now time.Duration) bool {
 	return now-e.at <= ExplosionWindow
 }
 
-func (w *World) effectCreator(e *effect) uint16 {
+func (w *World) effectCreator(e *effect) PlayerID {
 	if c := w.conn(e.creator); c != nil && c.joinSerial == e.join {
 		return c.id
 	}
@@ -85,14 +85,14 @@ func (w *World) effectCreator(e *effect) uint16 {
 }
 
 // refuse records a refused gamemode command and returns its error.
-func (w *World) refuse(id uint16, verb string, err error) error {
+func (w *World) refuse(id PlayerID, verb string, err error) error {
 	w.stats.CommandsRefused++
 	w.raise(Event{Kind: EventCommandRefused, At: w.now, Player: id, Other: NoPlayer, Vehicle: NoVehicle, Detail: verb + ": " + err.Error()})
 	return err
 }
 
 // target validates the clock and the player of a command.
-func (w *World) target(now time.Duration, id uint16) (*player, error) {
+func (w *World) target(now time.Duration, id PlayerID) (*player, error) {
 	if !w.advance(now) {
 		return nil, fmt.Errorf("%w: %v before %v", ErrClockBackwards, now, w.now)
 	}
@@ -114,7 +114,7 @@ func vitalsError(err error) error {
 	return wrap(ErrOutOfRange, err)
 }
 
-func laneFull(id uint16, err error) error {
+func laneFull(id PlayerID, err error) error {
 	return fmt.Errorf("%w: player %d: %w", ErrLaneFull, id, err)
 }
 
@@ -122,7 +122,7 @@ func laneFull(id uint16, err error) error {
 
 // healthCommand is the common path of the four health and armor verbs: check the lane,
 // commit in vitals, queue, and remember the revision for its acknowledgement.
-func (w *World) healthCommand(now time.Duration, id uint16, verb string, m wire.Message, commit func(*player) (vitals.CommandResult, error), setRev func(uint16)) error {
+func (w *World) healthCommand(now time.Duration, id PlayerID, verb string, m wire.Message, commit func(*player) (vitals.CommandResult, error), setRev func(uint16)) error {
 	p, err := w.target(now, id)
 	if err != nil {
 		return w.refuse(id, verb, err)
@@ -151,7 +151,7 @@ func (w *World) healthCommand(now time.Duration, id uint16, verb string, m wire.
 // alive, not counted dead): ErrNotAlive otherwise. set_health(0) kills through the
 // client's normal death path (the SetHealth(0) is critical) and counts the death, whose
 // DeathReport the lifecycle then waits for.
-func (w *World) SetHealth(now time.Duration, id uint16, value float32) error {
+func (w *World) SetHealth(now time.Duration, id PlayerID, value float32) error {
 	m := &w.msgs.setHealth
 	*m = wire.SetHealth{Health: value}
 	if !finite32(value) || value < 0 || value > wire.MaxVital {
@@ -163,7 +163,7 @@ func (w *World) SetHealth(now time.Duration, id uint16, value float32) error {
 }
 
 // SetArmor is player:set_armor(value): an absolute value in 0..200.
-func (w *World) SetArmor(now time.Duration, id uint16, value float32) error {
+func (w *World) SetArmor(now time.Duration, id PlayerID, value float32) error {
 	m := &w.msgs.setArmor
 	*m = wire.SetArmor{}
 	return w.healthCommand(now, id, "set_armor", m,
@@ -173,7 +173,7 @@ func (w *World) SetArmor(now time.Duration, id uint16, value float32) error {
 
 // AddHealth is player:add_health(amount, max): adds up to max and never lowers (a reward
 // must not erase fresh damage). amount and max are finite, above 0 and at most 200.
-func (w *World) AddHealth(now time.Duration, id uint16, amount, max float32) error {
+func (w *World) AddHealth(now time.Duration, id PlayerID, amount, max float32) error {
 	m := &w.msgs.giveHealth
 	*m = wire.GiveHealth{Amount: 1, Max: 1}
 	return w.healthCommand(now, id, "add_health", m,
@@ -182,7 +182,7 @@ func (w *World) AddHealth(now time.Duration, id uint16, amount, max float32) err
 }
 
 // AddArmor is player:add_armor(amount, max).
-func (w *World) AddArmor(now time.Duration, id uint16, amount, max float32) error {
+func (w *World) AddArmor(now time.Duration, id PlayerID, amount, max float32) error {
 	m := &w.msgs.giveArmor
 	*m = wire.GiveArmor{Amount: 1, Max: 1}
 	return w.healthCommand(now, id, "add_armor", m,
@@ -219,7 +219,7 @@ func (w *World) SetDamageMultipliers(now time.Duration, m vitals.Multipliers) er
 
 // weaponCommand is the common path of the weapon verbs: check the lane, commit in the
 // inventory (which takes the player's next revision), queue.
-func (w *World) weaponCommand(now time.Duration, id uint16, verb string, m wire.Message, commit func(*player) error) error {
+func (w *World) weaponCommand(now time.Duration, id PlayerID, verb string, m wire.Message, commit func(*player) error) error {
 	p, err := w.target(now, id)
 	if err != nil {
 		return w.refuse(id, verb, err)
@@ -241,7 +241,7 @@ func (w *World) weaponCommand(now time.Duration, id uint16, verb string, m wire.
 // GiveWeapon gives weapon with ammo rounds by the game's rules (the same weapon adds its
 // ammo; a pooled slot carries the displaced total over; otherwise the slot is replaced;
 // totals cap at 65535), optionally making it the held weapon.
-func (w *World) GiveWeapon(now time.Duration, id uint16, weapon uint8, ammo uint16, current bool) error {
+func (w *World) GiveWeapon(now time.Duration, id PlayerID, weapon uint8, ammo uint16, current bool) error {
 	m := &w.msgs.give
 	*m = wire.GiveWeapon{}
 	return w.weaponCommand(now, id, "give_weapon", m, func(p *player) error {
@@ -252,7 +252,7 @@ func (w *World) GiveWeapon(now time.Duration, id uint16, weapon uint8, ammo uint
 }
 
 // TakeWeapon removes weapon and its ammo from the player.
-func (w *World) TakeWeapon(now time.Duration, id uint16, weapon uint8) error {
+func (w *World) TakeWeapon(now time.Duration, id PlayerID, weapon uint8) error {
 	m := &w.msgs.take
 	*m = wire.TakeWeapon{}
 	return w.weaponCommand(now, id, "take_weapon", m, func(p *player) error {
@@ -264,7 +264,7 @@ func (w *World) TakeWeapon(now time.Duration, id uint16, weapon uint8) error {
 
 // SetWeaponAmmo sets the total of an owned weapon, and its clip unless clip is
 // inventory.ClipNotSet.
-func (w *World) SetWeaponAmmo(now time.Duration, id uint16, weapon uint8, total, clip uint16) error {
+func (w *World) SetWeaponAmmo(now time.Duration, id PlayerID, weapon uint8, total, clip uint16) error {
 	m := &w.msgs.ammo
 	*m = wire.SetWeaponAmmo{Clip: wire.NoClip}
 	return w.weaponCommand(now, id, "set_weapon_ammo", m, func(p *player) error {
@@ -275,7 +275,7 @@ func (w *World) SetWeaponAmmo(now time.Duration, id uint16, weapon uint8, total,
 }
 
 // ClearWeapons removes every weapon and all ammo.
-func (w *World) ClearWeapons(now time.Duration, id uint16) error {
+func (w *World) ClearWeapons(now time.Duration, id PlayerID) error {
 	m := &w.msgs.clear
 	*m = wire.ClearWeapons{}
 	return w.weaponCommand(now, id, "clear_weapons", m, func(p *player) error {
@@ -285,7 +285,7 @@ func (w *World) ClearWeapons(now time.Duration, id uint16) error {
 }
 
 // SetArmedWeapon makes an owned weapon the held one (inventory.Fists for the bare hands).
-func (w *World) SetArmedWeapon(now time.Duration, id uint16, weapon uint8) error {
+func (w *World) SetArmedWeapon(now time.Duration, id PlayerID, weapon uint8) error {
 	m := &w.msgs.armed
 	*m = wire.SetArmedWeapon{}
 	return w.weaponCommand(now, id, "set_armed_weapon", m, func(p *player) error {
@@ -298,7 +298,7 @@ func (w *World) SetArmedWeapon(now time.Duration, id uint16, weapon uint8) error
 // SetWeaponSkill sets the server-owned skill tier of a skill stat (69..79) and sends the
 // skill to the client (the level of the tier: SkillLevelPoor, SkillLevelStd,
 // SkillLevelPro). Within 5 s of a change the floor of a shot uses the lower tier.
-func (w *World) SetWeaponSkill(now time.Duration, id uint16, stat inventory.SkillStat, tier inventory.Tier) error {
+func (w *World) SetWeaponSkill(now time.Duration, id PlayerID, stat inventory.SkillStat, tier inventory.Tier) error {
 	m := &w.msgs.skill
 	*m = wire.SetWeaponSkill{}
 	return w.weaponCommand(now, id, "set_weapon_skill", m, func(p *player) error {
@@ -407,20 +407,20 @@ func (w *World) SetFriendlyFire(id teams.TeamID, on bool) error {
 }
 
 // JoinTeam puts a connected player into a team (leaving its old one).
-func (w *World) JoinTeam(player uint16, id teams.TeamID) error {
+func (w *World) JoinTeam(player PlayerID, id teams.TeamID) error {
 	if w.conn(player) == nil {
 		return w.refuse(player, "join_team", fmt.Errorf("%w: %d", ErrUnknownPlayer, player))
 	}
-	_, err := w.teams.JoinTeam(teams.PlayerID(player), id)
+	_, err := w.teams.JoinTeam(player, id)
 	return w.teamResult("join_team", err)
 }
 
 // LeaveTeam takes a connected player out of its team.
-func (w *World) LeaveTeam(player uint16) error {
+func (w *World) LeaveTeam(player PlayerID) error {
 	if w.conn(player) == nil {
 		return w.refuse(player, "leave_team", fmt.Errorf("%w: %d", ErrUnknownPlayer, player))
 	}
-	_, err := w.teams.LeaveTeam(teams.PlayerID(player))
+	_, err := w.teams.LeaveTeam(player)
 	return w.teamResult("leave_team", err)
 }
 
@@ -429,7 +429,7 @@ func (w *World) LeaveTeam(player uint16) error {
 // DecideRespawn sets the gamemode's respawn decision for the death of life gen of a
 // player (or its connect spawn): lifecycle.AllowAt, lifecycle.Hold, AtPoint. A request
 // already waiting is granted by the next Tick once the decision allows it.
-func (w *World) DecideRespawn(player uint16, gen uint16, d lifecycle.Decision) error {
+func (w *World) DecideRespawn(player PlayerID, gen uint16, d lifecycle.Decision) error {
 	p := w.conn(player)
 	if p == nil {
 		return w.refuse(player, "decide_respawn", fmt.Errorf("%w: %d", ErrUnknownPlayer, player))
@@ -443,7 +443,7 @@ func (w *World) DecideRespawn(player uint16, gen uint16, d lifecycle.Decision) e
 
 // SetSpawnPoint sets a player's standing spawn point (the point of every grant whose
 // decision names none). Facing is in degrees, as in SA-MP's SetSpawnInfo.
-func (w *World) SetSpawnPoint(player uint16, pt lifecycle.SpawnPoint) error {
+func (w *World) SetSpawnPoint(player PlayerID, pt lifecycle.SpawnPoint) error {
 	p := w.conn(player)
 	if p == nil {
 		return w.refuse(player, "set_spawn_point", fmt.Errorf("%w: %d", ErrUnknownPlayer, player))
@@ -465,7 +465,7 @@ func (w *World) SetSpawnPoint(player uint16, pt lifecycle.SpawnPoint) error {
 // every connection, stamped with the creator's relation to each (adr-0039: a server effect
 // with a creator is stamped), and remembered for ExplosionWindow so the victims' reports
 // (RefEffect) are credited to the creator. It returns the effect id.
-func (w *World) CreateExplosion(now time.Duration, creator uint16, typ uint8, pos wire.Vec3, radius float32) (uint16, error) {
+func (w *World) CreateExplosion(now time.Duration, creator PlayerID, typ uint8, pos wire.Vec3, radius float32) (uint16, error) {
 	m := &w.msgs.explosion
 	*m = wire.CreateExplosion{Creator: creator, Type: typ, Position: pos, Radius: radius}
 	return w.createEffect(now, "create_explosion", false, creator, pos, radius, m, func(id uint16, s wire.Stamp) {
@@ -475,7 +475,7 @@ func (w *World) CreateExplosion(now time.Duration, creator uint16, typ uint8, po
 
 // CreateFire is create_fire: a fire at pos with radius, credited to creator (NoPlayer for
 // none), burning for FireLifetime. Sent and remembered like CreateExplosion.
-func (w *World) CreateFire(now time.Duration, creator uint16, pos wire.Vec3, radius float32) (uint16, error) {
+func (w *World) CreateFire(now time.Duration, creator PlayerID, pos wire.Vec3, radius float32) (uint16, error) {
 	m := &w.msgs.fire
 	*m = wire.CreateFire{Creator: creator, Position: pos, Radius: radius}
 	return w.createEffect(now, "create_fire", true, creator, pos, radius, m, func(id uint16, s wire.Stamp) {
@@ -483,7 +483,7 @@ func (w *World) CreateFire(now time.Duration, creator uint16, pos wire.Vec3, rad
 	})
 }
 
-func (w *World) createEffect(now time.Duration, verb string, fire bool, creator uint16, pos wire.Vec3, radius float32, m wire.Message, set func(uint16, wire.Stamp)) (uint16, error) {
+func (w *World) createEffect(now time.Duration, verb string, fire bool, creator PlayerID, pos wire.Vec3, radius float32, m wire.Message, set func(uint16, wire.Stamp)) (uint16, error) {
 	if !w.advance(now) {
 		return 0, w.refuse(creator, verb, fmt.Errorf("%w: %v before %v", ErrClockBackwards, now, w.now))
 	}
@@ -515,7 +515,7 @@ func (w *World) createEffect(now time.Duration, verb string, fire bool, creator 
 	*e = effect{valid: true, fire: fire, id: id, creator: creator, join: join, pos: pos, radius: radius, at: now, serial: w.nextSerial()}
 	w.effectID++
 	for _, r := range w.conns {
-		set(id, wire.Stamp(w.teams.Stamp(teams.PlayerID(creator), teams.PlayerID(r))))
+		set(id, wire.Stamp(w.teams.Stamp(creator, r)))
 		w.queue(now, w.players[r], m)
 	}
 	w.stats.Commands++
@@ -616,7 +616,7 @@ func (w *World) poseVehicle(now time.Duration, verb string, id uint16, pos wire.
 	// with SetVehiclePose).
 	for _, c := range v.seats {
 		if p := w.conn(c); p != nil {
-			w.packageRefused(CallMovePlayer, c, w.rw.MovePlayer(now, rewind.PlayerID(c), rewind.Vec3(pos)))
+			w.packageRefused(CallMovePlayer, c, w.rw.MovePlayer(now, c, rewind.Vec3(pos)))
 			p.frame.pos = pos
 		}
 	}
@@ -651,7 +651,7 @@ func (w *World) FreezeVehicle(now time.Duration, id uint16, frozen bool) error {
 
 // SetPlayerPosition is a gamemode teleport: SetPlayerPosition to the player (facing in
 // radians), and its rewind history starts anew at pos.
-func (w *World) SetPlayerPosition(now time.Duration, id uint16, pos wire.Vec3, facing float32) error {
+func (w *World) SetPlayerPosition(now time.Duration, id PlayerID, pos wire.Vec3, facing float32) error {
 	const verb = "set_player_position"
 	p, err := w.target(now, id)
 	if err != nil {
@@ -668,7 +668,7 @@ func (w *World) SetPlayerPosition(now time.Duration, id uint16, pos wire.Vec3, f
 	if err := p.ep.CanQueue(m); err != nil {
 		return w.refuse(id, verb, laneFull(id, err))
 	}
-	if err := w.rw.MovePlayer(now, rewind.PlayerID(id), rewind.Vec3(pos)); err != nil {
+	if err := w.rw.MovePlayer(now, id, rewind.Vec3(pos)); err != nil {
 		return w.refuse(id, verb, wrap(ErrOutOfRange, err))
 	}
 	p.frame.pos = pos
@@ -681,13 +681,13 @@ func (w *World) SetPlayerPosition(now time.Duration, id uint16, pos wire.Vec3, f
 // ---- readbacks ----
 
 // Connected reports whether a connection holds player slot id.
-func (w *World) Connected(id uint16) bool { return w.conn(id) != nil }
+func (w *World) Connected(id PlayerID) bool { return w.conn(id) != nil }
 
 // Players appends the connected player ids to dst in ascending order.
-func (w *World) Players(dst []uint16) []uint16 { return append(dst, w.conns...) }
+func (w *World) Players(dst []PlayerID) []PlayerID { return append(dst, w.conns...) }
 
 // Token returns the player token of the connection on id.
-func (w *World) Token(id uint16) (uint32, error) {
+func (w *World) Token(id PlayerID) (uint32, error) {
 	p := w.conn(id)
 	if p == nil {
 		return 0, fmt.Errorf("%w: %d", ErrUnknownPlayer, id)
@@ -697,7 +697,7 @@ func (w *World) Token(id uint16) (uint32, error) {
 
 // Vitals returns the ledger's health and armor of the player's current life: what the
 // gamemode reads and what the relay shows.
-func (w *World) Vitals(id uint16) (vitals.Vitals, error) {
+func (w *World) Vitals(id PlayerID) (vitals.Vitals, error) {
 	p := w.conn(id)
 	if p == nil {
 		return vitals.Vitals{}, fmt.Errorf("%w: %d", ErrUnknownPlayer, id)
@@ -706,20 +706,20 @@ func (w *World) Vitals(id uint16) (vitals.Vitals, error) {
 }
 
 // Health returns the ledger's health.
-func (w *World) Health(id uint16) (float32, error) {
+func (w *World) Health(id PlayerID) (float32, error) {
 	v, err := w.Vitals(id)
 	return v.Health, err
 }
 
 // Armor returns the ledger's armor.
-func (w *World) Armor(id uint16) (float32, error) {
+func (w *World) Armor(id PlayerID) (float32, error) {
 	v, err := w.Vitals(id)
 	return v.Armor, err
 }
 
 // Weapons returns the readback of the player's 13 weapon slots (exact up to one frame
 // interval).
-func (w *World) Weapons(id uint16) ([inventory.NumSlots]inventory.Slot, error) {
+func (w *World) Weapons(id PlayerID) ([inventory.NumSlots]inventory.Slot, error) {
 	p := w.conn(id)
 	if p == nil {
 		return [inventory.NumSlots]inventory.Slot{}, fmt.Errorf("%w: %d", ErrUnknownPlayer, id)
@@ -728,7 +728,7 @@ func (w *World) Weapons(id uint16) ([inventory.NumSlots]inventory.Slot, error) {
 }
 
 // HeldWeapon returns the player's held weapon (0: fists).
-func (w *World) HeldWeapon(id uint16) (uint8, error) {
+func (w *World) HeldWeapon(id PlayerID) (uint8, error) {
 	p := w.conn(id)
 	if p == nil {
 		return 0, fmt.Errorf("%w: %d", ErrUnknownPlayer, id)
@@ -737,7 +737,7 @@ func (w *World) HeldWeapon(id uint16) (uint8, error) {
 }
 
 // Ammo returns the stored total of a weapon, and whether the player holds it.
-func (w *World) Ammo(id uint16, weapon uint8) (uint16, bool, error) {
+func (w *World) Ammo(id PlayerID, weapon uint8) (uint16, bool, error) {
 	p := w.conn(id)
 	if p == nil {
 		return 0, false, fmt.Errorf("%w: %d", ErrUnknownPlayer, id)
@@ -748,7 +748,7 @@ func (w *World) Ammo(id uint16, weapon uint8) (uint16, bool, error) {
 
 // WeaponRev returns the revision of the last weapon command queued for the player: the
 // weapon_rev its frames echo once its client applied every weapon command.
-func (w *World) WeaponRev(id uint16) (uint16, error) {
+func (w *World) WeaponRev(id PlayerID) (uint16, error) {
 	p := w.conn(id)
 	if p == nil {
 		return 0, fmt.Errorf("%w: %d", ErrUnknownPlayer, id)
@@ -758,7 +758,7 @@ func (w *World) WeaponRev(id uint16) (uint16, error) {
 
 // Alive reports whether the server holds the player alive (what the relay stamps): alive,
 // dying (counted, the report awaited) or respawning.
-func (w *World) Alive(id uint16) bool {
+func (w *World) Alive(id PlayerID) bool {
 	p := w.conn(id)
 	if p == nil {
 		return false
@@ -768,7 +768,7 @@ func (w *World) Alive(id uint16) bool {
 }
 
 // Phase returns where the player's life stands in the lifecycle.
-func (w *World) Phase(id uint16) (lifecycle.Phase, error) {
+func (w *World) Phase(id PlayerID) (lifecycle.Phase, error) {
 	p := w.conn(id)
 	if p == nil {
 		return 0, fmt.Errorf("%w: %d", ErrUnknownPlayer, id)
@@ -777,33 +777,33 @@ func (w *World) Phase(id uint16) (lifecycle.Phase, error) {
 }
 
 // Generation returns the player's current life (death_epoch).
-func (w *World) Generation(id uint16) (uint16, error) {
+func (w *World) Generation(id PlayerID) (uint16, error) {
 	if w.conn(id) == nil {
 		return 0, fmt.Errorf("%w: %d", ErrUnknownPlayer, id)
 	}
-	s, err := w.life.Snapshot(lifecycle.PlayerID(id))
+	s, err := w.life.Snapshot(id)
 	return uint16(s.Gen), err
 }
 
 // RTT returns the connection's round-trip time as the rewind measures it, and false while
 // none is measured.
-func (w *World) RTT(id uint16) (time.Duration, bool) {
+func (w *World) RTT(id PlayerID) (time.Duration, bool) {
 	if w.conn(id) == nil {
 		return 0, false
 	}
-	return w.rw.RTT(rewind.PlayerID(id))
+	return w.rw.RTT(id)
 }
 
 // Team returns the player's team (teams.NoTeam for none) and its damage group.
-func (w *World) Team(id uint16) (teams.TeamID, uint16) {
-	return w.teams.TeamOf(teams.PlayerID(id)), w.teams.Group(teams.PlayerID(id))
+func (w *World) Team(id PlayerID) (teams.TeamID, uint16) {
+	return w.teams.TeamOf(id), w.teams.Group(id)
 }
 
 // Teams returns the World's team registry, to read (change it through the verbs).
 func (w *World) Teams() *teams.Registry { return w.teams }
 
 // LaneStats returns the connection's reliable lane statistics.
-func (w *World) LaneStats(id uint16) (lane.Stats, error) {
+func (w *World) LaneStats(id PlayerID) (lane.Stats, error) {
 	p := w.conn(id)
 	if p == nil {
 		return lane.Stats{}, fmt.Errorf("%w: %d", ErrUnknownPlayer, id)

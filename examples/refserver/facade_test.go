@@ -283,7 +283,7 @@ func TestVehicleMovesAndFreezesGoToEveryConnection(t *testing.T) {
 	}
 	require.Len(t, received[*wire.SetPlayerPosition](a), 1)
 	require.Empty(t, received[*wire.SetPlayerPosition](b))
-	pos, err := h.w.rw.PlayerAt(0, h.now)
+	pos, err := h.w.rw.PlayerAt(h.now, 0)
 	require.NoError(t, err)
 	require.Equal(t, float32(30), pos.Y, "the history starts anew at the teleport")
 }

@@ -118,7 +118,7 @@ type ConnStats struct {
 }
 
 // ConnStats returns connection id's counters of the per-connection caps.
-func (w *World) ConnStats(id uint16) (ConnStats, error) {
+func (w *World) ConnStats(id PlayerID) (ConnStats, error) {
 	p := w.conn(id)
 	if p == nil {
 		return ConnStats{}, fmt.Errorf("%w: %d", ErrUnknownPlayer, id)
@@ -204,7 +204,7 @@ func (w *World) summarize(i int) {
 	if b.suppressed == 0 {
 		return
 	}
-	id := uint16(i)
+	id := PlayerID(i)
 	if i >= len(w.players) {
 		id = NoPlayer
 	}
@@ -263,7 +263,7 @@ func (w *World) takeProjectile(now time.Duration, p *player) bool {
 
 // logRelay logs an encoded relay of sender in the fan log within the sender's share
 // (MaxFanOutPerSender) and the log's cap; false (counted) when it was not logged.
-func (w *World) logRelay(enc []byte, sender *player, subject, rev uint16) bool {
+func (w *World) logRelay(enc []byte, sender *player, subject PlayerID, rev uint16) bool {
 	if w.fan.count(sender.id) >= MaxFanOutPerSender {
 		sender.caps.FanOutCapped++
 		w.stats.FanOutDropped++

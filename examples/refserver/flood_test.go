@@ -14,7 +14,7 @@ import (
 )
 
 // sendBytes encodes m and hands it to the World as a datagram of connection id.
-func sendBytes(t *testing.T, h *harness, id uint16, m wire.Message, buf []byte) []byte {
+func sendBytes(t *testing.T, h *harness, id PlayerID, m wire.Message, buf []byte) []byte {
 	t.Helper()
 	b, err := m.Append(buf[:0])
 	require.NoError(t, err)

@@ -7,7 +7,6 @@ import (
 	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/rewind"
-	"github.com/arbitergo/arbiter/teams"
 	"github.com/arbitergo/arbiter/vitals"
 	"github.com/arbitergo/arbiter/wire"
 )
@@ -24,18 +23,18 @@ type vehicle struct {
 	health  float32
 	// seats holds who sits in each seat, from accepted entries only (NoPlayer: free);
 	// seat 0 is the driver's.
-	seats [inventory.MaxVehicleSeats]uint16
+	seats [inventory.MaxVehicleSeats]PlayerID
 	// gunTAT is each gun's rate check (GCRA theoretical arrival), per the model's guns.
 	gunTAT [inventory.MaxVehicleGuns]time.Duration
 
 	// The vehicle's frames: numbered by the client of the driver that sends them.
 	haveSeq bool
-	seqFrom uint16
+	seqFrom PlayerID
 	lastSeq uint16
 	syncSeq uint16 // the relay number of the vehicle's frames
 
 	// The last accepted shot claiming a hit on the vehicle (the explosion's credit).
-	hitBy   uint16
+	hitBy   PlayerID
 	hitAt   time.Duration
 	hitLife uint64
 
@@ -48,7 +47,7 @@ type explosion struct {
 	valid  bool
 	at     time.Duration
 	serial uint64
-	author uint16
+	author PlayerID
 	join   uint64 // the author's joinSerial, to tell a reused id
 	pos    wire.Vec3
 }
@@ -78,13 +77,13 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 	if m.Vehicle != NoVehicle && !p.seat.holds(m.Vehicle, m.Seat) {
 		// A claim on a seat p does not hold: an entry, judged before anything is taken.
 		// (A frame of another life is the lifecycle's to drop, below.)
-		if snap, err := w.life.Snapshot(lifecycle.PlayerID(p.id)); err == nil && uint16(snap.Gen) == m.DeathEpoch {
+		if snap, err := w.life.Snapshot(p.id); err == nil && uint16(snap.Gen) == m.DeathEpoch {
 			if v, holder, detail := w.judgeEntry(p, m); v != VerdictAccepted {
 				return w.refuseEntry(now, p, m, v, holder, detail)
 			}
 		}
 	}
-	lr, err := w.life.Frame(p.handle, lifecycle.Claim{Alive: m.Alive, Gen: lifecycle.Generation(m.DeathEpoch)}, p.vit.Ledger().Health, now)
+	lr, err := w.life.Frame(now, p.handle, lifecycle.Claim{Alive: m.Alive, Gen: lifecycle.Generation(m.DeathEpoch)}, p.vit.Ledger().Health)
 	if err != nil {
 		return VerdictInvalid
 	}
@@ -114,7 +113,7 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 	if m.Vehicle != NoVehicle && w.vehicle(m.Vehicle) != nil {
 		seat = rewind.VehicleID(m.Vehicle)
 	}
-	if _, err := w.rw.RecordPlayer(now, rewind.PlayerID(p.id), rewind.Vec3(m.Position), seat); err != nil {
+	if _, err := w.rw.RecordPlayer(now, p.id, rewind.Vec3(m.Position), seat); err != nil {
 		w.packageRefused(CallRecordPlayer, p.id, err)
 	}
 	w.takeSeat(now, p, m.Vehicle, m.Seat)
@@ -145,7 +144,7 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 		Alive:       lr.Stamp.Alive,
 		FireHeld:    m.FireHeld,
 		Seat:        m.Seat,
-		DamageGroup: w.teams.Group(teams.PlayerID(p.id)),
+		DamageGroup: w.teams.Group(p.id),
 		Weapon:      m.Weapon,
 		Health:      relayHealth(lr.Stamp.Alive, led.Health),
 		Armor:       min(max(led.Armor, 0), wire.MaxVital),
@@ -204,6 +203,6 @@ func (w *World) onVehicleSync(now time.Duration, p *player, m *wire.VehicleSync)
 }
 
 func (w *World) raiseSpawn(s lifecycle.SpawnEvent) {
-	w.raise(Event{Kind: EventPlayerSpawn, At: s.At, Player: uint16(s.Player), Other: NoPlayer, Vehicle: NoVehicle,
+	w.raise(Event{Kind: EventPlayerSpawn, At: s.At, Player: s.Player, Other: NoPlayer, Vehicle: NoVehicle,
 		Gen: uint16(s.Gen), Connect: s.Connect})
 }

@@ -16,7 +16,7 @@ func TestHelloCreatesThePlayerInEveryPackageAndShowsEveryone(t *testing.T) {
 	a := h.join(0)
 	welcome := received[*wire.Welcome](a)
 	require.Len(t, welcome, 1)
-	require.Equal(t, uint16(0), welcome[0].Player)
+	require.Equal(t, PlayerID(0), welcome[0].Player)
 	tok, err := h.w.Token(0)
 	require.NoError(t, err)
 	require.Equal(t, tok, welcome[0].PlayerToken)
@@ -26,18 +26,18 @@ func TestHelloCreatesThePlayerInEveryPackageAndShowsEveryone(t *testing.T) {
 	// of the newcomer, both built from the lifecycle's snapshot (unspawned: not alive).
 	showsB := received[*wire.PlayerShow](b)
 	require.Len(t, showsB, 1)
-	require.Equal(t, uint16(0), showsB[0].Player)
+	require.Equal(t, PlayerID(0), showsB[0].Player)
 	require.Equal(t, tok, showsB[0].PlayerToken)
 	require.False(t, showsB[0].Alive)
 	showsA := received[*wire.PlayerShow](a)
 	require.Len(t, showsA, 1)
-	require.Equal(t, uint16(1), showsA[0].Player)
+	require.Equal(t, PlayerID(1), showsA[0].Player)
 
 	// A repeated Hello gets the same Welcome again and creates nothing.
 	require.Equal(t, VerdictIgnored, h.w.Handle(h.now, 1, &wire.Hello{}))
 	h.flush()
 	require.Len(t, received[*wire.Welcome](b), 2)
-	require.Equal(t, []uint16{0, 1}, h.w.Players(nil))
+	require.Equal(t, []PlayerID{0, 1}, h.w.Players(nil))
 	ph, err := h.w.Phase(1)
 	require.NoError(t, err)
 	require.Equal(t, lifecycle.PhaseUnspawned, ph)
@@ -65,7 +65,7 @@ func TestConnectSpawnGrantsAndFirstLivingFrameRaisesPlayerSpawn(t *testing.T) {
 	require.Len(t, r, 1)
 	sp := received[*wire.PlayerSpawned](b)
 	require.Len(t, sp, 1)
-	require.Equal(t, uint16(0), sp[0].Player)
+	require.Equal(t, PlayerID(0), sp[0].Player)
 	require.Equal(t, r[0].DeathEpoch, sp[0].DeathEpoch)
 	spawns := h.events(EventPlayerSpawn)
 	require.Len(t, spawns, 1)
@@ -100,7 +100,7 @@ func TestRelayedFrameCarriesServerLifeStateLedgerHealthAndStamp(t *testing.T) {
 		rs := received[*wire.RemotePlayerSync](rc.c)
 		require.Len(t, rs, 1)
 		r := rs[0]
-		require.Equal(t, uint16(0), r.Player)
+		require.Equal(t, PlayerID(0), r.Player)
 		require.Equal(t, float32(100), r.Health, "the ledger, not the client's 150")
 		require.True(t, r.Alive)
 		require.Equal(t, a.gen, r.DeathEpoch)
@@ -109,7 +109,7 @@ func TestRelayedFrameCarriesServerLifeStateLedgerHealthAndStamp(t *testing.T) {
 		require.Equal(t, h.w.teams.Rev(), r.Stamp.Rev)
 	}
 	for _, r := range received[*wire.RemotePlayerSync](a) {
-		require.NotEqual(t, uint16(0), r.Player, "never relayed to its sender")
+		require.NotEqual(t, PlayerID(0), r.Player, "never relayed to its sender")
 	}
 	gm := h.events(EventGodMode)
 	require.Len(t, gm, 1, "the raise was cut and flagged")
@@ -182,7 +182,7 @@ func TestVehicleFramesAreTakenOnlyFromTheDriverAndStamped(t *testing.T) {
 	h.flush()
 	r := received[*wire.RemoteVehicleSync](b)
 	require.Len(t, r, 1)
-	require.Equal(t, uint16(0), r[0].Driver)
+	require.Equal(t, PlayerID(0), r[0].Driver)
 	require.Equal(t, h.w.teams.Rev(), r[0].Stamp.Rev)
 }
 
@@ -211,7 +211,7 @@ func TestSilentConnectionIsDroppedAfterTheLinkTimeout(t *testing.T) {
 		h.now += 100 * time.Millisecond
 		require.Equal(t, VerdictAccepted, h.frame(b))
 		require.NoError(t, h.w.Tick(h.now))
-		require.NoError(t, h.w.Flush(h.now, func(conn uint16, d []byte) {
+		require.NoError(t, h.w.Flush(h.now, func(conn PlayerID, d []byte) {
 			if conn == 0 {
 				var dec wire.Decoder
 				if m, err := dec.Decode(d); err == nil {

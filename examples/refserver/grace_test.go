@@ -74,7 +74,7 @@ func TestSprayAndRamAreAttributedByTheAttackersRecentFrames(t *testing.T) {
 	require.Equal(t, VerdictAccepted, h.hit(b, 0, 41, wire.Ref{}, 3))
 	d := h.events(EventPlayerDamage)
 	require.Len(t, d, 1)
-	require.Equal(t, uint16(0), d[0].Other)
+	require.Equal(t, PlayerID(0), d[0].Other)
 	// A ram by a driver who got out just before the report arrived.
 	a.vehicle, a.seat = 3, 0
 	require.Equal(t, VerdictAccepted, h.frame(a))
@@ -83,7 +83,7 @@ func TestSprayAndRamAreAttributedByTheAttackersRecentFrames(t *testing.T) {
 	require.Equal(t, VerdictAccepted, h.hit(b, 0, 49, wire.Ref{}, 5))
 	d = h.events(EventPlayerDamage)
 	require.Len(t, d, 2)
-	require.Equal(t, uint16(0), d[1].Other)
+	require.Equal(t, PlayerID(0), d[1].Other)
 	// Long after: no attribution, the ledger still takes it.
 	h.now += ContinuousWindow + time.Millisecond
 	require.Equal(t, VerdictAccepted, h.hit(b, 0, 49, wire.Ref{}, 5))

@@ -15,7 +15,7 @@ import (
 // the respawn, pongs.
 type tclient struct {
 	t         *testing.T
-	id        uint16
+	id        PlayerID
 	ep        *transport.Endpoint
 	got       []wire.Message
 	frameSeq  uint16
@@ -42,7 +42,7 @@ type harness struct {
 	t   *testing.T
 	w   *World
 	now time.Duration
-	cl  map[uint16]*tclient
+	cl  map[PlayerID]*tclient
 	ev  []Event
 }
 
@@ -54,7 +54,7 @@ func newHarness(t *testing.T, cfg Config) *harness {
 	t.Helper()
 	w, err := New(cfg)
 	require.NoError(t, err)
-	return &harness{t: t, w: w, now: time.Second, cl: map[uint16]*tclient{}}
+	return &harness{t: t, w: w, now: time.Second, cl: map[PlayerID]*tclient{}}
 }
 
 // clone copies a decoded message (the Decoder's values are overwritten by the next decode).
@@ -67,7 +67,7 @@ func clone(t *testing.T, m wire.Message) wire.Message {
 }
 
 // join connects a client with Hello through real bytes.
-func (h *harness) join(id uint16) *tclient {
+func (h *harness) join(id PlayerID) *tclient {
 	h.t.Helper()
 	ep, err := transport.New(transport.Client)
 	require.NoError(h.t, err)
@@ -83,7 +83,7 @@ func (h *harness) join(id uint16) *tclient {
 // flush carries the server's datagrams to the clients and the clients' back, at h.now.
 func (h *harness) flush() {
 	h.t.Helper()
-	require.NoError(h.t, h.w.Flush(h.now, func(conn uint16, d []byte) {
+	require.NoError(h.t, h.w.Flush(h.now, func(conn PlayerID, d []byte) {
 		c := h.cl[conn]
 		if c == nil || c.silent {
 			return
@@ -91,7 +91,7 @@ func (h *harness) flush() {
 		_ = c.ep.Receive(h.now, d, func(m wire.Message) { c.take(clone(h.t, m)) })
 	}))
 	for id := uint16(0); id < uint16(h.w.cfg.MaxPlayers); id++ {
-		c := h.cl[id]
+		c := h.cl[PlayerID(id)]
 		if c == nil || c.silent {
 			continue
 		}
@@ -200,14 +200,14 @@ func (h *harness) rtt(d time.Duration) {
 	h.t.Helper()
 	for range 6 {
 		require.NoError(h.t, h.w.Tick(h.now))
-		require.NoError(h.t, h.w.Flush(h.now, func(conn uint16, b []byte) {
+		require.NoError(h.t, h.w.Flush(h.now, func(conn PlayerID, b []byte) {
 			if c := h.cl[conn]; c != nil && !c.silent {
 				_ = c.ep.Receive(h.now, b, func(m wire.Message) { c.take(clone(h.t, m)) })
 			}
 		}))
 		h.now += d
 		for id := uint16(0); id < uint16(h.w.cfg.MaxPlayers); id++ {
-			if c := h.cl[id]; c != nil && !c.silent {
+			if c := h.cl[PlayerID(id)]; c != nil && !c.silent {
 				require.NoError(h.t, c.ep.Flush(h.now, func(b []byte) { _ = h.w.Receive(h.now, c.id, b) }))
 				h.frame(c)
 			}
@@ -253,7 +253,7 @@ func (h *harness) shoot(c *tclient, end wire.Vec3, ht wire.HitType, hid uint16) 
 }
 
 // hit makes the victim's client report damage from a source.
-func (h *harness) hit(victim *tclient, attacker uint16, weapon uint8, ref wire.Ref, loss float32) Verdict {
+func (h *harness) hit(victim *tclient, attacker PlayerID, weapon uint8, ref wire.Ref, loss float32) Verdict {
 	h.t.Helper()
 	victim.dmgSeq++
 	before := wire.Vec3{X: victim.health, Y: victim.armor}

@@ -25,7 +25,7 @@ func TestLethalReportAndDeathReportTravelTheLaneInOrder(t *testing.T) {
 	d := h.events(EventPlayerDeath)
 	require.Len(t, d, 1)
 	require.Equal(t, lifecycle.CommitByReport, d[0].Commit)
-	require.Equal(t, uint16(0), d[0].Other)
+	require.Equal(t, PlayerID(0), d[0].Other)
 	require.Equal(t, lifecycle.PoseShotFace, d[0].Pose)
 	require.Len(t, h.events(EventPlayerDamage), 1)
 }
@@ -48,7 +48,7 @@ func TestShowsBeyondTheLaneBudgetAreSentAsTheLaneDrains(t *testing.T) {
 	cfg.MaxPlayers = ShowBacklogRoom + 40
 	h := newHarness(t, cfg)
 	for id := 1; id < cfg.MaxPlayers; id++ {
-		require.Equal(t, VerdictAccepted, h.w.Handle(h.now, uint16(id), &wire.Hello{}))
+		require.Equal(t, VerdictAccepted, h.w.Handle(h.now, PlayerID(id), &wire.Hello{}))
 	}
 	c := h.join(0)
 	shows := received[*wire.PlayerShow](c)
@@ -56,7 +56,7 @@ func TestShowsBeyondTheLaneBudgetAreSentAsTheLaneDrains(t *testing.T) {
 	require.Positive(t, h.w.players[0].nUnshown)
 	// A subject not shown yet sends the newcomer no frames and no edges.
 	last := uint16(cfg.MaxPlayers - 1)
-	require.False(t, h.w.players[0].sees(last))
+	require.False(t, h.w.players[0].sees(PlayerID(last)))
 	// Its commands still find room.
 	require.Equal(t, VerdictAccepted, h.w.Handle(h.now, 0, &wire.RespawnRequest{}))
 	for range 10 {
@@ -65,7 +65,7 @@ func TestShowsBeyondTheLaneBudgetAreSentAsTheLaneDrains(t *testing.T) {
 	require.Zero(t, h.w.players[0].nUnshown)
 	shows = received[*wire.PlayerShow](c)
 	require.Len(t, shows, cfg.MaxPlayers-1, "everybody shown, once")
-	require.True(t, h.w.players[0].sees(last))
+	require.True(t, h.w.players[0].sees(PlayerID(last)))
 }
 
 func TestCriticalEdgeToALaneBeyondItsHardCapDisconnects(t *testing.T) {
@@ -164,29 +164,29 @@ func TestUnshownSubjectSendsNoEdgesAndItsShowCarriesTheCurrentLife(t *testing.T)
 	cfg.RespawnDelay = time.Millisecond
 	h := newHarness(t, cfg)
 	for id := 1; id < cfg.MaxPlayers; id++ {
-		require.Equal(t, VerdictAccepted, h.w.Handle(h.now, uint16(id), &wire.Hello{}))
+		require.Equal(t, VerdictAccepted, h.w.Handle(h.now, PlayerID(id), &wire.Hello{}))
 	}
 	c := h.join(0)
-	respawned, corpse := uint16(cfg.MaxPlayers-1), uint16(cfg.MaxPlayers-2)
-	require.False(t, h.w.players[0].sees(respawned))
-	require.False(t, h.w.players[0].sees(corpse))
+	respawned, corpse := PlayerID(cfg.MaxPlayers-1), PlayerID(cfg.MaxPlayers-2)
+	require.False(t, h.w.players[0].sees(PlayerID(respawned)))
+	require.False(t, h.w.players[0].sees(PlayerID(corpse)))
 
 	// Both subjects spawn and die by their own reports (their clients are raw connections:
 	// the test speaks for them).
-	for _, s := range []uint16{respawned, corpse} {
-		require.Equal(t, VerdictAccepted, h.w.Handle(h.now, s, &wire.RespawnRequest{DeathEpoch: 0}), "connect spawn of %d", s)
-		require.Equal(t, VerdictAccepted, h.w.Handle(h.now, s, &wire.PlayerSync{Seq: 1, DeathEpoch: 1, Alive: true,
+	for _, s := range []PlayerID{respawned, corpse} {
+		require.Equal(t, VerdictAccepted, h.w.Handle(h.now, PlayerID(s), &wire.RespawnRequest{DeathEpoch: 0}), "connect spawn of %d", s)
+		require.Equal(t, VerdictAccepted, h.w.Handle(h.now, PlayerID(s), &wire.PlayerSync{Seq: 1, DeathEpoch: 1, Alive: true,
 			Health: 100, Vehicle: wire.NoVehicle}), "first living frame of %d", s)
-		require.Equal(t, VerdictAccepted, h.w.Handle(h.now, s, &wire.DeathReport{DeathEpoch: 1, Killer: NoPlayer, Weapon: 255,
+		require.Equal(t, VerdictAccepted, h.w.Handle(h.now, PlayerID(s), &wire.DeathReport{DeathEpoch: 1, Killer: NoPlayer, Weapon: 255,
 			Pose: uint8(lifecycle.PoseDrown)}), "death of %d", s)
 	}
 	h.now += cfg.RespawnDelay
-	require.Equal(t, VerdictAccepted, h.w.Handle(h.now, respawned, &wire.RespawnRequest{DeathEpoch: 1}))
+	require.Equal(t, VerdictAccepted, h.w.Handle(h.now, PlayerID(respawned), &wire.RespawnRequest{DeathEpoch: 1}))
 	h.flush()
 	require.Len(t, h.events(EventPlayerDeath), 2)
 	require.Len(t, h.events(EventRespawnGranted), 3, "two connect spawns and one respawn")
-	require.False(t, h.w.players[0].sees(respawned), "still not shown")
-	require.False(t, h.w.players[0].sees(corpse), "still not shown")
+	require.False(t, h.w.players[0].sees(PlayerID(respawned)), "still not shown")
+	require.False(t, h.w.players[0].sees(PlayerID(corpse)), "still not shown")
 
 	// Let the lane drain until everybody is shown.
 	for range 10 {
@@ -194,12 +194,12 @@ func TestUnshownSubjectSendsNoEdgesAndItsShowCarriesTheCurrentLife(t *testing.T)
 	}
 	require.Zero(t, h.w.players[0].nUnshown)
 	for _, m := range received[*wire.PlayerWasted](c) {
-		require.NotContains(t, []uint16{respawned, corpse}, m.Player, "PlayerWasted of a subject the newcomer did not see")
+		require.NotContains(t, []PlayerID{respawned, corpse}, m.Player, "PlayerWasted of a subject the newcomer did not see")
 	}
 	for _, m := range received[*wire.PlayerSpawned](c) {
-		require.NotContains(t, []uint16{respawned, corpse}, m.Player, "PlayerSpawned of a subject the newcomer did not see")
+		require.NotContains(t, []PlayerID{respawned, corpse}, m.Player, "PlayerSpawned of a subject the newcomer did not see")
 	}
-	shows := map[uint16]*wire.PlayerShow{}
+	shows := map[PlayerID]*wire.PlayerShow{}
 	for _, m := range received[*wire.PlayerShow](c) {
 		require.NotContains(t, shows, m.Player, "one show per subject")
 		shows[m.Player] = m
@@ -208,8 +208,8 @@ func TestUnshownSubjectSendsNoEdgesAndItsShowCarriesTheCurrentLife(t *testing.T)
 	require.Contains(t, shows, corpse)
 
 	// The shows carry each subject's life as it stands now.
-	for _, s := range []uint16{respawned, corpse} {
-		snap, err := h.w.life.Snapshot(lifecycle.PlayerID(s))
+	for _, s := range []PlayerID{respawned, corpse} {
+		snap, err := h.w.life.Snapshot(s)
 		require.NoError(t, err)
 		require.Equal(t, snap.Alive, shows[s].Alive, "player %d", s)
 		require.Equal(t, uint16(snap.Gen), shows[s].DeathEpoch, "player %d", s)

@@ -71,7 +71,7 @@ func TestVehicleExplosionReportsAreCreditedToTheAuthor(t *testing.T) {
 	d := h.events(EventPlayerDamage)
 	require.Len(t, d, 2)
 	for _, e := range d {
-		require.Equal(t, uint16(0), e.Other)
+		require.Equal(t, PlayerID(0), e.Other)
 	}
 	// A report naming someone else is only an observation.
 	require.Equal(t, VerdictAccepted, h.hit(c, 1, 51, ref, 5))

@@ -36,7 +36,7 @@ type Reach struct {
 }
 
 // Reach returns what the World measured of connection id's accepted actions (see Reach).
-func (w *World) Reach(id uint16) (Reach, error) {
+func (w *World) Reach(id PlayerID) (Reach, error) {
 	p := w.conn(id)
 	if p == nil {
 		return Reach{}, fmt.Errorf("%w: %d", ErrUnknownPlayer, id)
@@ -70,7 +70,7 @@ func (w *World) ownOrigin(now time.Duration, p *player, at wire.Vec3) (d, tol fl
 	if seated {
 		reach, top = SeatedOriginReach, MaxOriginSpeed
 	}
-	a, err := w.rw.PlayerApproach(rewind.PlayerID(p.id), now-OriginWindow, rewind.Vec3(at))
+	a, err := w.rw.PlayerApproach(now-OriginWindow, p.id, rewind.Vec3(at))
 	if err != nil {
 		return math.Inf(1), reach, seated
 	}
@@ -83,7 +83,7 @@ func (w *World) vehicleOrigin(now time.Duration, veh uint16, at wire.Vec3) (d, t
 	// A catalogue of the vehicles' mounts would put the rocket pod here: the mount's
 	// offset turned by the vehicle's rewound rotation, and a small slack instead of the
 	// vehicle's size.
-	a, err := w.rw.VehicleApproach(rewind.VehicleID(veh), now-OriginWindow, rewind.Vec3(at))
+	a, err := w.rw.VehicleApproach(now-OriginWindow, rewind.VehicleID(veh), rewind.Vec3(at))
 	if err != nil {
 		return math.Inf(1), VehicleLaunchReach
 	}
@@ -204,7 +204,7 @@ func (w *World) noteRides(rec *projectileRecord, origin wire.Vec3) {
 // OriginWindow.
 func (w *World) rode(now time.Duration, rec *projectileRecord, pos wire.Vec3) bool {
 	for _, id := range rec.rides[:rec.nrides] {
-		a, err := w.rw.VehicleApproach(rewind.VehicleID(id), now-OriginWindow, rewind.Vec3(pos))
+		a, err := w.rw.VehicleApproach(now-OriginWindow, rewind.VehicleID(id), rewind.Vec3(pos))
 		if err == nil && a.Distance <= SatchelRideReach+lead(a, MaxOriginSpeed) {
 			return true
 		}

@@ -10,8 +10,6 @@ import (
 	"github.com/arbitergo/arbiter/internal/ring"
 	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/lifecycle"
-	"github.com/arbitergo/arbiter/rewind"
-	"github.com/arbitergo/arbiter/teams"
 	"github.com/arbitergo/arbiter/vitals"
 	"github.com/arbitergo/arbiter/wire"
 	"github.com/arbitergo/arbiter/wire/lane"
@@ -20,7 +18,7 @@ import (
 // player is one connection's slot. The struct and its rings are allocated the first time
 // the slot joins and reused by every later connection on the slot.
 type player struct {
-	id         uint16
+	id         PlayerID
 	connected  bool
 	dropping   bool
 	dropReason wire.Reason
@@ -204,7 +202,7 @@ func (w *World) routeAcks(p *player) {
 			if it.seq != a.Seq {
 				continue // its report was lost from the lane's log; Acked still knows
 			}
-			w.acknowledged(p, it, a.At)
+			w.acknowledged(a.At, p, it)
 			break
 		}
 	}
@@ -214,13 +212,13 @@ func (w *World) routeAcks(p *player) {
 			return
 		}
 		p.acks.Pop()
-		w.acknowledged(p, it, w.now)
+		w.acknowledged(w.now, p, it)
 	}
 }
 
 // acknowledged hands the acknowledgement, at at, of the message it waited for to the
 // package that waits for it.
-func (w *World) acknowledged(p *player, it ackInterest, at time.Duration) {
+func (w *World) acknowledged(at time.Duration, p *player, it ackInterest) {
 	switch it.kind {
 	case ackHealth:
 		w.packageRefused(CallHealthAck, p.id, p.vit.Acknowledged(at, it.rev))
@@ -252,18 +250,18 @@ func (p *player) settleProperties(now time.Duration) {
 }
 
 // sees reports whether subject's PlayerShow went to p (so its frames and edges go too).
-func (p *player) sees(subject uint16) bool {
+func (p *player) sees(subject PlayerID) bool {
 	return p.nUnshown == 0 || p.unshown[subject>>6]&(1<<(subject&63)) == 0
 }
 
-func (p *player) markUnshown(subject uint16) {
+func (p *player) markUnshown(subject PlayerID) {
 	if p.unshown[subject>>6]&(1<<(subject&63)) == 0 {
 		p.unshown[subject>>6] |= 1 << (subject & 63)
 		p.nUnshown++
 	}
 }
 
-func (p *player) clearUnshown(subject uint16) {
+func (p *player) clearUnshown(subject PlayerID) {
 	if p.unshown[subject>>6]&(1<<(subject&63)) != 0 {
 		p.unshown[subject>>6] &^= 1 << (subject & 63)
 		p.nUnshown--
@@ -276,7 +274,7 @@ func (p *player) clearUnshown(subject uint16) {
 func (w *World) drainShows(now time.Duration, p *player) {
 	for i := 0; p.nUnshown > 0 && i < len(p.unshown); i++ {
 		for p.unshown[i] != 0 {
-			s := uint16(i*64 + bits.TrailingZeros64(p.unshown[i]))
+			s := PlayerID(i*64 + bits.TrailingZeros64(p.unshown[i]))
 			subject := w.conn(s)
 			if subject == nil || subject == p {
 				p.clearUnshown(s)
@@ -295,8 +293,8 @@ func (w *World) drainShows(now time.Duration, p *player) {
 
 // join creates the player of a new connection in every package and sends what a new
 // connection needs (the session, in the package doc: Welcome, the tables, the shows).
-func (w *World) join(now time.Duration, conn uint16) {
-	h, err := w.life.Join(lifecycle.PlayerID(conn), now)
+func (w *World) join(now time.Duration, conn PlayerID) {
+	h, err := w.life.Join(now, conn)
 	if err != nil {
 		w.refuseInput(conn, VerdictUnknownConnection, err.Error())
 		return
@@ -306,11 +304,11 @@ func (w *World) join(now time.Duration, conn uint16) {
 	rollback := func(err error, teamsJoined bool) {
 		w.packageRefused(CallJoin, conn, err)
 		if teamsJoined {
-			if _, err := w.teams.Disconnect(teams.PlayerID(conn)); err != nil {
+			if _, err := w.teams.Disconnect(conn); err != nil {
 				w.packageRefused(CallJoinRollback, conn, err)
 			}
 		}
-		if _, err := w.life.Leave(h, now); err != nil {
+		if _, err := w.life.Leave(now, h); err != nil {
 			w.packageRefused(CallJoinRollback, conn, err)
 		}
 	}
@@ -329,11 +327,11 @@ func (w *World) join(now time.Duration, conn uint16) {
 		rollback(err, false)
 		return
 	}
-	if err := w.teams.Connect(teams.PlayerID(conn)); err != nil {
+	if err := w.teams.Connect(conn); err != nil {
 		rollback(err, false)
 		return
 	}
-	if err := w.rw.AddPlayer(now, rewind.PlayerID(conn)); err != nil {
+	if err := w.rw.AddPlayer(now, conn); err != nil {
 		rollback(err, true)
 		return
 	}
@@ -399,7 +397,7 @@ func (w *World) welcome(p *player) {
 	p.out.send(&w.msgs.welcome)
 }
 
-func (w *World) insertConn(id uint16) {
+func (w *World) insertConn(id PlayerID) {
 	i := len(w.conns)
 	for i > 0 && w.conns[i-1] > id {
 		i--
@@ -409,7 +407,7 @@ func (w *World) insertConn(id uint16) {
 	w.conns[i] = id
 }
 
-func (w *World) removeConn(id uint16) {
+func (w *World) removeConn(id PlayerID) {
 	for i, c := range w.conns {
 		if c == id {
 			w.conns = append(w.conns[:i], w.conns[i+1:]...)
@@ -489,7 +487,7 @@ func relayHealth(alive bool, ledger float32) float32 {
 // show sends recipient a PlayerShow of subject, built from the lifecycle's snapshot, the
 // ledger, the damage group and the newest frame.
 func (w *World) show(now time.Duration, recipient, subject *player) {
-	snap, err := w.life.Snapshot(lifecycle.PlayerID(subject.id))
+	snap, err := w.life.Snapshot(subject.id)
 	if err != nil {
 		return
 	}
@@ -502,7 +500,7 @@ func (w *World) show(now time.Duration, recipient, subject *player) {
 		DeathEpoch:  uint16(snap.Gen),
 		SyncSeq:     snap.SyncSeq,
 		Alive:       snap.Alive,
-		DamageGroup: w.teams.Group(teams.PlayerID(subject.id)),
+		DamageGroup: w.teams.Group(subject.id),
 		Health:      relayHealth(snap.Alive, led.Health),
 		Armor:       min(max(led.Armor, 0), wire.MaxVital),
 		Vehicle:     NoVehicle,
@@ -530,7 +528,7 @@ func degToRad(deg float32) float32 { return float32(float64(deg) * math.Pi / 180
 // dead, its death committed and sent before the slot is freed), then every package, then
 // PlayerHide to the others and a Disconnect to p at the next Flush.
 func (w *World) leave(now time.Duration, p *player, reason wire.Reason) {
-	dep, err := w.life.Leave(p.handle, now)
+	dep, err := w.life.Leave(now, p.handle)
 	if err == nil && dep.Committed {
 		w.committed(now, p, dep.Commit)
 	}
@@ -539,10 +537,10 @@ func (w *World) leave(now time.Duration, p *player, reason wire.Reason) {
 	p.dropping = false
 	p.out.buf, p.out.ends = p.out.buf[:0], p.out.ends[:0]
 	w.removeConn(p.id)
-	if _, err := w.teams.Disconnect(teams.PlayerID(p.id)); err != nil {
+	if _, err := w.teams.Disconnect(p.id); err != nil {
 		w.packageRefused(CallLeave, p.id, err)
 	}
-	w.packageRefused(CallLeave, p.id, w.rw.RemovePlayer(now, rewind.PlayerID(p.id)))
+	w.packageRefused(CallLeave, p.id, w.rw.RemovePlayer(now, p.id))
 	w.leaveSeat(p)
 	w.farewells = append(w.farewells, farewell{conn: p.id, reason: reason})
 	w.msgs.hide = wire.PlayerHide{Player: p.id, PlayerToken: uint32(token)}

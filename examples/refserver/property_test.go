@@ -39,7 +39,7 @@ type chaos struct {
 
 type hash64 struct{ h uint64 }
 
-func (h *hash64) add(conn uint16, b []byte) {
+func (h *hash64) add(conn PlayerID, b []byte) {
 	f := fnv.New64a()
 	_, _ = f.Write([]byte{byte(conn), byte(conn >> 8)})
 	_, _ = f.Write(b)
@@ -58,7 +58,7 @@ func newChaos(t *testing.T, seed uint64) *chaos {
 	return c
 }
 
-func (c *chaos) player() uint16 { return uint16(c.rng.IntN(8)) }
+func (c *chaos) player() PlayerID { return PlayerID(c.rng.IntN(8)) }
 
 func (c *chaos) pos() wire.Vec3 {
 	return wire.Vec3{X: float32(c.rng.IntN(40)) - 20, Y: float32(c.rng.IntN(40)) - 20, Z: float32(c.rng.IntN(3))}
@@ -75,7 +75,7 @@ func (c *chaos) vital() float32 {
 }
 
 // send delivers m from connection id as bytes, on the stream its delivery says.
-func (c *chaos) send(id uint16, m wire.Message) {
+func (c *chaos) send(id PlayerID, m wire.Message) {
 	ep := c.eps[id]
 	if ep == nil || c.rng.IntN(10) == 0 {
 		b, err := m.Append(c.scratch[:0])
@@ -132,7 +132,7 @@ func (c *chaos) step() {
 		c.shot[id]++
 		ht, hid := wire.HitNone, uint16(0)
 		if c.rng.IntN(2) == 0 {
-			ht, hid = wire.HitPlayer, other
+			ht, hid = wire.HitPlayer, uint16(other)
 		}
 		c.send(id, &wire.WeaponShot{ShotSeq: c.shot[id], DeathEpoch: c.gen[id], PropertiesRev: uint16(c.rng.IntN(2)),
 			Weapon: uint8(22 + c.rng.IntN(13)), HitType: ht, HitID: hid, Origin: c.pos(), HitPos: c.pos()})
@@ -207,14 +207,14 @@ func (c *chaos) step() {
 		if n > 1 && c.rng.IntN(2) == 0 {
 			b[0] = wire.Version
 		}
-		_ = c.w.Receive(c.now, uint16(c.rng.IntN(10)), b)
+		_ = c.w.Receive(c.now, PlayerID(c.rng.IntN(10)), b)
 	default: // time passes
 		c.now += time.Duration(c.rng.IntN(300)) * time.Millisecond
 		require.NoError(c.t, c.w.Tick(c.now))
 		c.raised = [8]bool{true, true, true, true, true, true, true, true} // a due grant
 	}
 	if c.rng.IntN(4) == 0 {
-		require.NoError(c.t, c.w.Flush(c.now, func(conn uint16, d []byte) {
+		require.NoError(c.t, c.w.Flush(c.now, func(conn PlayerID, d []byte) {
 			c.out.add(conn, d)
 			if ep := c.eps[conn]; ep != nil {
 				_ = ep.Receive(c.now, d, func(m wire.Message) {
@@ -239,7 +239,7 @@ func (c *chaos) check() {
 			require.Equal(c.t, 1, c.deaths[key], "seed %d: a death committed twice: %v", c.seed, e)
 			require.NotEqual(c.t, e.Player, e.Other, "seed %d: a suicide names no killer", c.seed)
 			if e.Other != NoPlayer {
-				require.False(c.t, c.w.teams.Teammates(teams.PlayerID(e.Player), teams.PlayerID(e.Other)),
+				require.False(c.t, c.w.teams.Teammates(e.Player, e.Other),
 					"seed %d: a teammate named killer: %v", c.seed, e)
 			}
 		case EventRespawnGranted, EventPlayerJoin:
@@ -247,7 +247,7 @@ func (c *chaos) check() {
 		}
 	}
 	for id := uint16(0); id < 8; id++ {
-		v, err := c.w.Vitals(id)
+		v, err := c.w.Vitals(PlayerID(id))
 		if err != nil {
 			c.health[id] = 0
 			continue
@@ -318,10 +318,10 @@ func FuzzReceive(f *testing.F) {
 		}
 		now := time.Second
 		for id := uint16(0); id < 3; id++ {
-			w.Handle(now, id, &wire.Hello{})
-			w.Handle(now, id, &wire.RespawnRequest{})
-			g, _ := w.Generation(id)
-			w.Handle(now, id, &wire.PlayerSync{Seq: 1, DeathEpoch: g, Alive: true, Health: 100, Vehicle: wire.NoVehicle})
+			w.Handle(now, PlayerID(id), &wire.Hello{})
+			w.Handle(now, PlayerID(id), &wire.RespawnRequest{})
+			g, _ := w.Generation(PlayerID(id))
+			w.Handle(now, PlayerID(id), &wire.PlayerSync{Seq: 1, DeathEpoch: g, Alive: true, Health: 100, Vehicle: wire.NoVehicle})
 		}
 		_ = w.GiveWeapon(now, 1, 24, 50, true)
 		// Split the input into datagrams at every 0xFF byte.
@@ -330,7 +330,7 @@ func FuzzReceive(f *testing.F) {
 			for n < len(data) && data[n] != 0xFF {
 				n++
 			}
-			_ = w.Receive(now, uint16(conn%5), data[:n])
+			_ = w.Receive(now, PlayerID(conn%5), data[:n])
 			if n < len(data) {
 				n++
 			}
@@ -338,9 +338,9 @@ func FuzzReceive(f *testing.F) {
 			now += 10 * time.Millisecond
 			_ = w.Tick(now)
 		}
-		_ = w.Flush(now, func(uint16, []byte) {})
+		_ = w.Flush(now, func(PlayerID, []byte) {})
 		for id := uint16(0); id < 4; id++ {
-			if v, err := w.Vitals(id); err == nil && (v.Health < 0 || v.Health > 200) {
+			if v, err := w.Vitals(PlayerID(id)); err == nil && (v.Health < 0 || v.Health > 200) {
 				t.Fatalf("ledger %v", v)
 			}
 		}

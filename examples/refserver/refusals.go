@@ -53,7 +53,7 @@ const (
 // packageRefused counts a refusal of call for player id (NoPlayer if none) and raises its
 // package_refused diagnostic. A nil err is no refusal: it returns false and does nothing,
 // so a call site reads `w.packageRefused(CallX, id, pkg.Call(...))`.
-func (w *World) packageRefused(c PackageCall, id uint16, err error) bool {
+func (w *World) packageRefused(c PackageCall, id PlayerID, err error) bool {
 	if err == nil {
 		return false
 	}

@@ -27,10 +27,10 @@ func TestEveryPackageRefusalIsCountedByItsCall(t *testing.T) {
 	require.Equal(t, [NumPackageCalls]uint64{}, h.w.Stats().PackageRefusals, "honest play refuses nothing")
 	p := h.w.players[a.id]
 	// Acknowledgements the packages refuse: revisions never sent, a zero of another life.
-	h.w.acknowledged(p, ackInterest{kind: ackHealth, rev: p.vit.Revision() + 100}, h.now)
-	h.w.acknowledged(p, ackInterest{kind: ackWeapon, rev: p.inv.Rev() + 100}, h.now)
-	h.w.acknowledged(p, ackInterest{kind: ackMult, rev: p.vit.MultiplierRevision() + 100}, h.now)
-	h.w.acknowledged(p, ackInterest{kind: ackZero, rev: p.vit.Revision(), gen: lifecycle.Generation(a.gen + 7)}, h.now)
+	h.w.acknowledged(h.now, p, ackInterest{kind: ackHealth, rev: p.vit.Revision() + 100})
+	h.w.acknowledged(h.now, p, ackInterest{kind: ackWeapon, rev: p.inv.Rev() + 100})
+	h.w.acknowledged(h.now, p, ackInterest{kind: ackMult, rev: p.vit.MultiplierRevision() + 100})
+	h.w.acknowledged(h.now, p, ackInterest{kind: ackZero, rev: p.vit.Revision(), gen: lifecycle.Generation(a.gen + 7)})
 
 	st := h.w.Stats().PackageRefusals
 	require.Equal(t, uint64(1), st[CallHealthAck])

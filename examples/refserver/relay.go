@@ -61,12 +61,12 @@ func (o *outbox) emit(emit func([]byte)) {
 type fanLog struct {
 	buf     []byte
 	entries []fanEntry
-	skip    []uint16 // the recipients each entry skips (they got a datagram of their own)
+	skip    []PlayerID // the recipients each entry skips (they got a datagram of their own)
 	scratch []byte
 	// counts is how many entries each sender logged since the last reset (its share is
 	// MaxFanOutPerSender); senders lists the senders with a count, to reset them.
 	counts  []uint16
-	senders []uint16
+	senders []PlayerID
 }
 
 // fanEntry is one message of the log.
@@ -74,16 +74,16 @@ type fanEntry struct {
 	start, end int32
 	skipStart  int32
 	skipEnd    int32
-	sender     uint16 // whose stamp each recipient gets; never sent back to it
-	subject    uint16 // only recipients that see it (NoPlayer: everyone)
-	rev        uint16 // the relation revision when it was logged: the stamp is taken there
-	relay      bool   // a RemotePlayerSync (counted in Stats.Relayed)
+	sender     PlayerID // whose stamp each recipient gets; never sent back to it
+	subject    PlayerID // only recipients that see it (NoPlayer: everyone)
+	rev        uint16   // the relation revision when it was logged: the stamp is taken there
+	relay      bool     // a RemotePlayerSync (counted in Stats.Relayed)
 }
 
 // add logs the encoded message enc from sender about subject; wire.PatchStamp stamps each
 // recipient's copy.
 // It reports false (nothing logged) when the log holds MaxFanOut messages.
-func (f *fanLog) add(enc []byte, sender, subject, rev uint16) bool {
+func (f *fanLog) add(enc []byte, sender, subject PlayerID, rev uint16) bool {
 	if len(f.entries) >= MaxFanOut {
 		return false
 	}
@@ -102,7 +102,7 @@ func (f *fanLog) add(enc []byte, sender, subject, rev uint16) bool {
 }
 
 // count is how many entries sender logged since the last reset.
-func (f *fanLog) count(sender uint16) int {
+func (f *fanLog) count(sender PlayerID) int {
 	if int(sender) < len(f.counts) {
 		return int(f.counts[sender])
 	}
@@ -110,7 +110,7 @@ func (f *fanLog) count(sender uint16) int {
 }
 
 // skipLast makes the last logged message skip recipient id (ids in ascending order).
-func (f *fanLog) skipLast(id uint16) {
+func (f *fanLog) skipLast(id PlayerID) {
 	f.skip = append(f.skip, id)
 	f.entries[len(f.entries)-1].skipEnd = int32(len(f.skip))
 }
@@ -126,14 +126,14 @@ func (f *fanLog) reset() {
 // stampAt is the stamp a message from sender to recipient carries when it was accepted at
 // relation revision rev (a team change between its arrival and the Flush does not change
 // what it says; a shot's report is judged by the same revision).
-func (w *World) stampAt(sender, recipient, rev uint16) teams.Stamp {
+func (w *World) stampAt(sender, recipient PlayerID, rev uint16) teams.Stamp {
 	if rev == w.teams.Rev() {
-		return w.teams.Stamp(teams.PlayerID(sender), teams.PlayerID(recipient))
+		return w.teams.Stamp(sender, recipient)
 	}
-	if s, err := w.teams.StampAt(teams.PlayerID(sender), teams.PlayerID(recipient), rev); err == nil {
+	if s, err := w.teams.StampAt(sender, recipient, rev); err == nil {
 		return s
 	}
-	return w.teams.Stamp(teams.PlayerID(sender), teams.PlayerID(recipient))
+	return w.teams.Stamp(sender, recipient)
 }
 
 // emitTo hands recipient r its copy of every logged message, stamped for it.

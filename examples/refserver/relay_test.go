@@ -22,23 +22,23 @@ func TestPatchedStampEqualsTheEncoding(t *testing.T) {
 			m   wire.Message
 			set func(wire.Stamp)
 		}{}
-		rps := &wire.RemotePlayerSync{Player: uint16(i), SyncSeq: uint16(rng.Uint32()), Alive: alive, FireHeld: rng.IntN(2) == 0,
+		rps := &wire.RemotePlayerSync{Player: wire.PlayerID(i), SyncSeq: uint16(rng.Uint32()), Alive: alive, FireHeld: rng.IntN(2) == 0,
 			Seat: uint8(rng.IntN(9)), Vehicle: uint16(rng.IntN(3)), Health: 50, Armor: 3, DamageGroup: uint16(rng.Uint32())}
 		cases = append(cases, struct {
 			m   wire.Message
 			set func(wire.Stamp)
 		}{rps, func(st wire.Stamp) { rps.Stamp = st }})
-		rvs := &wire.RemoteVehicleSync{Vehicle: uint16(i), Driver: uint16(rng.IntN(5)), SyncSeq: 3, Rotation: wire.Quat{W: 1}, Health: 900}
+		rvs := &wire.RemoteVehicleSync{Vehicle: uint16(i), Driver: wire.PlayerID(rng.IntN(5)), SyncSeq: 3, Rotation: wire.Quat{W: 1}, Health: 900}
 		cases = append(cases, struct {
 			m   wire.Message
 			set func(wire.Stamp)
 		}{rvs, func(st wire.Stamp) { rvs.Stamp = st }})
-		rws := &wire.RemoteWeaponShot{Shooter: uint16(i), ShotSeq: 9, Weapon: 31, HitType: wire.HitPlayer, HitID: 4, Origin: wire.Vec3{X: 1}, HitPos: wire.Vec3{Y: 2}}
+		rws := &wire.RemoteWeaponShot{Shooter: wire.PlayerID(i), ShotSeq: 9, Weapon: 31, HitType: wire.HitPlayer, HitID: 4, Origin: wire.Vec3{X: 1}, HitPos: wire.Vec3{Y: 2}}
 		cases = append(cases, struct {
 			m   wire.Message
 			set func(wire.Stamp)
 		}{rws, func(st wire.Stamp) { rws.Stamp = st }})
-		rvsh := &wire.RemoteVehicleShot{Shooter: uint16(i), Vehicle: 2, ShotSeq: 9, Weapon: 38, Origin: wire.Vec3{X: 1}, HitPos: wire.Vec3{Y: 2}}
+		rvsh := &wire.RemoteVehicleShot{Shooter: wire.PlayerID(i), Vehicle: 2, ShotSeq: 9, Weapon: 38, Origin: wire.Vec3{X: 1}, HitPos: wire.Vec3{Y: 2}}
 		cases = append(cases, struct {
 			m   wire.Message
 			set func(wire.Stamp)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/lifecycle"
-	"github.com/arbitergo/arbiter/rewind"
 	"github.com/arbitergo/arbiter/teams"
 	"github.com/arbitergo/arbiter/vitals"
 	"github.com/arbitergo/arbiter/wire"
@@ -60,7 +59,7 @@ func (w *World) onDamageReport(now time.Duration, p *player, m *wire.DamageRepor
 			action = teams.Action{Stamped: true, Rev: rec.rev}
 		}
 		var err error
-		c.teams, err = w.teams.JudgeReport(teams.PlayerID(in.Attacker), teams.PlayerID(p.id), action)
+		c.teams, err = w.teams.JudgeReport(in.Attacker, p.id, action)
 		// A refused judgement credits nothing (its zero judgement is not Credited).
 		w.packageRefused(CallJudgeReport, p.id, err)
 		in.Teammate = !c.teams.Credited()
@@ -262,7 +261,7 @@ func (w *World) correlateDetonation(now time.Duration, p *player, m *wire.Damage
 	default:
 		return environment(in, VerdictWrongWeapon)
 	}
-	if w.farFrom(p, rec.detPos, rec.detAt, BlastRadius) {
+	if w.farFrom(rec.detAt, p, rec.detPos, BlastRadius) {
 		return environment(in, VerdictTooFar)
 	}
 	in.Attacker, in.Correlated = a.id, true
@@ -288,7 +287,7 @@ func (w *World) correlateEffect(now time.Duration, p *player, m *wire.DamageRepo
 	if m.Weapon != want {
 		return environment(in, VerdictWrongWeapon)
 	}
-	if w.farFrom(p, e.pos, e.at, e.radius) {
+	if w.farFrom(e.at, p, e.pos, e.radius) {
 		return environment(in, VerdictTooFar)
 	}
 	creator := w.effectCreator(e)
@@ -317,7 +316,7 @@ func (w *World) correlateVehicleExplosion(now time.Duration, p *player, m *wire.
 	if m.Weapon != weaponExplosion {
 		return environment(in, VerdictWrongWeapon)
 	}
-	if w.farFrom(p, v.boom.pos, v.boom.at, BlastRadius) {
+	if w.farFrom(v.boom.at, p, v.boom.pos, BlastRadius) {
 		return environment(in, VerdictTooFar)
 	}
 	author := v.boom.author
@@ -430,10 +429,10 @@ func (w *World) closest(a, b *player) float32 {
 	var oka, okb [n]bool
 	for i := range n {
 		t := max(w.now-time.Duration(i)*step, 0)
-		if q, err := w.rw.PlayerAt(rewind.PlayerID(a.id), t); err == nil {
+		if q, err := w.rw.PlayerAt(t, a.id); err == nil {
 			pa[i], oka[i] = wire.Vec3(q), true
 		}
-		if q, err := w.rw.PlayerAt(rewind.PlayerID(b.id), t); err == nil {
+		if q, err := w.rw.PlayerAt(t, b.id); err == nil {
 			pb[i], okb[i] = wire.Vec3(q), true
 		}
 	}
@@ -464,10 +463,10 @@ func (w *World) actedRecently(a *player) bool {
 
 // farFrom reports whether p stood farther than radius (plus PositionSlack) from pos both at
 // the moment at and now.
-func (w *World) farFrom(p *player, pos wire.Vec3, at time.Duration, radius float32) bool {
+func (w *World) farFrom(at time.Duration, p *player, pos wire.Vec3, radius float32) bool {
 	limit := radius + PositionSlack
 	for _, t := range [...]time.Duration{at, w.now} {
-		if q, err := w.rw.PlayerAt(rewind.PlayerID(p.id), t); err == nil && dist(wire.Vec3(q), pos) <= limit {
+		if q, err := w.rw.PlayerAt(t, p.id); err == nil && dist(wire.Vec3(q), pos) <= limit {
 			return false
 		}
 	}
@@ -514,7 +513,7 @@ func (w *World) countDeath(now time.Duration, p *player, d vitals.Death) {
 		rev = p.countRev
 	}
 	killer := w.killerHandle(p, d.Killer, rev)
-	rtt, ok := w.rw.RTT(rewind.PlayerID(p.id))
+	rtt, ok := w.rw.RTT(p.id)
 	if !ok {
 		rtt = DefaultRTT
 	}
@@ -529,14 +528,14 @@ func (w *World) countDeath(now time.Duration, p *player, d vitals.Death) {
 	default:
 		return
 	}
-	w.raise(Event{Kind: EventDeathCounted, At: now, Player: p.id, Other: uint16(killer.ID), Vehicle: NoVehicle, Weapon: cause,
+	w.raise(Event{Kind: EventDeathCounted, At: now, Player: p.id, Other: killer.ID, Vehicle: NoVehicle, Weapon: cause,
 		Detail: d.Reason.String()})
 }
 
 // killerHandle turns the attacker vitals names into the lifecycle's handle of a killer: no
 // one for the victim itself, a player no longer connected (or a new one on its id), or the
 // victim's teammate at the relation revision rev or now (adr-0039: never a teammate).
-func (w *World) killerHandle(victim *player, id uint16, rev uint16) lifecycle.Handle {
+func (w *World) killerHandle(victim *player, id PlayerID, rev uint16) lifecycle.Handle {
 	if id == NoPlayer || id == victim.id {
 		return lifecycle.Handle{ID: lifecycle.NoPlayer}
 	}
@@ -547,7 +546,7 @@ func (w *World) killerHandle(victim *player, id uint16, rev uint16) lifecycle.Ha
 	if last := victim.vit.LastDamage(); last.Valid && last.Attacker == id && k.joinedAt > last.At {
 		return lifecycle.Handle{ID: lifecycle.NoPlayer}
 	}
-	if named, _, _ := w.teams.JudgeKiller(teams.PlayerID(id), teams.PlayerID(victim.id), rev); named == teams.NoPlayer {
+	if named, _, _ := w.teams.JudgeKiller(id, victim.id, rev); named == teams.NoPlayer {
 		return lifecycle.Handle{ID: lifecycle.NoPlayer}
 	}
 	return k.handle

@@ -35,7 +35,7 @@ type seatHold struct {
 func (h *seatHold) holds(v uint16, s uint8) bool { return h.held && h.vehicle == v && h.seat == s }
 
 // freeSeats returns a vehicle's seat table with every seat free.
-func freeSeats() (s [inventory.MaxVehicleSeats]uint16) {
+func freeSeats() (s [inventory.MaxVehicleSeats]PlayerID) {
 	for i := range s {
 		s[i] = NoPlayer
 	}
@@ -56,7 +56,7 @@ func (w *World) satWithin(p *player, v uint16, s uint8, window time.Duration) bo
 // hold: the vehicle exists and is not wrecked, the seat exists on its model and is free,
 // p is alive, and p's accepted position lies within EntryReach of the vehicle's accepted
 // position. It changes nothing.
-func (w *World) judgeEntry(p *player, m *wire.PlayerSync) (Verdict, uint16, string) {
+func (w *World) judgeEntry(p *player, m *wire.PlayerSync) (Verdict, PlayerID, string) {
 	v := w.vehicle(m.Vehicle)
 	switch {
 	case v == nil:
@@ -79,7 +79,7 @@ func (w *World) judgeEntry(p *player, m *wire.PlayerSync) (Verdict, uint16, stri
 // recorded anywhere. It is raised as input_refused, and the player is put back where the
 // server last accepted it (at most every EntryCorrectionInterval, when its lane has
 // room): its client believes it sits in the seat, and a SetPlayerPosition takes it out.
-func (w *World) refuseEntry(now time.Duration, p *player, m *wire.PlayerSync, v Verdict, holder uint16, detail string) Verdict {
+func (w *World) refuseEntry(now time.Duration, p *player, m *wire.PlayerSync, v Verdict, holder PlayerID, detail string) Verdict {
 	w.stats.EntriesRefused++
 	w.raise(Event{Kind: EventInputRefused, At: now, Player: p.id, Other: holder, Vehicle: m.Vehicle, Verdict: v, Detail: detail})
 	if p.frame.have && (!p.seat.fixed || now-p.seat.fixAt >= EntryCorrectionInterval) {
@@ -152,7 +152,7 @@ func gunOrigin(v *vehicle, gun *inventory.VehicleGun, origin wire.Vec3) (float32
 
 // PlayerSeat returns the vehicle and seat the server granted player id (the seat table's:
 // an accepted entry, not yet left), and false when it sits in none or is not connected.
-func (w *World) PlayerSeat(id uint16) (vehicle uint16, seat uint8, ok bool) {
+func (w *World) PlayerSeat(id PlayerID) (vehicle uint16, seat uint8, ok bool) {
 	p := w.conn(id)
 	if p == nil || !p.seat.held {
 		return NoVehicle, 0, false

@@ -67,7 +67,7 @@ type stamped struct {
 
 // from returns, for every message of type T the client got whose sender is id, what
 // stamped says.
-func from[T wire.Message](c *tclient, id uint16, sender func(T) uint16, st func(T) stamped) []stamped {
+func from[T wire.Message](c *tclient, id PlayerID, sender func(T) PlayerID, st func(T) stamped) []stamped {
 	var out []stamped
 	for _, m := range received[T](c) {
 		if sender(m) == id {
@@ -93,15 +93,15 @@ func TestEveryPacketThatCanHurtCarriesItsSendersStampPerRecipient(t *testing.T) 
 		senderCopy bool
 		// near is the recipient the shot's ray passes near: it gets its own copy, with
 		// its rewound pose; NoPlayer when the action is not a shot.
-		near uint16
+		near PlayerID
 	}
 	plain := func(s wire.Stamp) stamped { return stamped{stamp: s} }
 	weaponShots := func(x *tclient) []stamped {
-		return from(x, 0, func(m *wire.RemoteWeaponShot) uint16 { return m.Shooter },
+		return from(x, 0, func(m *wire.RemoteWeaponShot) PlayerID { return m.Shooter },
 			func(m *wire.RemoteWeaponShot) stamped { return stamped{m.Stamp, m.Rewind.Valid} })
 	}
 	vehicleShots := func(x *tclient) []stamped {
-		return from(x, 0, func(m *wire.RemoteVehicleShot) uint16 { return m.Shooter },
+		return from(x, 0, func(m *wire.RemoteVehicleShot) PlayerID { return m.Shooter },
 			func(m *wire.RemoteVehicleShot) stamped { return stamped{m.Stamp, m.Rewind.Valid} })
 	}
 	// board puts a in the driver's seat of a Hunter at the origin.
@@ -130,7 +130,7 @@ func TestEveryPacketThatCanHurtCarriesItsSendersStampPerRecipient(t *testing.T) 
 				require.Equal(t, VerdictAccepted, h.frame(a))
 			},
 			got: func(x *tclient) []stamped {
-				return from(x, 0, func(m *wire.RemotePlayerSync) uint16 { return m.Player },
+				return from(x, 0, func(m *wire.RemotePlayerSync) PlayerID { return m.Player },
 					func(m *wire.RemotePlayerSync) stamped { return plain(m.Stamp) })
 			},
 			near: NoPlayer,
@@ -145,7 +145,7 @@ func TestEveryPacketThatCanHurtCarriesItsSendersStampPerRecipient(t *testing.T) 
 					Rotation: wire.Quat{W: 1}, Health: 1000}))
 			},
 			got: func(x *tclient) []stamped {
-				return from(x, 0, func(m *wire.RemoteVehicleSync) uint16 { return m.Driver },
+				return from(x, 0, func(m *wire.RemoteVehicleSync) PlayerID { return m.Driver },
 					func(m *wire.RemoteVehicleSync) stamped { return plain(m.Stamp) })
 			},
 			near: NoPlayer,
@@ -188,7 +188,7 @@ func TestEveryPacketThatCanHurtCarriesItsSendersStampPerRecipient(t *testing.T) 
 				launch(t, h, a)
 			},
 			got: func(x *tclient) []stamped {
-				return from(x, 0, func(m *wire.RemoteProjectile) uint16 { return m.Owner },
+				return from(x, 0, func(m *wire.RemoteProjectile) PlayerID { return m.Owner },
 					func(m *wire.RemoteProjectile) stamped { return plain(m.Stamp) })
 			},
 			near: NoPlayer,
@@ -201,7 +201,7 @@ func TestEveryPacketThatCanHurtCarriesItsSendersStampPerRecipient(t *testing.T) 
 					Weapon: grenade, Position: wire.Vec3{X: 5}}))
 			},
 			got: func(x *tclient) []stamped {
-				return from(x, 0, func(m *wire.RemoteDetonation) uint16 { return m.Owner },
+				return from(x, 0, func(m *wire.RemoteDetonation) PlayerID { return m.Owner },
 					func(m *wire.RemoteDetonation) stamped { return plain(m.Stamp) })
 			},
 			near: NoPlayer,
@@ -217,7 +217,7 @@ func TestEveryPacketThatCanHurtCarriesItsSendersStampPerRecipient(t *testing.T) 
 					DeathEpoch: a.gen, Weapon: knife}))
 			},
 			got: func(x *tclient) []stamped {
-				return from(x, 0, func(m *wire.RemoteStealthKill) uint16 { return m.Attacker },
+				return from(x, 0, func(m *wire.RemoteStealthKill) PlayerID { return m.Attacker },
 					func(m *wire.RemoteStealthKill) stamped { return plain(m.Stamp) })
 			},
 			senderCopy: true,
@@ -233,7 +233,7 @@ func TestEveryPacketThatCanHurtCarriesItsSendersStampPerRecipient(t *testing.T) 
 				require.Equal(t, VerdictAccepted, h.w.Handle(h.now, 2, &wire.VehicleExplode{Vehicle: 1, Attacker: 0, Weapon: 51}))
 			},
 			got: func(x *tclient) []stamped {
-				return from(x, 0, func(m *wire.RemoteVehicleExplode) uint16 { return m.Author },
+				return from(x, 0, func(m *wire.RemoteVehicleExplode) PlayerID { return m.Author },
 					func(m *wire.RemoteVehicleExplode) stamped { return plain(m.Stamp) })
 			},
 			senderCopy: true,
@@ -246,7 +246,7 @@ func TestEveryPacketThatCanHurtCarriesItsSendersStampPerRecipient(t *testing.T) 
 				require.NoError(t, err)
 			},
 			got: func(x *tclient) []stamped {
-				return from(x, 0, func(m *wire.CreateExplosion) uint16 { return m.Creator },
+				return from(x, 0, func(m *wire.CreateExplosion) PlayerID { return m.Creator },
 					func(m *wire.CreateExplosion) stamped { return plain(m.Stamp) })
 			},
 			senderCopy: true,
@@ -259,7 +259,7 @@ func TestEveryPacketThatCanHurtCarriesItsSendersStampPerRecipient(t *testing.T) 
 				require.NoError(t, err)
 			},
 			got: func(x *tclient) []stamped {
-				return from(x, 0, func(m *wire.CreateFire) uint16 { return m.Creator },
+				return from(x, 0, func(m *wire.CreateFire) PlayerID { return m.Creator },
 					func(m *wire.CreateFire) stamped { return plain(m.Stamp) })
 			},
 			senderCopy: true,
@@ -282,7 +282,7 @@ func TestEveryPacketThatCanHurtCarriesItsSendersStampPerRecipient(t *testing.T) 
 				}
 				require.Len(t, got, 1, "recipient %d gets one copy", x.id)
 				want := wire.Stamp{Teammate: x == b, Rev: rev}
-				require.Equal(t, wire.Stamp(h.w.Teams().Stamp(0, teams.PlayerID(x.id))), want, "the registry's relation")
+				require.Equal(t, wire.Stamp(h.w.Teams().Stamp(0, x.id)), want, "the registry's relation")
 				require.Equal(t, want, got[0].stamp, "recipient %d's stamp", x.id)
 				require.Equal(t, x.id == r.near, got[0].own, "recipient %d's own copy (its rewound pose)", x.id)
 			}
@@ -300,8 +300,8 @@ func TestKillerIsJudgedByTheRelationWhenTheDeathWasCountedAndAtTheCommit(t *test
 		count func(t *testing.T, h *harness, a, b *tclient)
 		// after changes the teams between the count and the commit.
 		after   func(t *testing.T, h *harness)
-		counted uint16 // the killer the count names (death_counted)
-		killer  uint16 // the killer the commit names (player_death, PlayerWasted)
+		counted PlayerID // the killer the count names (death_counted)
+		killer  PlayerID // the killer the commit names (player_death, PlayerWasted)
 	}{
 		{
 			name: "teammates when counted, apart at the commit",
@@ -350,7 +350,7 @@ func TestKillerIsJudgedByTheRelationWhenTheDeathWasCountedAndAtTheCommit(t *test
 			require.Equal(t, lifecycle.PhaseDying, ph, "the ledger counted the death")
 			last := h.w.players[1].vit.LastDamage()
 			require.True(t, last.Valid)
-			require.Equal(t, uint16(0), last.Attacker, "a's damage is b's last")
+			require.Equal(t, PlayerID(0), last.Attacker, "a's damage is b's last")
 			dc := h.events(EventDeathCounted)
 			require.Len(t, dc, 1)
 			require.Equal(t, r.counted, dc[0].Other, "the killer named at the count")
@@ -408,12 +408,12 @@ func TestExplosionWithoutAKillerKillsEveryoneInsideNamingTheLastAttackerButNever
 	require.Len(t, rx, 1)
 	require.Equal(t, NoPlayer, rx[0].Author, "no credited killer: no author")
 	require.False(t, rx[0].Stamp.Teammate)
-	for _, id := range []uint16{1, 2} {
-		ph, err := h.w.Phase(id)
+	for _, id := range []PlayerID{1, 2} {
+		ph, err := h.w.Phase(PlayerID(id))
 		require.NoError(t, err)
 		require.Equal(t, lifecycle.PhaseDying, ph, "occupant %d is counted dead", id)
 	}
-	want := map[uint16]uint16{1: 0, 2: NoPlayer} // b: its enemy a; c: not its teammate d
+	want := map[PlayerID]PlayerID{1: 0, 2: NoPlayer} // b: its enemy a; c: not its teammate d
 	counted := h.events(EventDeathCounted)
 	require.Len(t, counted, 2)
 	for _, e := range counted {

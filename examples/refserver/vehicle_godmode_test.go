@@ -70,7 +70,7 @@ func TestVehicleGodModeFlagsADriverWhoseCarNeverShowsTheHitsClaimedOnIt(t *testi
 			continue
 		}
 		require.Len(t, s, 1)
-		require.Equal(t, uint16(1), s[0].Player)
+		require.Equal(t, PlayerID(1), s[0].Player)
 		require.Equal(t, uint16(3), s[0].Vehicle)
 		require.GreaterOrEqual(t, s[0].Seq, uint16(vitals.DefaultSuspicionMinHits), "raised once enough claims matured")
 		require.InDelta(t, 30*float32(s[0].Seq), s[0].Amount, 0.01, "claimed: an M4's damage a hit")

@@ -43,7 +43,7 @@ func (h *harness) vshot(c *tclient, veh uint16, weapon uint8, origin, end wire.V
 }
 
 // refusedInputs returns the input_refused events of player id with verdict v.
-func (h *harness) refusedInputs(id uint16, v Verdict) []Event {
+func (h *harness) refusedInputs(id PlayerID, v Verdict) []Event {
 	var out []Event
 	for _, e := range h.events(EventInputRefused) {
 		if e.Player == id && e.Verdict == v {
@@ -149,7 +149,7 @@ func TestOneFrameNamingASeatDoesNotMakeAFarPlayerItsDriver(t *testing.T) {
 	require.Equal(t, VerdictSeatTaken, h.frame(a), "a claims the driver's seat from 1 km")
 	ev := h.refusedInputs(0, VerdictSeatTaken)
 	require.Len(t, ev, 1)
-	require.Equal(t, uint16(1), ev[0].Other, "the holder")
+	require.Equal(t, PlayerID(1), ev[0].Other, "the holder")
 	require.Equal(t, uint16(1), ev[0].Vehicle)
 
 	// Its vehicle frames and its explosion are not the driver's.
@@ -163,7 +163,7 @@ func TestOneFrameNamingASeatDoesNotMakeAFarPlayerItsDriver(t *testing.T) {
 		require.False(t, m.Player == 0 && m.Vehicle != wire.NoVehicle, "a's claim relayed: %+v", m)
 	}
 	for _, m := range received[*wire.RemoteVehicleSync](b) {
-		require.NotEqual(t, uint16(0), m.Driver, "a's vehicle frame relayed")
+		require.NotEqual(t, PlayerID(0), m.Driver, "a's vehicle frame relayed")
 	}
 	require.Empty(t, h.events(EventVehicleExploded))
 	require.Empty(t, h.events(EventDeathCounted), "nobody inside died")
@@ -242,11 +242,11 @@ func TestOnlyTheSeatHoldersAreTheOccupantsAVehicleExplosionKills(t *testing.T) {
 	require.Equal(t, VerdictOutOfReach, h.board(c, 1, 1, wire.Vec3{X: 500}), "c claims the back seat from far away")
 	require.Equal(t, VerdictAccepted, h.board(a, 1, 2, wire.Vec3{X: 11}), "a gets in")
 	require.Equal(t, VerdictAccepted, h.w.Handle(h.now, 1, &wire.VehicleExplode{Vehicle: 1, Attacker: wire.NoPlayer, Weapon: explosionCause}))
-	var dead []uint16
+	var dead []PlayerID
 	for _, e := range h.events(EventDeathCounted) {
 		dead = append(dead, e.Player)
 	}
-	require.ElementsMatch(t, []uint16{0, 1}, dead, "the driver and the passenger it granted; not c")
+	require.ElementsMatch(t, []PlayerID{0, 1}, dead, "the driver and the passenger it granted; not c")
 }
 
 func TestVehicleFramesComeOnlyFromTheGrantedDriver(t *testing.T) {
@@ -254,7 +254,7 @@ func TestVehicleFramesComeOnlyFromTheGrantedDriver(t *testing.T) {
 	require.NoError(t, h.w.CreateVehicle(h.now, 1, modelSultan, wire.Vec3{X: 10}, wire.Quat{W: 1}))
 	require.Equal(t, VerdictAccepted, h.board(b, 1, 0, wire.Vec3{X: 10}))
 	require.Equal(t, VerdictAccepted, h.board(a, 1, 1, wire.Vec3{X: 10}))
-	sync := func(from uint16, seq uint16, at wire.Vec3) Verdict {
+	sync := func(from PlayerID, seq uint16, at wire.Vec3) Verdict {
 		return h.w.Handle(h.now, from, &wire.VehicleSync{Seq: seq, Vehicle: 1, Position: at, Rotation: wire.Quat{W: 1}, Health: 1000})
 	}
 	require.Equal(t, VerdictNotInVehicle, sync(0, 1, wire.Vec3{X: 900}), "the passenger's")

@@ -93,7 +93,7 @@ type World struct {
 	models *inventory.VehicleCatalog
 
 	players  []*player
-	conns    []uint16 // connected ids, ascending
+	conns    []PlayerID // connected ids, ascending
 	vehicles []vehicle
 	effects  [MaxEffects]effect
 	effectID uint16
@@ -119,13 +119,13 @@ type World struct {
 	seats     []teams.Seat
 	buf       []byte
 	farewells []farewell
-	dropping  []uint16
+	dropping  []PlayerID
 	msgs      scratchMessages
 }
 
 // farewell is a Disconnect still to be sent to a connection that was removed.
 type farewell struct {
-	conn   uint16
+	conn   PlayerID
 	reason wire.Reason
 }
 
@@ -182,7 +182,7 @@ func New(cfg Config) (*World, error) {
 		rw:       rw,
 		vnear:    c.Rewind.VehicleNearDistance,
 		players:  make([]*player, c.MaxPlayers),
-		conns:    make([]uint16, 0, c.MaxPlayers),
+		conns:    make([]PlayerID, 0, c.MaxPlayers),
 		vehicles: make([]vehicle, c.MaxVehicles),
 		mult:     vitals.DefaultMultipliers,
 		events:   make([]Event, 0, 256),
@@ -192,7 +192,7 @@ func New(cfg Config) (*World, error) {
 		seats:    make([]teams.Seat, 0, teams.MaxOccupants),
 		buf:      make([]byte, 0, wire.MaxSize),
 		enc:      make([]byte, 0, wire.MaxSize),
-		dropping: make([]uint16, 0, 16),
+		dropping: make([]PlayerID, 0, 16),
 		refusals: make([]refusalBudget, c.MaxPlayers+1),
 	}
 	w.fan.counts = make([]uint16, c.MaxPlayers)
@@ -263,7 +263,7 @@ func (w *World) raise(e Event) {
 }
 
 // conn returns the connected player on id, or nil.
-func (w *World) conn(id uint16) *player {
+func (w *World) conn(id PlayerID) *player {
 	if int(id) >= len(w.players) {
 		return nil
 	}
@@ -281,7 +281,7 @@ func (w *World) conn(id uint16) *player {
 // brought are routed at once (health commands, multiplier tables, the death zero). It
 // returns an error for a datagram that did not decode (the World counts it and goes on),
 // or when now lies in the past. Receive never panics, whatever the bytes.
-func (w *World) Receive(now time.Duration, conn uint16, datagram []byte) error {
+func (w *World) Receive(now time.Duration, conn PlayerID, datagram []byte) error {
 	if !w.advance(now) {
 		return fmt.Errorf("%w: %v before %v", ErrClockBackwards, now, w.now)
 	}
@@ -366,7 +366,7 @@ func (w *World) Receive(now time.Duration, conn uint16, datagram []byte) error {
 // Handle takes one decoded message of connection conn at now, as if it had arrived in a
 // datagram: the entry point for tests and for hosts that decode themselves. It returns the
 // World's verdict. Messages a server sends are refused (VerdictWrongDirection).
-func (w *World) Handle(now time.Duration, conn uint16, m wire.Message) Verdict {
+func (w *World) Handle(now time.Duration, conn PlayerID, m wire.Message) Verdict {
 	if m == nil {
 		return VerdictMalformed
 	}
@@ -416,7 +416,7 @@ func (w *World) Handle(now time.Duration, conn uint16, m wire.Message) Verdict {
 }
 
 // handle dispatches one message of a joined connection.
-func (w *World) handle(now time.Duration, conn uint16, m wire.Message) Verdict {
+func (w *World) handle(now time.Duration, conn PlayerID, m wire.Message) Verdict {
 	p := w.players[conn]
 	switch m := m.(type) {
 	case *wire.Hello:
@@ -451,12 +451,12 @@ func (w *World) handle(now time.Duration, conn uint16, m wire.Message) Verdict {
 		}
 		return VerdictAccepted
 	case *wire.Pong:
-		v, err := w.rw.Pong(now, rewind.PlayerID(p.id), m.Seq)
+		v, err := w.rw.Pong(now, p.id, m.Seq)
 		if err != nil || v != rewind.PongAccepted {
 			return VerdictIgnored
 		}
 		// The estimate moved: the inventory bounds old shots of overwritten weapons by it.
-		p.inv.SetRTT(w.rw.RTT(rewind.PlayerID(p.id)))
+		p.inv.SetRTT(w.rw.RTT(p.id))
 		return VerdictAccepted
 	case *wire.Disconnect:
 		w.markDrop(p, wire.ReasonQuit)
@@ -466,7 +466,7 @@ func (w *World) handle(now time.Duration, conn uint16, m wire.Message) Verdict {
 	return VerdictWrongDirection
 }
 
-func (w *World) refuseInput(conn uint16, v Verdict, detail string) {
+func (w *World) refuseInput(conn PlayerID, v Verdict, detail string) {
 	w.raise(Event{Kind: EventInputRefused, At: w.now, Player: conn, Other: NoPlayer, Vehicle: NoVehicle, Verdict: v, Detail: detail})
 }
 
@@ -491,11 +491,11 @@ func (w *World) Tick(now time.Duration) error {
 		d := &w.dues[i]
 		switch d.Kind {
 		case lifecycle.DueCommit:
-			if p := w.conn(uint16(d.Commit.Subject.ID)); p != nil {
+			if p := w.conn(d.Commit.Subject.ID); p != nil {
 				w.committed(now, p, d.Commit)
 			}
 		case lifecycle.DueGrant:
-			if p := w.conn(uint16(d.Grant.Subject.ID)); p != nil {
+			if p := w.conn(d.Grant.Subject.ID); p != nil {
 				w.granted(now, p, d.Grant)
 			}
 		}
@@ -506,8 +506,8 @@ func (w *World) Tick(now time.Duration) error {
 			w.markDrop(p, wire.ReasonTimeout)
 			continue
 		}
-		if w.rw.PingDue(now, rewind.PlayerID(id)) {
-			if seq, err := w.rw.Ping(now, rewind.PlayerID(id)); err == nil {
+		if w.rw.PingDue(now, id) {
+			if seq, err := w.rw.Ping(now, id); err == nil {
 				w.msgs.ping = wire.Ping{Seq: seq, Time: uint32(now / time.Millisecond)}
 				p.out.send(&w.msgs.ping)
 			}
@@ -551,7 +551,7 @@ func (w *World) raiseVehicleSuspicion(now time.Duration, p *player, s vitals.Sus
 // connection removed since the last Flush. The slice passed to emit is only valid during
 // the call. A lane that must disconnect (its hard cap, or the link timeout) is removed
 // here with a Disconnect.
-func (w *World) Flush(now time.Duration, emit func(conn uint16, datagram []byte)) error {
+func (w *World) Flush(now time.Duration, emit func(conn PlayerID, datagram []byte)) error {
 	if !w.advance(now) {
 		return fmt.Errorf("%w: %v before %v", ErrClockBackwards, now, w.now)
 	}
@@ -641,7 +641,7 @@ func (w *World) reap(now time.Duration) {
 
 // Kick removes player id from the World with a Disconnect (ReasonKicked). A player inside
 // the death wait leaves dead (its death is committed first).
-func (w *World) Kick(now time.Duration, id uint16) error {
+func (w *World) Kick(now time.Duration, id PlayerID) error {
 	if !w.advance(now) {
 		return fmt.Errorf("%w: %v before %v", ErrClockBackwards, now, w.now)
 	}

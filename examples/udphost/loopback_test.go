@@ -144,7 +144,7 @@ func TestHonestPlayersOverLoopback(t *testing.T) {
 			if c.Position() != stand {
 				_ = c.Move(now, stand, wire.Vec3{}, 0)
 			}
-			var target uint16
+			var target wire.PlayerID
 			seen := 0
 			for _, id := range c.AppendRemotes(nil) {
 				if r, _ := c.Remote(id); id != self && r.Copy.Alive && r.Position.Z == 10 {
@@ -165,7 +165,7 @@ func TestHonestPlayersOverLoopback(t *testing.T) {
 				return
 			}
 			r, _ := c.Remote(target)
-			if a, err := c.Fire(now, 31, wire.HitPlayer, target, c.Position(), r.Position); err == nil && a.Verdict == client.Acted {
+			if a, err := c.Fire(now, 31, wire.HitPlayer, uint16(target), c.Position(), r.Position); err == nil && a.Verdict == client.Acted {
 				shots++
 			}
 		}

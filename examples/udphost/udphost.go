@@ -141,7 +141,7 @@ type Server struct {
 	conn  net.PacketConn
 	h     host
 	world *refserver.World
-	ids   map[netip.AddrPort]uint16
+	ids   map[netip.AddrPort]refserver.PlayerID
 	peers []netip.AddrPort
 	// Unknown counts datagrams from new addresses beyond the world's player slots.
 	Unknown int
@@ -150,12 +150,12 @@ type Server struct {
 // NewServer returns a host for world on conn. Connection ids are given in the order
 // addresses first speak, up to the world's MaxPlayers.
 func NewServer(conn net.PacketConn, world *refserver.World) *Server {
-	return &Server{conn: conn, h: newHost(conn), world: world, ids: map[netip.AddrPort]uint16{}}
+	return &Server{conn: conn, h: newHost(conn), world: world, ids: map[netip.AddrPort]refserver.PlayerID{}}
 }
 
 // Run drives the world until ctx is done, then closes conn. It returns ctx's error.
 func (s *Server) Run(ctx context.Context) error {
-	emit := func(id uint16, d []byte) {
+	emit := func(id refserver.PlayerID, d []byte) {
 		if int(id) < len(s.peers) {
 			s.h.send(d, s.peers[id])
 		}
@@ -172,7 +172,7 @@ func (s *Server) Run(ctx context.Context) error {
 	})
 }
 
-func (s *Server) id(addr netip.AddrPort) (uint16, bool) {
+func (s *Server) id(addr netip.AddrPort) (refserver.PlayerID, bool) {
 	if id, ok := s.ids[addr]; ok {
 		return id, true
 	}
@@ -180,7 +180,7 @@ func (s *Server) id(addr netip.AddrPort) (uint16, bool) {
 		s.Unknown++
 		return 0, false
 	}
-	id := uint16(len(s.peers))
+	id := refserver.PlayerID(len(s.peers))
 	s.ids[addr] = id
 	s.peers = append(s.peers, addr)
 	return id, true

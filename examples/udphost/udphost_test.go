@@ -22,8 +22,8 @@ import (
 // its torso, the way a ray with no wall in between does.
 type aimWorld struct{}
 
-func (aimWorld) Trace(self uint16, s client.Shot, _ client.Pose) (int, uint8) {
-	if s.HitType == wire.HitPlayer && s.HitID == self {
+func (aimWorld) Trace(self wire.PlayerID, s client.Shot, _ client.Pose) (int, uint8) {
+	if s.HitType == wire.HitPlayer && wire.PlayerID(s.HitID) == self {
 		return 1, wire.BodyTorso
 	}
 	return 0, 0
@@ -103,7 +103,7 @@ func TestHonestPlayersOverUDP(t *testing.T) {
 						if id == self || !r.Copy.Alive {
 							continue
 						}
-						a, err := c.Fire(now, 31, wire.HitPlayer, id, c.Position(), r.Position)
+						a, err := c.Fire(now, 31, wire.HitPlayer, uint16(id), c.Position(), r.Position)
 						if err == nil && a.Verdict == client.Acted {
 							shots++
 						}

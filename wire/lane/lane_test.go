@@ -16,7 +16,7 @@ const laneMs = time.Millisecond
 
 // laneFlush polls from until it runs dry and hands every datagram to to. It returns the
 // number of datagrams.
-func laneFlush(t testing.TB, from, to *Lane, now time.Duration) int {
+func laneFlush(t testing.TB, now time.Duration, from, to *Lane) int {
 	t.Helper()
 	n := 0
 	for {
@@ -113,7 +113,7 @@ func TestLaneDeliversInTheSendersOrder(t *testing.T) {
 			t.Fatalf("seq %d, want %d", seq, i)
 		}
 	}
-	if n := laneFlush(t, a, b, 10*laneMs); n != 1 {
+	if n := laneFlush(t, 10*laneMs, a, b); n != 1 {
 		t.Fatalf("%d datagrams, want 1", n)
 	}
 	if got := laneStrings(laneDrain(b)); !slices.Equal(got, []string{"death", "spawn", "set-health"}) {
@@ -162,7 +162,7 @@ func TestLaneRetransmitsAfter250msAndNotBefore(t *testing.T) {
 	if err := b.Receive(760*laneMs, d); err != nil {
 		t.Fatal(err)
 	}
-	laneFlush(t, b, a, 770*laneMs)
+	laneFlush(t, 770*laneMs, b, a)
 	for _, at := range []time.Duration{1000 * laneMs, 5 * time.Second} {
 		if d := laneMustPoll(t, a, at); len(d) > 0 {
 			t.Fatalf("acknowledged message sent again at %v", at)
@@ -237,7 +237,7 @@ func TestLaneSelectiveAckResendsOnlyTheLostMessage(t *testing.T) {
 	if got := laneStrings(laneDrain(b)); !slices.Equal(got, strings10[3:]) {
 		t.Fatalf("delivered %q after the gap", got)
 	}
-	laneFlush(t, b, a, 300*laneMs)
+	laneFlush(t, 300*laneMs, b, a)
 	for seq := Seq(0); seq < 10; seq++ {
 		if !a.Acked(seq) {
 			t.Fatalf("message %d not acknowledged once the gap is filled", seq)
@@ -299,9 +299,9 @@ func TestLaneSoftCapCountsOnlyUnacknowledgedMessages(t *testing.T) {
 	}
 	for a.Stats().Queued > 0 {
 		now += 10 * laneMs
-		laneFlush(t, a, b, now)
+		laneFlush(t, now, a, b)
 		laneDrain(b)
-		laneFlush(t, b, a, now)
+		laneFlush(t, now, b, a)
 	}
 	if err := a.CanQueue(1, false); err != nil {
 		t.Fatalf("room after the acknowledgements: %v", err)
@@ -331,10 +331,10 @@ func TestLaneHardCapPutsTheLaneIntoMustDisconnect(t *testing.T) {
 	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
 	// b holds a message of a's for delivery, and a holds an acknowledgement report.
 	laneQueue(t, b, 0, "from b", false)
-	laneFlush(t, b, a, 0)
+	laneFlush(t, 0, b, a)
 	laneQueue(t, a, 0, "first", false)
-	laneFlush(t, a, b, 0)
-	laneFlush(t, b, a, 0)
+	laneFlush(t, 0, a, b)
+	laneFlush(t, 0, b, a)
 	for range SoftCap {
 		laneQueue(t, a, 0, "ordinary", false)
 	}
@@ -470,7 +470,7 @@ func TestLaneReportsEachAcknowledgementWithItsTime(t *testing.T) {
 	if _, ok := a.PopAcked(); ok || a.Acked(0) {
 		t.Fatal("acknowledged before any acknowledgement arrived")
 	}
-	laneFlush(t, b, a, 455*laneMs)
+	laneFlush(t, 455*laneMs, b, a)
 	want := []Ack{
 		{Seq: 0, At: 455 * laneMs, Sent: 5 * laneMs},
 		{Seq: 1, At: 455 * laneMs, Sent: 5 * laneMs, Critical: true},
@@ -508,7 +508,7 @@ func TestLaneReportsAMessageAcknowledgedOnlyOnceEverythingBeforeItArrived(t *tes
 	if err := victim.Receive(60*laneMs, laneMustPoll(t, server, 10*laneMs)); err != nil {
 		t.Fatal(err)
 	}
-	laneFlush(t, victim, server, 60*laneMs)
+	laneFlush(t, 60*laneMs, victim, server)
 	if server.Acked(zero) {
 		t.Fatal("SetHealth(0) reported acknowledged while the victim cannot apply it")
 	}
@@ -521,7 +521,7 @@ func TestLaneReportsAMessageAcknowledgedOnlyOnceEverythingBeforeItArrived(t *tes
 	if got := laneStrings(laneDrain(victim)); !slices.Equal(got, []string{"DamageMultipliers", "SetHealth(0)"}) {
 		t.Fatalf("victim applies %q", got)
 	}
-	laneFlush(t, victim, server, 310*laneMs)
+	laneFlush(t, 310*laneMs, victim, server)
 	var got []Ack
 	for ack, ok := server.PopAcked(); ok; ack, ok = server.PopAcked() {
 		got = append(got, ack)
@@ -541,9 +541,9 @@ func TestLaneAckLogDropsTheOldestReportWhenNotDrained(t *testing.T) {
 			laneQueue(t, a, now, "m", false)
 			i++
 		}
-		laneFlush(t, a, b, now)
+		laneFlush(t, now, a, b)
 		laneDrain(b)
-		laneFlush(t, b, a, now)
+		laneFlush(t, now, b, a)
 		now += laneMs
 	}
 	if s := a.Stats(); s.Acked != total || s.AckLogDropped != 76 {
@@ -627,16 +627,16 @@ func TestLaneHoldsAtMostTheWindowAheadOfDelivery(t *testing.T) {
 	for i := range Window + 40 {
 		laneQueue(t, a, 0, fmt.Sprint(i), false)
 	}
-	laneFlush(t, a, b, 0) // the first window; b's host does not drain
-	laneFlush(t, b, a, 0)
+	laneFlush(t, 0, a, b) // the first window; b's host does not drain
+	laneFlush(t, 0, b, a)
 	if s := b.Stats(); s.Ready != Window {
 		t.Fatalf("ready %d", s.Ready)
 	}
-	laneFlush(t, a, b, 0) // the next 40: no room in b's window
+	laneFlush(t, 0, a, b) // the next 40: no room in b's window
 	if s := b.Stats(); s.Dropped != 40 || s.Ready != Window || s.Held != 0 {
 		t.Fatalf("dropped %d ready %d held %d", s.Dropped, s.Ready, s.Held)
 	}
-	laneFlush(t, b, a, 0)
+	laneFlush(t, 0, b, a)
 	if a.Acked(Window) {
 		t.Fatal("a dropped message was acknowledged")
 	}
@@ -644,7 +644,7 @@ func TestLaneHoldsAtMostTheWindowAheadOfDelivery(t *testing.T) {
 	if got := len(laneDrain(b)); got != Window {
 		t.Fatalf("drained %d", got)
 	}
-	laneFlush(t, a, b, Retransmit)
+	laneFlush(t, Retransmit, a, b)
 	if got := len(laneDrain(b)); got != 40 {
 		t.Fatalf("delivered %d after the retransmission", got)
 	}
@@ -803,8 +803,8 @@ func TestLaneDatagramsFitTheMTUAndTheRecordCount(t *testing.T) {
 func TestLaneAckOnlyDatagramsAreNotAcknowledged(t *testing.T) {
 	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
 	laneQueue(t, a, 0, "m", false)
-	laneFlush(t, a, b, 0)
-	if n := laneFlush(t, b, a, 10*laneMs); n != 1 {
+	laneFlush(t, 0, a, b)
+	if n := laneFlush(t, 10*laneMs, b, a); n != 1 {
 		t.Fatalf("%d acknowledgement datagrams", n)
 	}
 	for i, l := range []*Lane{a, b} {
@@ -820,10 +820,10 @@ func TestLaneAckOnlyDatagramsAreNotAcknowledged(t *testing.T) {
 func TestLaneLostAcknowledgementIsRepairedByTheRetransmission(t *testing.T) {
 	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
 	laneQueue(t, a, 0, "PlayerWasted", true)
-	laneFlush(t, a, b, 0)
+	laneFlush(t, 0, a, b)
 	laneMustPoll(t, b, 0) // the acknowledgement is lost
-	laneFlush(t, a, b, Retransmit)
-	laneFlush(t, b, a, Retransmit)
+	laneFlush(t, Retransmit, a, b)
+	laneFlush(t, Retransmit, b, a)
 	if !a.Acked(0) {
 		t.Fatal("not acknowledged after the retransmission")
 	}
@@ -852,7 +852,7 @@ func TestLaneSequenceNumbersSurviveTheWrap(t *testing.T) {
 			t.Fatal(err)
 		}
 		laneMustCheck(t, b)
-		laneFlush(t, b, a, laneMs)
+		laneFlush(t, laneMs, b, a)
 	}
 	if got := laneStrings(laneDrain(b)); !slices.Equal(got, strings10[:8]) {
 		t.Fatalf("delivered %q", got)
@@ -913,7 +913,7 @@ func laneHostileLane(t testing.TB) *Lane {
 	for range 3 {
 		laneQueue(t, peer, 0, "theirs", false)
 	}
-	laneFlush(t, peer, b, 0)
+	laneFlush(t, 0, peer, b)
 	laneDrain(b)
 	return b
 }
@@ -984,7 +984,7 @@ func TestLaneNextDeadlineNamesTheNextDuePoll(t *testing.T) {
 	if at, ok := b.NextDeadline(); !ok || at != 30*laneMs {
 		t.Fatalf("owed acknowledgement: deadline %v %v, want 30ms", at, ok)
 	}
-	laneFlush(t, b, a, 40*laneMs)
+	laneFlush(t, 40*laneMs, b, a)
 	if _, ok := a.NextDeadline(); ok {
 		t.Fatal("deadline after the acknowledgement")
 	}
