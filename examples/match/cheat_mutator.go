@@ -9,6 +9,7 @@ import (
 
 	"github.com/arbitergo/arbiter/examples/client"
 	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/wire"
 )
@@ -100,7 +101,7 @@ type mutState struct {
 	forged    map[forgeKey]forgery
 	relayed   map[uint8]int // accepted shots by weapon
 	grenades  int           // accepted grenade launches (and launches healed by a detonation)
-	given     map[uint8]int // rounds given by weapon
+	given     map[int8]int  // rounds given, by slot (weapons of a pooled slot share them)
 	claims    map[wire.PlayerID]forgery
 	vclaims   map[uint16]forgery
 	lastDmg   map[wire.PlayerID]string // victim -> the forgery of its last credited damage from it ("" if none)
@@ -136,7 +137,7 @@ func newAdversary(m *Match) *adversary {
 		case CheatMutator:
 			a.muts[p.idx] = &mutState{p: p, rng: rand.New(rand.NewPCG(m.cfg.Seed, uint64(0x6d75740000+p.idx))),
 				launches: map[uint16]wire.Vec3{}, forged: map[forgeKey]forgery{}, relayed: map[uint8]int{},
-				given: map[uint8]int{}, claims: map[wire.PlayerID]forgery{}, vclaims: map[uint16]forgery{},
+				given: map[int8]int{}, claims: map[wire.PlayerID]forgery{}, vclaims: map[uint16]forgery{},
 				lastDmg: map[wire.PlayerID]string{}, drove: map[uint16]time.Duration{}, above: -1, findings: map[string]int{}}
 		case CheatFlood:
 			a.floods = append(a.floods, p)
@@ -1090,9 +1091,11 @@ func (a *adversary) spawned(now time.Duration, p *player) {
 	if s == nil {
 		return
 	}
-	for _, l := range loadout {
-		if total, owned, err := a.m.server.Ammo(p.id, l.Weapon); err == nil && owned {
-			s.given[l.Weapon] += int(total)
+	if slots, err := a.m.server.Weapons(p.id); err == nil {
+		for i, sl := range slots {
+			if sl.Weapon != 0 {
+				s.given[int8(i)] += int(sl.Total)
+			}
 		}
 	}
 }
@@ -1104,40 +1107,51 @@ func (a *adversary) commanded(p *player) func() {
 	if s == nil {
 		return func() {}
 	}
-	var before [len(loadoutWeapons)]uint16
-	for i, w := range loadoutWeapons {
-		before[i], _, _ = a.m.server.Ammo(p.id, w)
-	}
+	// By slot: a give into a pooled slot carries the displaced weapon's rounds over, and
+	// the shots of either weapon spend the slot's one total.
+	before, _ := a.m.server.Weapons(p.id)
 	return func() {
-		for i, w := range loadoutWeapons {
-			if after, _, err := a.m.server.Ammo(p.id, w); err == nil && after > before[i] {
-				s.given[w] += int(after - before[i])
+		after, err := a.m.server.Weapons(p.id)
+		if err != nil {
+			return
+		}
+		for i := range after {
+			if after[i].Weapon != 0 && after[i].Total > before[i].Total {
+				s.given[int8(i)] += int(after[i].Total - before[i].Total)
 			}
 		}
 	}
 }
 
-var loadoutWeapons = [...]uint8{weaponDeagle, weaponShotgun, weaponM4, weaponGrenade}
-
 // finish computes the ammo measure and puts each mutator's and flood's gains in its
 // report.
 func (a *adversary) finish() {
+	cat := a.m.server.Catalog()
 	for _, s := range a.sorted() {
 		ws := make([]int, 0, len(s.relayed))
 		for w := range s.relayed {
 			ws = append(ws, int(w))
 		}
 		sort.Ints(ws)
+		// The shots of each slot against the rounds given to it (the slot's weapons share
+		// one total); the finding names the slot's weapons that were fired.
+		spent := map[int8]int{}
+		fired := map[int8]string{}
 		for _, w := range ws {
 			if w == int(weaponGrenade) {
 				continue
 			}
-			if over := s.relayed[uint8(w)] - s.given[uint8(w)]; over > 0 {
+			sl := cat.SlotOf(uint8(w))
+			spent[sl] += s.relayed[uint8(w)]
+			fired[sl] += fmt.Sprintf(" %d", w)
+		}
+		for sl := int8(0); sl < inventory.NumSlots; sl++ {
+			if over := spent[sl] - s.given[sl]; over > 0 {
 				s.gains.Ammo += over
-				s.findings[fmt.Sprintf("ammo:shot:weapon %d", w)] += over
+				s.findings["ammo:shot:weapon"+fired[sl]] += over
 			}
 		}
-		if over := s.grenades - s.given[weaponGrenade]; over > 0 {
+		if over := s.grenades - s.given[cat.SlotOf(weaponGrenade)]; over > 0 {
 			s.gains.Ammo += over
 			s.findings["ammo:launch:grenades"] += over
 		}
