@@ -244,12 +244,10 @@ func (w *World) claimHit(now time.Duration, p *player, ht wire.HitType, hid uint
 		}
 		// The stamp relayShot sends the victim for this very shot (the same relation, in
 		// the same call): a teammate's shot is refused by the victim's client.
-		if w.teams.Stamp(p.id, victim.id).Teammate {
-			return
-		}
+		teammate := w.teams.Stamp(p.id, victim.id).Teammate
 		for i := range near {
 			if near[i].Player == PlayerID(hid) {
-				if near[i].Distance > ClaimReach {
+				if !w.rules.ClaimReach.Feeds(near[i].Distance, false, teammate) {
 					return // its trace could not confirm it: not a claim to judge it by
 				}
 				if s, err := victim.vit.HitClaimed(now, min(max(expected, 0), vitals.MaxClaimedLoss)); err == nil && s.Raised {
@@ -287,7 +285,7 @@ func (w *World) claimVehicleHit(now time.Duration, p *player, hid uint16, r rewi
 		if d == nil || d == p || !d.frame.have || d.frame.vehicle != hid || d.frame.seat != 0 {
 			continue // a passenger: its frames do not carry the vehicle's health
 		}
-		if !nearRay(r, rc.VehiclePose.Position, min(w.vnear, VehicleClaimReach)) {
+		if !w.rules.ClaimReach.Feeds(rayDistance(r, rc.VehiclePose.Position), true, false) {
 			return
 		}
 		if s, err := d.vgod.HitClaimed(now, min(max(expected, 0), vitals.MaxVehicleClaimedLoss)); err == nil && s.Raised {
@@ -297,18 +295,19 @@ func (w *World) claimVehicleHit(now time.Duration, p *player, hid uint16, r rewi
 	}
 }
 
-// nearRay reports whether point q lies within dist of ray r's segment.
-func nearRay(r rewind.Ray, q rewind.Vec3, dist float32) bool {
+// rayDistance is the distance from point q to ray r's segment (+Inf for a ray without a
+// direction).
+func rayDistance(r rewind.Ray, q rewind.Vec3) float32 {
 	dx, dy, dz := float64(r.Direction.X), float64(r.Direction.Y), float64(r.Direction.Z)
 	n := math.Sqrt(dx*dx + dy*dy + dz*dz)
 	if !(n > 0) {
-		return false
+		return float32(math.Inf(1))
 	}
 	dx, dy, dz = dx/n, dy/n, dz/n
 	px, py, pz := float64(q.X)-float64(r.Origin.X), float64(q.Y)-float64(r.Origin.Y), float64(q.Z)-float64(r.Origin.Z)
 	t := min(max(px*dx+py*dy+pz*dz, 0), float64(r.Length))
 	ex, ey, ez := px-t*dx, py-t*dy, pz-t*dz
-	return ex*ex+ey*ey+ez*ez <= float64(dist)*float64(dist)
+	return float32(math.Sqrt(ex*ex + ey*ey + ez*ez))
 }
 
 // onVehicleShot judges a VehicleShot by the vehicle catalogue: the shooter may act, the

@@ -218,14 +218,9 @@ func (w *World) onStealthKill(now time.Duration, p *player, m *wire.StealthKill)
 	if victim.vit.Life() != vitals.LifeCounted {
 		return w.refuseStealth(now, p, m, VerdictTargetNotAlive, "victim "+victim.vit.Life().String())
 	}
-	if m.Weapon != weaponKnife || w.catalog.Kind(m.Weapon) != inventory.KindMelee {
-		return w.refuseStealth(now, p, m, VerdictWrongKind, "")
-	}
-	if !p.inv.Owns(m.Weapon) {
-		return w.refuseStealth(now, p, m, VerdictNotOwned, "")
-	}
-	if w.closest(p, victim) > StealthKillRange {
-		return w.refuseStealth(now, p, m, VerdictOutOfRange, "")
+	knife := m.Weapon == weaponKnife && w.catalog.Kind(m.Weapon) == inventory.KindMelee
+	if v := w.rules.StealthKill.Judge(knife, knife && p.inv.Owns(m.Weapon), w.closest(p, victim)); v != VerdictAccepted {
+		return w.refuseStealth(now, p, m, v, "")
 	}
 	if w.teams.JudgeStealthKill(p.id, victim.id) != teams.StealthAllowed {
 		return w.refuseStealth(now, p, m, VerdictTeammate, "")
@@ -289,7 +284,7 @@ func (w *World) onVehicleExplode(now time.Duration, p *player, m *wire.VehicleEx
 		return w.refuseExplode(now, p, m, VerdictNotAlive)
 	}
 	author := NoPlayer
-	if a := w.conn(m.Attacker); a != nil && veh.hitBy == a.id && now-veh.hitAt <= VehicleCreditWindow && veh.hitLife == a.lifeSerial {
+	if a := w.conn(m.Attacker); a != nil && w.rules.VehicleCredit.Credited(veh.hitBy == a.id, veh.hitLife == a.lifeSerial, now-veh.hitAt) {
 		author = a.id
 	}
 	// The occupants are the seat table's: only an accepted entry puts a player inside.

@@ -100,3 +100,16 @@ func ExampleWorld_SetHealth() {
 	// <nil>
 	// 50
 }
+
+// A host that wires its own server takes one rule alone: here, whether a victim's report
+// of a ram is the named driver's.
+func ExampleRamRule() {
+	r := refserver.DefaultRules().Ram
+	fmt.Println(r.Judge(true, 500*time.Millisecond, 4))  // drove half a second ago, 4 m away
+	fmt.Println(r.Judge(true, 5*time.Second, 4))         // out of the car for 5 s
+	fmt.Println(r.Judge(true, 500*time.Millisecond, 40)) // 40 m away
+	// Output:
+	// accepted
+	// not_driving
+	// too_far
+}

@@ -1,7 +1,6 @@
 package refserver
 
 import (
-	"math"
 	"time"
 
 	"github.com/arbitergo/arbiter/inventory"
@@ -168,12 +167,9 @@ func (w *World) correlateShot(now time.Duration, p *player, m *wire.DamageReport
 	}
 	rec := &a.shots[int(m.Ref.Seq)%MaxShotCredits]
 	vehicleShot := rec.source != vitals.SourceBullet
-	if !rec.valid || rec.seq != m.Ref.Seq || rec.life != a.lifeSerial || now-rec.at > ShotCreditWindow ||
-		vehicleShot != (m.Ref.Kind == wire.RefVehicleShot) {
-		return correlation{verdict: VerdictNoSuchAction}
-	}
-	if rec.serial <= p.lifeSerial {
-		return correlation{verdict: VerdictNotRelayed}
+	found := rec.valid && rec.seq == m.Ref.Seq && rec.life == a.lifeSerial && vehicleShot == (m.Ref.Kind == wire.RefVehicleShot)
+	if v := w.rules.ShotCredit.Identify(found, now-rec.at, rec.serial > p.lifeSerial); v != VerdictAccepted {
+		return correlation{verdict: v}
 	}
 	if rec.cannon {
 		// The Rhino's shell explodes where the ray ends: its damage is the explosion's.
@@ -181,11 +177,6 @@ func (w *World) correlateShot(now time.Duration, p *player, m *wire.DamageReport
 			return environment(in, VerdictWrongWeapon)
 		}
 		in.Source = vitals.SourceExplosion
-	} else if m.Weapon != rec.weapon {
-		return correlation{verdict: VerdictWrongWeapon}
-	} else {
-		in.Source = rec.source
-		in.Floor = w.bulletFloor(now, p, rec)
 	}
 	var slot *shotVictim
 	for i := range rec.victims[:rec.nv] {
@@ -193,16 +184,18 @@ func (w *World) correlateShot(now time.Duration, p *player, m *wire.DamageReport
 			slot = &rec.victims[i]
 		}
 	}
+	left := slot == nil && int(rec.nv) < len(rec.victims) || slot != nil && slot.used < rec.pellets
+	if v := w.rules.ShotCredit.Credit(rec.cannon || m.Weapon == rec.weapon, left); v != VerdictAccepted {
+		return correlation{verdict: v}
+	}
+	if !rec.cannon {
+		in.Source = rec.source
+		in.Floor = w.bulletFloor(now, p, rec)
+	}
 	if slot == nil {
-		if int(rec.nv) == len(rec.victims) {
-			return correlation{verdict: VerdictNoCredit}
-		}
 		rec.victims[rec.nv] = shotVictim{id: p.id}
 		slot = &rec.victims[rec.nv]
 		rec.nv++
-	}
-	if slot.used >= rec.pellets {
-		return correlation{verdict: VerdictNoCredit}
 	}
 	in.Attacker, in.Correlated = a.id, true
 	return correlation{verdict: VerdictAccepted, credit: slot}
@@ -404,14 +397,12 @@ func (w *World) correlateRam(now time.Duration, p *player, m *wire.DamageReport,
 	if a == nil || a == p {
 		return environment(in, VerdictUnknownPlayer)
 	}
-	if !w.actedRecently(a) {
-		return environment(in, VerdictAttackerNotAlive)
+	since := time.Duration(-1) // the time since its last frame in a driver's seat in this life
+	if a.driving && a.driveLife == a.lifeSerial {
+		since = w.now - a.driveAt
 	}
-	if !w.droveWithin(a, NoVehicle, ContinuousWindow) {
-		return environment(in, VerdictNotDriving)
-	}
-	if w.closest(a, p) > RamDistance {
-		return environment(in, VerdictTooFar)
+	if v := w.rules.Ram.Judge(w.actedRecently(a), since, w.closest(a, p)); v != VerdictAccepted {
+		return environment(in, v)
 	}
 	in.Attacker, in.Correlated = a.id, true
 	return correlation{verdict: VerdictAccepted}
@@ -423,42 +414,20 @@ func (w *World) correlateRam(now time.Duration, p *player, m *wire.DamageReport,
 // to a round trip old, and the two paths reach the server over different links. The
 // limits it is compared with cover the rest (a frame of age on each side).
 func (w *World) closest(a, b *player) float32 {
-	const step = 100 * time.Millisecond
-	const n = int(ProximityLookback/step) + 1
-	var pa, pb [n]wire.Vec3
-	var oka, okb [n]bool
-	for i := range n {
-		t := max(w.now-time.Duration(i)*step, 0)
-		if q, err := w.rw.PlayerAt(t, a.id); err == nil {
-			pa[i], oka[i] = wire.Vec3(q), true
-		}
-		if q, err := w.rw.PlayerAt(t, b.id); err == nil {
-			pb[i], okb[i] = wire.Vec3(q), true
-		}
-	}
-	const skew = int(ProximitySkew / step)
-	best := float32(math.Inf(1))
-	for i := range n {
-		if !oka[i] {
-			continue
-		}
-		for j := max(i-skew, 0); j <= min(i+skew, n-1); j++ {
-			if okb[j] {
-				best = min(best, dist(pa[i], pb[j]))
-			}
-		}
-	}
-	return best
+	return w.rules.Proximity.Closest(w.now, func(t time.Duration) (Point, bool) {
+		q, err := w.rw.PlayerAt(t, a.id)
+		return Point(q), err == nil
+	}, func(t time.Duration) (Point, bool) {
+		q, err := w.rw.PlayerAt(t, b.id)
+		return Point(q), err == nil
+	})
 }
 
 // actedRecently reports whether a may act, or did until its death's commit less than
 // ActionGrace ago in its current life: a blow or a ram dealt alive is reported by its
 // victim after that.
 func (w *World) actedRecently(a *player) bool {
-	if w.life.MayAct(a.handle) {
-		return true
-	}
-	return a.dead && a.deadLife == a.lifeSerial && w.now-a.deadAt <= ActionGrace
+	return w.rules.ActionGrace.Acted(w.life.MayAct(a.handle), a.dead && a.deadLife == a.lifeSerial, w.now-a.deadAt)
 }
 
 // farFrom reports whether p stood farther than radius (plus PositionSlack) from pos both at

@@ -100,6 +100,7 @@ type World struct {
 	mult     vitals.Multipliers
 	multSet  bool
 	vnear    float32 // the rewind's vehicle near distance: the vehicle_god_mode detector's reach
+	rules    Rules   // the cross-package rules (rules.go)
 	serial   uint64
 
 	events []Event
@@ -204,6 +205,9 @@ func New(cfg Config) (*World, error) {
 	if w.vnear == 0 {
 		w.vnear = rewind.DefaultVehicleNearDistance
 	}
+	w.rules = DefaultRules()
+	// A claim on a vehicle is judged no farther than the rewind lists its recipients.
+	w.rules.ClaimReach.Vehicle = min(w.vnear, VehicleClaimReach)
 	return w, nil
 }
 
