@@ -72,7 +72,8 @@
 // The rules that join what several packages accepted (the shot credit, the claim reach of
 // the god-mode detectors, the grace of a blow dealt alive, the ram, the stealth kill's
 // reach, a vehicle explosion's author, how close two paths came) each have a small pure
-// type of their own in rules.go (ShotCreditRule, ClaimReachRule, ActionGraceRule, RamRule,
+// type of their own in rules.go (ShotCreditRule, DetonationRule, ClaimReachRule,
+// ActionGraceRule, RamRule,
 // StealthKillRule, VehicleCreditRule, ProximityRule; DefaultRules holds the package's
 // constants): a host that wires its own server copies the one it needs. The World gathers
 // the facts and asks them.

@@ -241,21 +241,16 @@ func (w *World) correlateDetonation(now time.Duration, p *player, m *wire.Damage
 		return environment(in, VerdictUnknownPlayer)
 	}
 	rec := &a.projectiles[int(m.Ref.Seq)%MaxProjectiles]
-	if !rec.valid || rec.seq != m.Ref.Seq || !rec.detonated || rec.life != a.lifeSerial || now-rec.detAt > ExplosionWindow {
-		return environment(in, VerdictNoSuchAction)
+	found := rec.valid && rec.seq == m.Ref.Seq && rec.detonated && rec.life == a.lifeSerial
+	fire := m.Weapon == weaponFire && rec.weapon == weaponMolotov
+	cause := m.Weapon == weaponExplosion || fire
+	// The distance is asked of the rewind only for a detonation that the rest admits.
+	within := found && cause && !w.farFrom(rec.detAt, p, rec.detPos, w.rules.Detonation.Radius)
+	if v := w.rules.Detonation.Judge(found, now-rec.detAt, rec.detSerial > p.lifeSerial, cause, within); v != VerdictAccepted {
+		return environment(in, v)
 	}
-	if rec.detSerial <= p.lifeSerial {
-		return environment(in, VerdictNotRelayed)
-	}
-	switch {
-	case m.Weapon == weaponExplosion:
-	case m.Weapon == weaponFire && rec.weapon == weaponMolotov:
+	if fire {
 		in.Source = vitals.SourceFire
-	default:
-		return environment(in, VerdictWrongWeapon)
-	}
-	if w.farFrom(rec.detAt, p, rec.detPos, BlastRadius) {
-		return environment(in, VerdictTooFar)
 	}
 	in.Attacker, in.Correlated = a.id, true
 	return correlation{verdict: VerdictAccepted}

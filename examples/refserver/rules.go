@@ -50,6 +50,36 @@ func (r ShotCreditRule) Credit(sameWeapon, creditsLeft bool) Verdict {
 	return VerdictAccepted
 }
 
+// DetonationRule decides whether a victim's report of an explosion may be credited to the
+// detonation of an attacker's projectile: the projectile is the attacker's, of its current
+// life, and detonated less than Window ago, after the victim's life began; the report
+// names an explosion (or the fire of a molotov); the victim stood within Radius (plus
+// PositionSlack) of the detonation at that moment or now.
+type DetonationRule struct {
+	// Window is ExplosionWindow; Radius is BlastRadius.
+	Window time.Duration
+	Radius float32
+}
+
+// Judge returns VerdictAccepted or the reason: found is whether the attacker's projectile
+// ring holds a detonated projectile of the number and life the report names; since the time
+// from its detonation to the report; relayed whether it detonated after the victim's life
+// began; cause whether the report's weapon is the detonation's (an explosion, or a
+// molotov's fire); within whether the victim stood within Radius of it then or now.
+func (r DetonationRule) Judge(found bool, since time.Duration, relayed, cause, within bool) Verdict {
+	switch {
+	case !found || since > r.Window:
+		return VerdictNoSuchAction
+	case !relayed:
+		return VerdictNotRelayed
+	case !cause:
+		return VerdictWrongWeapon
+	case !within:
+		return VerdictTooFar
+	}
+	return VerdictAccepted
+}
+
 // ClaimReachRule decides whether a shooter's claimed hit feeds the target's god-mode
 // detector: only when the ray passed within Player of the rewound body the target was
 // sent (Vehicle of a vehicle's rewound pose), so that the target's own trace could have
@@ -195,6 +225,8 @@ type Point struct{ X, Y, Z float32 }
 type Rules struct {
 	// ShotCredit credits a victim's report to an accepted shot.
 	ShotCredit ShotCreditRule
+	// Detonation credits a victim's report to a projectile's detonation.
+	Detonation DetonationRule
 	// ClaimReach lets a claimed hit feed the target's detector.
 	ClaimReach ClaimReachRule
 	// ActionGrace keeps a blow or a ram dealt alive its attacker's.
@@ -213,6 +245,7 @@ type Rules struct {
 func DefaultRules() Rules {
 	return Rules{
 		ShotCredit:    ShotCreditRule{Window: ShotCreditWindow},
+		Detonation:    DetonationRule{Window: ExplosionWindow, Radius: BlastRadius},
 		ClaimReach:    ClaimReachRule{Player: ClaimReach, Vehicle: VehicleClaimReach},
 		ActionGrace:   ActionGraceRule{Grace: ActionGrace},
 		Ram:           RamRule{Distance: RamDistance, Window: ContinuousWindow},

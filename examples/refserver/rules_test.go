@@ -40,6 +40,27 @@ func TestShotCreditRuleIdentifiesTheShotAReportAnswers(t *testing.T) {
 	}
 }
 
+func TestDetonationRuleCreditsAnExplosionOfTheAttackersProjectileNearby(t *testing.T) {
+	r := DefaultRules().Detonation
+	for _, c := range []struct {
+		name                   string
+		found                  bool
+		since                  time.Duration
+		relayed, cause, within bool
+		want                   Verdict
+	}{
+		{"its grenade, just now, near", true, 0, true, true, true, VerdictAccepted},
+		{"at the end of the window", true, ExplosionWindow, true, true, true, VerdictAccepted},
+		{"past the window", true, ExplosionWindow + 1, true, true, true, VerdictNoSuchAction},
+		{"no such detonation", false, 0, true, true, true, VerdictNoSuchAction},
+		{"before the victim's life began", true, 0, false, true, true, VerdictNotRelayed},
+		{"a bullet's weapon named", true, 0, true, false, true, VerdictWrongWeapon},
+		{"the victim stood far", true, 0, true, true, false, VerdictTooFar},
+	} {
+		require.Equal(t, c.want, r.Judge(c.found, c.since, c.relayed, c.cause, c.within), c.name)
+	}
+}
+
 func TestClaimReachRuleFeedsOnlyWhatTheTargetsTraceCouldConfirm(t *testing.T) {
 	r := DefaultRules().ClaimReach
 	for _, c := range []struct {
