@@ -236,6 +236,9 @@ func (h *host) drain() {
 }
 
 func (h *host) event(e *refserver.Event) {
+	if h.opts.event != nil {
+		h.opts.event(*e)
+	}
 	switch e.Kind {
 	case refserver.EventPlayerJoin:
 		h.log.Info("player_join", "player", e.Player, "addr", h.peers[fromWorld(e.Player)].String(), "token", e.Token)
@@ -285,6 +288,7 @@ func (h *host) logRefusals() {
 // own leave (Kick, so the ledger and the events record it) and a last Flush.
 func (h *host) shutdown(now time.Duration) {
 	h.players = h.world.Players(h.players[:0])
+	h.sampleLanes()
 	d := wire.Disconnect{Reason: wire.ReasonShutdown}
 	b, err := d.Append(nil)
 	for _, wid := range h.players {
@@ -332,10 +336,11 @@ func (h *host) serve(ctx context.Context, tickEvery time.Duration) {
 	for {
 		select {
 		case <-ctx.Done():
-			h.shutdown(h.now())
-			if h.opts.done != nil {
-				h.opts.done(h.world)
+			now := h.now()
+			if h.opts.final != nil {
+				h.opts.final(now, h.world)
 			}
+			h.shutdown(now)
 			_ = h.conn.Close()
 			for p := range full { // let the reader see the closed socket
 				free <- p

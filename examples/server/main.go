@@ -92,8 +92,10 @@ type options struct {
 	// gamemode is called every tick on the goroutine that owns the World, after its
 	// events were drained and before the Flush.
 	gamemode func(now time.Duration, w *refserver.World)
-	// done is called on that goroutine after the shutdown's last Flush.
-	done func(w *refserver.World)
+	// event is called with every World event, on that goroutine, as it is drained.
+	event func(e refserver.Event)
+	// final is called on that goroutine when ctx is done, before the shutdown.
+	final func(now time.Duration, w *refserver.World)
 }
 
 // run is the command: it parses args, serves until ctx is done and returns the exit code.
