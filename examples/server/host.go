@@ -81,6 +81,9 @@ type host struct {
 	players []uint16
 	retrans []uint64 // each slot's lane retransmissions already counted
 	scratch []byte
+
+	// write, if set, replaces the socket's write (the tests wire clients in memory).
+	write func(d []byte, to netip.AddrPort)
 }
 
 func newHost(conn *net.UDPConn, world *refserver.World, log *slog.Logger, m *metrics, opts options) *host {
@@ -98,6 +101,11 @@ func (h *host) now() time.Duration { return time.Since(h.start) }
 
 // send writes d to addr.
 func (h *host) send(d []byte, to netip.AddrPort) {
+	if h.write != nil {
+		h.write(d, to)
+		h.m.out.Inc()
+		return
+	}
 	if _, err := h.conn.WriteToUDPAddrPort(d, to); err == nil {
 		h.m.out.Inc()
 	}
