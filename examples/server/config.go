@@ -41,7 +41,10 @@ type fileConfig struct {
 }
 
 type spawnPoint struct {
-	X, Y, Z, Facing float32
+	X      float32 `json:"x"`
+	Y      float32 `json:"y"`
+	Z      float32 `json:"z"`
+	Facing float32 `json:"facing"`
 }
 
 type loadout struct {

@@ -41,12 +41,16 @@ const (
 	refuseJoin      = "join_refused"    // a Hello the World did not join
 )
 
-// PlayerID is the host's view of a World connection id. The World's facade takes the id
-// as it is declared there; toWorld and fromWorld are the only conversions.
-type PlayerID = uint16
+// worldID is the World's player (connection) id type, as its facade declares it: the one
+// line to change when refserver names the type.
+type worldID = uint16
 
-func toWorld(id PlayerID) uint16   { return id }
-func fromWorld(id uint16) PlayerID { return id }
+// PlayerID is the host's slot index of a connection. toWorld and fromWorld are the only
+// conversions between it and the World's ids.
+type PlayerID uint16
+
+func toWorld(id PlayerID) worldID   { return worldID(id) }
+func fromWorld(id worldID) PlayerID { return PlayerID(id) }
 
 // packet is one datagram the reader handed over.
 type packet struct {
@@ -78,7 +82,7 @@ type host struct {
 	worldRef map[string]uint64 // World refusals since the last summary, by reason
 
 	events  []refserver.Event
-	players []uint16
+	players []worldID
 	retrans []uint64 // each slot's lane retransmissions already counted
 	scratch []byte
 
@@ -159,7 +163,7 @@ func (h *host) receive(now time.Duration, from netip.AddrPort, d []byte) {
 		default:
 			id = h.free[len(h.free)-1]
 			h.free = h.free[:len(h.free)-1]
-			h.ids[from], h.peers[id], h.bound[id], h.retrans[id] = id, from, true, 0
+			h.ids[from], h.peers[id], h.bound[id] = id, from, true
 			_ = h.world.Receive(now, toWorld(id), d)
 			if !h.world.Connected(toWorld(id)) {
 				h.release(id)
@@ -188,7 +192,7 @@ func (h *host) release(id PlayerID) {
 }
 
 // emit is the World's Flush callback.
-func (h *host) emit(id uint16, d []byte) {
+func (h *host) emit(id worldID, d []byte) {
 	if pid := fromWorld(id); int(pid) < len(h.peers) && h.bound[pid] {
 		h.send(d, h.peers[pid])
 	}
@@ -249,6 +253,7 @@ func (h *host) event(e *refserver.Event) {
 	}
 	switch e.Kind {
 	case refserver.EventPlayerJoin:
+		h.retrans[fromWorld(e.Player)] = 0
 		h.log.Info("player_join", "player", e.Player, "addr", h.peers[fromWorld(e.Player)].String(), "token", e.Token)
 	case refserver.EventPlayerLeave:
 		h.log.Info("player_leave", "player", e.Player, "reason", e.Reason.String(), "token", e.Token)

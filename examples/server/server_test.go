@@ -144,8 +144,8 @@ func TestServerRunsAMatchOverLoopback(t *testing.T) {
 	var (
 		mu      sync.Mutex
 		events  []refserver.Event
-		ledger  = map[uint16]float32{}
-		alive   = map[uint16]bool{}
+		ledger  = map[worldID]float32{}
+		alive   = map[worldID]bool{}
 		victim  atomic.Int32 // the player the gamemode kills, +1 (0: not chosen yet)
 		killed  atomic.Bool
 		respawn atomic.Bool // the victim was granted a respawn and spawned again
@@ -166,7 +166,7 @@ func TestServerRunsAMatchOverLoopback(t *testing.T) {
 			if v == 0 || killed.Load() {
 				return
 			}
-			if w.SetHealth(now, uint16(v-1), 0) == nil {
+			if w.SetHealth(now, worldID(v-1), 0) == nil {
 				killed.Store(true)
 			}
 		},
@@ -300,8 +300,9 @@ func TestServerRunsAMatchOverLoopback(t *testing.T) {
 	require.Positive(t, credited, "the shots were credited")
 	require.Equal(t, players, leaves, "every player left at the shutdown")
 	for i, c := range clients {
-		id, ok := c.PlayerID()
+		cid, ok := c.PlayerID()
 		require.True(t, ok, "client %d joined", i)
+		id := worldID(cid)
 		require.Contains(t, ledger, id)
 		require.True(t, alive[id], "client %d is alive on the server at the end", i)
 		require.True(t, c.Alive(), "client %d is alive at the end", i)
