@@ -52,22 +52,14 @@ type PlayerID uint16
 func toWorld(id PlayerID) worldID   { return worldID(id) }
 func fromWorld(id worldID) PlayerID { return PlayerID(id) }
 
-// packet is one datagram the reader handed over.
-type packet struct {
-	buf  [udphost.MaxDatagram]byte
-	n    int
-	from netip.AddrPort
-}
-
-// host runs a refserver.World on a UDP socket: one goroutine owns the World and the
-// session table; another only reads the socket.
+// host runs a refserver.World on a UDP socket (udphost's batched Conn): one goroutine
+// owns the World and the session table; another only reads the socket.
 type host struct {
-	conn  *net.UDPConn
+	sock  *udphost.Conn
 	world *refserver.World
 	log   *slog.Logger
 	m     *metrics
 	opts  options
-	start time.Time
 
 	// The session table: the address of every slot with a session (live, or ended and
 	// waiting for its Disconnect to go out), and the slots without one.
@@ -90,9 +82,9 @@ type host struct {
 	write func(d []byte, to netip.AddrPort)
 }
 
-func newHost(conn *net.UDPConn, world *refserver.World, log *slog.Logger, m *metrics, opts options) *host {
+func newHost(conn net.PacketConn, world *refserver.World, log *slog.Logger, m *metrics, opts options) *host {
 	n := world.Config().MaxPlayers
-	h := &host{conn: conn, world: world, log: log, m: m, opts: opts, start: time.Now(),
+	h := &host{sock: udphost.NewConn(conn), world: world, log: log, m: m, opts: opts,
 		ids: map[netip.AddrPort]PlayerID{}, peers: make([]netip.AddrPort, n), bound: make([]bool, n),
 		refused: map[string]uint64{}, worldRef: map[string]uint64{}, retrans: make([]uint64, n)}
 	for id := n - 1; id >= 0; id-- {
@@ -101,18 +93,15 @@ func newHost(conn *net.UDPConn, world *refserver.World, log *slog.Logger, m *met
 	return h
 }
 
-func (h *host) now() time.Duration { return time.Since(h.start) }
-
-// send writes d to addr.
+// send queues d for to; the socket writes it at the end of the tick (or when a batch
+// is full).
 func (h *host) send(d []byte, to netip.AddrPort) {
+	h.m.out.Inc()
 	if h.write != nil {
 		h.write(d, to)
-		h.m.out.Inc()
 		return
 	}
-	if _, err := h.conn.WriteToUDPAddrPort(d, to); err == nil {
-		h.m.out.Inc()
-	}
+	h.sock.Send(d, to)
 }
 
 // refuse counts a datagram the host refused for reason, and answers it with a
@@ -321,63 +310,36 @@ func (h *host) shutdown(now time.Duration) {
 	h.log.Info("shutdown", "players", len(h.players))
 }
 
-// serve reads the socket and drives the World until ctx is done, then shuts down
-// gracefully and closes the socket.
-func (h *host) serve(ctx context.Context, tickEvery time.Duration) {
-	free, full := make(chan *packet, udphost.QueueLength), make(chan *packet, udphost.QueueLength)
-	for range udphost.QueueLength {
-		free <- new(packet)
-	}
-	go func() { // the reader: ends when the socket is closed
-		defer close(full)
-		for p := range free {
-			n, from, err := h.conn.ReadFromUDPAddrPort(p.buf[:])
-			if err != nil {
-				if errors.Is(err, net.ErrClosed) {
-					return
-				}
-				free <- p
-				continue
-			}
-			p.n, p.from = n, unmap(from)
-			full <- p
-		}
-	}()
-	ticker := time.NewTicker(tickEvery)
-	defer ticker.Stop()
+// errShutdown ends the socket's loop after the graceful shutdown.
+var errShutdown = errors.New("server: shut down")
+
+// serve reads the socket and drives the World every tick until ctx is done, then shuts
+// down gracefully (within a tick of the cancel) and closes the socket.
+func (h *host) serve(ctx context.Context, tick time.Duration) error {
 	var lastStats, lastLog time.Duration
-	for {
-		select {
-		case <-ctx.Done():
-			now := h.now()
+	err := h.sock.Run(context.WithoutCancel(ctx), tick, h.receive, func(now time.Duration) error {
+		if ctx.Err() != nil {
 			if h.opts.final != nil {
 				h.opts.final(now, h.world)
 			}
 			h.shutdown(now)
-			_ = h.conn.Close()
-			for p := range full { // let the reader see the closed socket
-				free <- p
-			}
-			return
-		case p := <-full:
-			h.receive(h.now(), p.from, p.buf[:p.n])
-			free <- p
-		case <-ticker.C:
-			now := h.now()
-			h.tick(now)
-			if now-lastStats >= StatsInterval {
-				lastStats = now
-				h.sampleLanes()
-			}
-			if now-lastLog >= RefusalLogInterval {
-				lastLog = now
-				h.logRefusals()
-			}
+			h.sock.Flush()
+			return errShutdown
 		}
+		h.tick(now)
+		h.sock.Flush()
+		if now-lastStats >= StatsInterval {
+			lastStats = now
+			h.sampleLanes()
+		}
+		if now-lastLog >= RefusalLogInterval {
+			lastLog = now
+			h.logRefusals()
+		}
+		return nil
+	})
+	if errors.Is(err, errShutdown) {
+		return nil
 	}
-}
-
-// unmap turns an IPv4-mapped IPv6 address into the IPv4 one.
-func unmap(a netip.AddrPort) netip.AddrPort {
-	return netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
+	return err
 }

@@ -1,6 +1,6 @@
 // Command server is the reference server people run: the reference World
-// (examples/refserver) on a real UDP socket, with a handshake, structured logs, metrics
-// and a graceful shutdown.
+// (examples/refserver) on a real UDP socket read and written in batches (examples/udphost's
+// Conn), with a handshake, structured logs, metrics and a graceful shutdown.
 //
 //	go run ./examples/server -listen :7777 -metrics :9100
 //
@@ -192,7 +192,10 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, opts 
 	if opts.ready != nil {
 		opts.ready(game, maddr)
 	}
-	newHost(conn, world, log, m, opts).serve(ctx, *tick)
+	if err := newHost(conn, world, log, m, opts).serve(ctx, *tick); err != nil {
+		log.Error("serve", "err", err.Error())
+		return 1
+	}
 	return 0
 }
 
@@ -201,4 +204,9 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// unmap turns an IPv4-mapped IPv6 address into the IPv4 one.
+func unmap(a netip.AddrPort) netip.AddrPort {
+	return netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
 }
