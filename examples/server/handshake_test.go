@@ -174,3 +174,32 @@ func TestAFullServerRefusesHelloWithADisconnect(t *testing.T) {
 	require.Equal(t, uint64(MaxRefusalReplies+10), n.h.refused[refuseFull])
 	require.Equal(t, 1, len(n.h.ids), "no refused address took a slot")
 }
+
+// TestRefusedDatagramsAllocateNothing holds the flood's path to no allocation: a Hello to
+// a full server (answered, then past MaxRefusalReplies only counted), a stranger's
+// message, another protocol version and stray bytes.
+func TestRefusedDatagramsAllocateNothing(t *testing.T) {
+	n := newMemNet(t, 1)
+	n.hold(netip.MustParseAddrPort("127.0.0.1:40000"), newClient(t, 1))
+	for range 20 {
+		n.step()
+	}
+	n.h.write = func([]byte, netip.AddrPort) {}
+	hello, err := (&wire.Hello{}).Append(nil)
+	require.NoError(t, err)
+	frame, err := (&wire.Disconnect{}).Append(nil)
+	require.NoError(t, err)
+	other := append([]byte{wire.Version + 1}, hello[1:]...)
+	stray := []byte{0xff}
+	from := netip.MustParseAddrPort("127.0.0.2:1000")
+	allocs := testing.AllocsPerRun(200, func() {
+		for _, d := range [][]byte{hello, frame, other, stray} {
+			n.h.receive(n.now, from, d)
+		}
+	})
+	require.Zero(t, allocs, "allocations per four refused datagrams")
+	require.Positive(t, n.h.refused[refuseFull])
+	require.Positive(t, n.h.refused[refuseStranger])
+	require.Positive(t, n.h.refused[refuseVersion])
+	require.Positive(t, n.h.refused[refuseMalformed])
+}
