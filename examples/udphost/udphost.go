@@ -97,10 +97,10 @@ func (h *host) flush() {
 }
 
 // loop is a host's goroutine: it reads the socket (through read), hands every datagram
-// to onPacket and calls onTick every Tick, both with the time since the loop started,
+// to onPacket and calls onTick every tick, both with the time since the loop started,
 // until ctx is done (ctx's error) or onTick returns an error; then it closes conn. The
 // datagram passed to onPacket is valid only during the call.
-func loop(ctx context.Context, conn net.PacketConn, p packetIO, onPacket func(now time.Duration, from netip.AddrPort, d []byte),
+func loop(ctx context.Context, conn net.PacketConn, p packetIO, every time.Duration, onPacket func(now time.Duration, from netip.AddrPort, d []byte),
 	onTick func(time.Duration) error) error {
 	start := time.Now()
 	per := p.batch()
@@ -116,7 +116,7 @@ func loop(ctx context.Context, conn net.PacketConn, p packetIO, onPacket func(no
 			free <- b
 		}
 	}()
-	tick := time.NewTicker(Tick)
+	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
 		select {
@@ -160,7 +160,7 @@ func (s *Server) Run(ctx context.Context) error {
 			s.h.send(d, s.peers[id])
 		}
 	}
-	return loop(ctx, s.conn, s.h.io, func(now time.Duration, from netip.AddrPort, d []byte) {
+	return loop(ctx, s.conn, s.h.io, Tick, func(now time.Duration, from netip.AddrPort, d []byte) {
 		if id, ok := s.id(from); ok {
 			_ = s.world.Receive(now, id, d)
 		}
@@ -209,7 +209,7 @@ var ErrClosed = errors.New("udphost: connection closed")
 // Run drives the client until ctx is done or its connection ends, then closes conn.
 func (h *Client) Run(ctx context.Context) error {
 	emit := func(d []byte) { h.h.send(d, h.server) }
-	return loop(ctx, h.conn, h.h.io, func(now time.Duration, from netip.AddrPort, d []byte) {
+	return loop(ctx, h.conn, h.h.io, Tick, func(now time.Duration, from netip.AddrPort, d []byte) {
 		if from == h.server {
 			_ = h.c.Receive(now, d)
 		}

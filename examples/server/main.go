@@ -1,0 +1,212 @@
+// Command server is the reference server people run: the reference World
+// (examples/refserver) on a real UDP socket read and written in batches (examples/udphost's
+// Conn), with a handshake, structured logs, metrics and a graceful shutdown.
+//
+//	go run ./examples/server -listen :7777 -metrics :9100
+//
+// Flags:
+//
+//	-listen ADDR     the UDP address to serve the game on (default :7777)
+//	-metrics ADDR    the HTTP address of the Prometheus metrics at /metrics ("" = off)
+//	-config FILE     a JSON file of the World's settings (see below)
+//	-tick D          how often the World ticks and flushes (default 10ms)
+//	-max-players N   the player slots (overrides the file)
+//	-log-json        log JSON lines instead of text
+//	-log-debug       log spawns too
+//
+// The config file sets the refserver.Config fields an operator chooses; every field is
+// optional and unknown fields are refused:
+//
+//	{
+//	  "max_players": 32,
+//	  "max_vehicles": 100,
+//	  "respawn_delay": "3s",
+//	  "spawn_point": {"x": 0, "y": 0, "z": 3, "facing": 90},
+//	  "loadout": [{"weapon": 31, "ammo": 300, "current": true}],
+//	  "tick": "10ms"
+//	}
+//
+// # The handshake
+//
+// Sessions are told apart by the client's address. A new address may only open a
+// session with a Hello of this protocol version; another version is answered with a
+// Disconnect(version) and counted, stray bytes and messages other than Hello are counted
+// and dropped (the stale datagrams of a session that ended land here), and a Hello with
+// every slot taken is answered with a Disconnect and counted as server_full. The wire has
+// no "server full" reason: the answer carries kicked, the nearest, and the log and
+// metric name the real reason. A repeated Hello on a live session is a lost Welcome's
+// retry while its lane has delivered nothing (the World answers the same Welcome); after
+// that it is stale or comes from a client restarted on the same address and is refused,
+// and the new session can begin only once the old one ended (its Disconnect, or the
+// link timeout). The answers to refused Hellos are capped per tick (MaxRefusalReplies),
+// so forged source addresses cannot use the server as a reflector.
+//
+// What a session token would add: the wire's Hello carries nothing, so a restarted client
+// on the same address waits for its old session's link timeout. With a client-chosen
+// nonce in Hello, echoed in Welcome and in the lane's datagrams, the server could end the
+// old session at the new Hello at once and drop the old session's delayed datagrams by
+// their nonce instead of by the lane's sequence numbers.
+//
+// # Logs, metrics, shutdown
+//
+// Logs are log/slog records: player_join, player_leave, player_death, god_mode_suspect,
+// vehicle_god_mode_suspect, and every RefusalLogInterval one "refusals" line per reason
+// refused since the last (never a line per refused datagram). Metrics (their own
+// registry, Prometheus text format): arbiter_players, arbiter_datagrams_received_total,
+// arbiter_datagrams_sent_total, arbiter_lane_retransmissions_total,
+// arbiter_refusals_total{by,reason}, arbiter_deaths_total, arbiter_respawns_total and the
+// arbiter_tick_seconds summary (p50, p99). On SIGINT or SIGTERM every connection gets a
+// Disconnect(shutdown), the World removes them, a last Flush goes out, and the socket
+// closes.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/netip"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/examples/udphost"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() { // a second signal ends the process at once
+		<-ctx.Done()
+		stop()
+	}()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// options are the hooks a test gives runWith.
+type options struct {
+	// ready is called once the sockets are bound, with the game's UDP address and the
+	// metrics' HTTP address (nil when off).
+	ready func(game netip.AddrPort, metrics net.Addr)
+	// gamemode is called every tick on the goroutine that owns the World, after its
+	// events were drained and before the Flush.
+	gamemode func(now time.Duration, w *refserver.World)
+	// event is called with every World event, on that goroutine, as it is drained.
+	event func(e refserver.Event)
+	// final is called on that goroutine when ctx is done, before the shutdown.
+	final func(now time.Duration, w *refserver.World)
+}
+
+// run is the command: it parses args, serves until ctx is done and returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runWith(ctx, args, stdout, stderr, options{})
+}
+
+func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, opts options) int {
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	listen := fs.String("listen", ":7777", "the UDP `address` to serve the game on")
+	metricsAddr := fs.String("metrics", "", "the HTTP `address` of the Prometheus metrics at /metrics (empty: off)")
+	configPath := fs.String("config", "", "a JSON `file` of the World's settings (see the package documentation)")
+	tick := fs.Duration("tick", udphost.Tick, "how often the World ticks and flushes")
+	maxPlayers := fs.Int("max-players", 0, "the player slots (0: the config file's, else the World's default)")
+	logJSON := fs.Bool("log-json", false, "log JSON lines instead of text")
+	logDebug := fs.Bool("log-debug", false, "log spawns too")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "server: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	level := slog.LevelInfo
+	if *logDebug {
+		level = slog.LevelDebug
+	}
+	hopts := &slog.HandlerOptions{Level: level}
+	var handler slog.Handler = slog.NewTextHandler(stdout, hopts)
+	if *logJSON {
+		handler = slog.NewJSONHandler(stdout, hopts)
+	}
+	log := slog.New(handler)
+
+	var cfg refserver.Config
+	if *configPath != "" {
+		t, err := loadConfig(*configPath, &cfg)
+		if err != nil {
+			fmt.Fprintf(stderr, "server: %v\n", err)
+			return 2
+		}
+		if t > 0 && !flagSet(fs, "tick") {
+			*tick = t
+		}
+	}
+	if *maxPlayers != 0 {
+		cfg.MaxPlayers = *maxPlayers
+	}
+	if *tick <= 0 {
+		fmt.Fprintf(stderr, "server: -tick %v is not > 0\n", *tick)
+		return 2
+	}
+	world, err := refserver.New(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "server: %v\n", err)
+		return 2
+	}
+	uaddr, err := net.ResolveUDPAddr("udp", *listen)
+	if err != nil {
+		fmt.Fprintf(stderr, "server: -listen: %v\n", err)
+		return 2
+	}
+	conn, err := net.ListenUDP("udp", uaddr)
+	if err != nil {
+		fmt.Fprintf(stderr, "server: %v\n", err)
+		return 1
+	}
+	m := newMetrics()
+	var maddr net.Addr
+	if *metricsAddr != "" {
+		a, stop, err := m.serve(ctx, *metricsAddr)
+		if err != nil {
+			_ = conn.Close()
+			fmt.Fprintf(stderr, "server: -metrics: %v\n", err)
+			return 1
+		}
+		defer stop()
+		maddr = a
+	}
+	game := unmap(conn.LocalAddr().(*net.UDPAddr).AddrPort())
+	attrs := []any{"listen", game.String(), "max_players", world.Config().MaxPlayers, "tick", tick.String()}
+	if maddr != nil {
+		attrs = append(attrs, "metrics", maddr.String())
+	}
+	log.Info("serving", attrs...)
+	if opts.ready != nil {
+		opts.ready(game, maddr)
+	}
+	if err := newHost(conn, world, log, m, opts).serve(ctx, *tick); err != nil {
+		log.Error("serve", "err", err.Error())
+		return 1
+	}
+	return 0
+}
+
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// unmap turns an IPv4-mapped IPv6 address into the IPv4 one.
+func unmap(a netip.AddrPort) netip.AddrPort {
+	return netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
+}

@@ -1,0 +1,47 @@
+package udphost
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/netip"
+	"time"
+)
+
+// Conn is the socket half of a host, for a host that keeps its own session table around
+// a World (examples/server, with its handshake and graceful shutdown): the same batched
+// reads and writes as Server and Client, without their connection handling.
+type Conn struct {
+	conn net.PacketConn
+	h    host
+}
+
+// NewConn returns the batched socket of conn (recvmmsg and sendmmsg for a *net.UDPConn
+// on Linux, one datagram per call elsewhere).
+func NewConn(conn net.PacketConn) *Conn {
+	return &Conn{conn: conn, h: newHost(conn)}
+}
+
+// Send queues a copy of d for to; the queue is written when it holds BatchSize datagrams
+// and at Flush. Only the goroutine that runs Run (its callbacks) may call it.
+func (c *Conn) Send(d []byte, to netip.AddrPort) { c.h.send(d, to) }
+
+// Flush writes what Send queued. A datagram the socket refuses is lost, as on any network.
+func (c *Conn) Flush() { c.h.flush() }
+
+// ErrTickInterval refuses a Run with a tick interval that is not positive.
+var ErrTickInterval = errors.New("udphost: tick interval must be > 0")
+
+// Run reads the socket and hands every datagram to onPacket, and calls onTick every tick,
+// both with the time since Run started and on the calling goroutine, until ctx is done
+// (ctx's error) or onTick returns an error (that error); then it closes the socket. The
+// datagram passed to onPacket is valid only during the call. onTick should Flush what it
+// sent.
+func (c *Conn) Run(ctx context.Context, tick time.Duration, onPacket func(now time.Duration, from netip.AddrPort, d []byte),
+	onTick func(now time.Duration) error) error {
+	if tick <= 0 {
+		_ = c.conn.Close()
+		return ErrTickInterval
+	}
+	return loop(ctx, c.conn, c.h.io, tick, onPacket, onTick)
+}
