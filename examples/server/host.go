@@ -41,9 +41,8 @@ const (
 	refuseJoin      = "join_refused"    // a Hello the World did not join
 )
 
-// worldID is the World's player (connection) id type, as its facade declares it: the one
-// line to change when refserver names the type.
-type worldID = uint16
+// worldID is the World's player (connection) id type, as its facade declares it.
+type worldID = refserver.PlayerID
 
 // PlayerID is the host's slot index of a connection. toWorld and fromWorld are the only
 // conversions between it and the World's ids.

@@ -27,8 +27,8 @@ import (
 // aimWorld is the clients' game world: a ray aimed at the player always hits its torso.
 type aimWorld struct{}
 
-func (aimWorld) Trace(self uint16, s client.Shot, _ client.Pose) (int, uint8) {
-	if s.HitType == wire.HitPlayer && s.HitID == self {
+func (aimWorld) Trace(self wire.PlayerID, s client.Shot, _ client.Pose) (int, uint8) {
+	if s.HitType == wire.HitPlayer && wire.PlayerID(s.HitID) == self {
 		return 1, wire.BodyTorso
 	}
 	return 0, 0
@@ -211,7 +211,7 @@ func TestServerRunsAMatchOverLoopback(t *testing.T) {
 			if c.Position() != stand {
 				_ = c.Move(now, stand, wire.Vec3{}, 0)
 			}
-			var target uint16
+			var target wire.PlayerID
 			seen := 0
 			for _, id := range c.AppendRemotes(nil) {
 				if r, _ := c.Remote(id); id != self && r.Copy.Alive && r.Position.Z == 10 {
@@ -235,7 +235,7 @@ func TestServerRunsAMatchOverLoopback(t *testing.T) {
 				return
 			}
 			r, _ := c.Remote(target)
-			if a, err := c.Fire(now, 31, wire.HitPlayer, target, c.Position(), r.Position); err == nil && a.Verdict == client.Acted {
+			if a, err := c.Fire(now, 31, wire.HitPlayer, uint16(target), c.Position(), r.Position); err == nil && a.Verdict == client.Acted {
 				shots++
 			}
 		}
@@ -318,9 +318,9 @@ func TestServerRunsAMatchOverLoopback(t *testing.T) {
 }
 
 // fromClientsVictim is the victim's id, or an id no player has.
-func fromClientsVictim(v *atomic.Int32) uint16 {
+func fromClientsVictim(v *atomic.Int32) wire.PlayerID {
 	if n := v.Load(); n > 0 {
-		return uint16(n - 1)
+		return wire.PlayerID(n - 1)
 	}
 	return refserver.NoPlayer
 }
