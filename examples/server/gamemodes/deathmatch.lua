@@ -28,6 +28,7 @@ LOADOUT = {
 }
 
 kills, deaths, members = {}, {}, {}
+rewards = 0               -- kill rewards given
 
 -- expect logs a refusal the script did not expect: expect("what", verb(...)).
 local function expect(what, ok, msg)
@@ -80,7 +81,7 @@ on("player_death", function(ev)
     kills[k.id] = (kills[k.id] or 0) + 1
     -- The reward goes to a killer the server holds alive; a killer dead meanwhile gets
     -- nothing (the refusal is expected, not logged).
-    if k:alive() then k:add_health(KILL_REWARD, 100) end
+    if k:alive() and k:add_health(KILL_REWARD, 100) then rewards = rewards + 1 end
   end
 end)
 
@@ -97,5 +98,5 @@ set_timer(SCORE_EVERY, function()
   for id, k in pairs(kills) do
     if k > bestk or (k == bestk and id < best) then best, bestk = id, k end
   end
-  if best then log("score: leader player " .. best .. " with " .. bestk .. " kills") end
+  if best then log("score: leader player " .. best .. " with " .. bestk .. " kills; " .. rewards .. " kill rewards given") end
 end, SCORE_EVERY)
