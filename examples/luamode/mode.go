@@ -1,6 +1,7 @@
 package luamode
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -92,6 +93,10 @@ type Stats struct {
 	Errors uint64
 	// Aborted is the callbacks stopped by the instruction budget.
 	Aborted uint64
+	// Panics is the callbacks stopped by a Go panic in a function they called (a bug of
+	// the host or of the World, not of the script): gopher-lua recovers it as an error,
+	// the Mode logs it with go_panic=true and counts it here.
+	Panics uint64
 }
 
 type timer struct {
@@ -197,10 +202,10 @@ func (m *Mode) Tick(now time.Duration) {
 	}
 	m.timers = keep
 	slices.SortFunc(m.due, func(a, b timer) int {
-		if a.due != b.due {
-			return int(a.due - b.due)
+		if c := cmp.Compare(a.due, b.due); c != 0 {
+			return c
 		}
-		return a.id - b.id
+		return cmp.Compare(a.id, b.id)
 	})
 	for i := range m.due {
 		if t := m.due[i]; t.fn != nil { // nil: killed by an earlier callback of this Tick
@@ -222,8 +227,13 @@ func (m *Mode) callback(what string, fn *lua.LFunction, args ...lua.LValue) {
 		}
 		msg := m.message(err)
 		file, line := where(msg)
+		var ae *lua.ApiError
+		goPanic := errors.As(err, &ae) && ae.Type == lua.ApiErrorPanic
+		if goPanic {
+			m.stats.Panics++
+		}
 		m.log.Error("lua gamemode callback failed", "callback", what, "file", file, "line", line,
-			"aborted", aborted, "error", msg)
+			"aborted", aborted, "go_panic", goPanic, "error", msg)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	lua "github.com/yuin/gopher-lua"
 
 	"github.com/arbitergo/arbiter/examples/refserver"
 )
@@ -216,3 +217,17 @@ func TestSandbox(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestGoPanicInACallIsCaught: a Go panic under a callback (a host function the script
+// calls) is caught, logged as a Go panic and counted; the next callback still runs.
+func TestGoPanicInACallIsCaught(t *testing.T) {
+	h := newHarness(t, 1, `after = 0
+on("player_join", function(ev) host_bug() end)
+on("player_join", function(ev) after = after + 1 end)
+`, Options{})
+	h.m.L.SetGlobal("host_bug", h.m.L.NewFunction(func(*lua.LState) int { panic("boom") }))
+	h.run(500 * time.Millisecond)
+	require.Equal(t, "1", h.global("after"))
+	require.Equal(t, uint64(1), h.m.Stats().Panics)
+	require.Contains(t, h.logs.String(), "go_panic=true")
+}
