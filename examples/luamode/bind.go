@@ -640,7 +640,7 @@ func (m *Mode) luaLog(L *lua.LState) int {
 		}
 		b.WriteString(L.ToStringMeta(L.Get(i)).String())
 	}
-	m.log.Info("lua gamemode", "file", m.name, "msg", b.String())
+	m.log.Info("lua gamemode", "file", m.name, "text", b.String())
 	return 0
 }
 

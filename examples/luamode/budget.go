@@ -25,9 +25,14 @@ type budget struct {
 	left  atomic.Int64
 	done  chan struct{}
 	fired atomic.Bool
+	// host is the host's context (Options.Context): once it is done, every callback stops
+	// at its next instruction.
+	host context.Context
 }
 
-func newBudget() *budget { return &budget{done: make(chan struct{})} }
+func newBudget(host context.Context) *budget {
+	return &budget{done: make(chan struct{}), host: host}
+}
 
 // reset gives the next callback a fresh budget of n instructions.
 func (b *budget) reset(n int64) {
@@ -38,23 +43,30 @@ func (b *budget) reset(n int64) {
 	b.left.Store(n)
 }
 
-// exhausted reports whether the last callback ran out of its budget.
+// exhausted reports whether the last callback ran out of its budget or was stopped by the
+// host's context.
 func (b *budget) exhausted() bool { return b.fired.Load() }
 
 // Done counts one instruction.
 func (b *budget) Done() <-chan struct{} {
-	if b.left.Add(-1) < 0 && b.fired.CompareAndSwap(false, true) {
-		close(b.done)
+	if b.left.Add(-1) < 0 || b.host.Err() != nil {
+		if b.fired.CompareAndSwap(false, true) {
+			close(b.done)
+		}
 	}
 	return b.done
 }
 
-// Err is ErrBudget once the budget ran out.
+// Err is the host context's error once it is done, else ErrBudget once the budget ran
+// out.
 func (b *budget) Err() error {
-	if b.fired.Load() {
-		return ErrBudget
+	if !b.fired.Load() {
+		return nil
 	}
-	return nil
+	if err := b.host.Err(); err != nil {
+		return err
+	}
+	return ErrBudget
 }
 
 // Deadline reports none: the budget counts instructions, not time.

@@ -2,6 +2,7 @@ package luamode
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -59,6 +60,10 @@ type Options struct {
 	Seed uint64
 	// Now is the World's time when the script is loaded (the main chunk's now()).
 	Now time.Duration
+	// Context, when done, stops every callback at its next instruction (a host shutting
+	// down). Nil: context.Background(). A context with a deadline brings the wall clock
+	// into the script's runs: the instruction budget alone keeps them deterministic.
+	Context context.Context
 }
 
 // Mode is a Lua gamemode bound to one refserver World. Every method runs on the World's
@@ -91,7 +96,7 @@ type Stats struct {
 	Callbacks uint64
 	// Errors is the callbacks that failed with a Lua error (budget aborts included).
 	Errors uint64
-	// Aborted is the callbacks stopped by the instruction budget.
+	// Aborted is the callbacks stopped by the instruction budget or the host's context.
 	Aborted uint64
 	// Panics is the callbacks stopped by a Go panic in a function they called (a bug of
 	// the host or of the World, not of the script): gopher-lua recovers it as an error,
@@ -126,8 +131,11 @@ func New(w *refserver.World, src []byte, opts Options) (*Mode, error) {
 	if w == nil {
 		return nil, fmt.Errorf("%w: nil world", ErrScript)
 	}
+	if opts.Context == nil {
+		opts.Context = context.Background()
+	}
 	m := &Mode{
-		w: w, log: opts.Logger, name: opts.Name, budget: newBudget(), limit: opts.Budget,
+		w: w, log: opts.Logger, name: opts.Name, budget: newBudget(opts.Context), limit: opts.Budget,
 		now: opts.Now, rng: rand.New(rand.NewPCG(opts.Seed, 0x6c75616d6f6465)),
 		mult: vitals.DefaultMultipliers, players: map[uint16]*lua.LUserData{},
 	}

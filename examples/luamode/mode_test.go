@@ -1,6 +1,7 @@
 package luamode
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -230,4 +231,18 @@ on("player_join", function(ev) after = after + 1 end)
 	require.Equal(t, "1", h.global("after"))
 	require.Equal(t, uint64(1), h.m.Stats().Panics)
 	require.Contains(t, h.logs.String(), "go_panic=true")
+}
+
+// TestHostContextStopsCallbacks: once the host's context is cancelled, a callback stops
+// at its next instruction (logged as aborted with the context's error).
+func TestHostContextStopsCallbacks(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	h := newHarness(t, 1, `n = 0
+on("player_join", function(ev) n = n + 1 end)
+`, Options{Context: ctx})
+	cancel()
+	h.run(500 * time.Millisecond)
+	require.Equal(t, "0", h.global("n"))
+	require.Equal(t, uint64(1), h.m.Stats().Aborted)
+	require.Contains(t, h.logs.String(), context.Canceled.Error())
 }
