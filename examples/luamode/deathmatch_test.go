@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/arbitergo/arbiter/examples/client"
 	"github.com/arbitergo/arbiter/examples/refserver"
 )
 
@@ -82,5 +83,21 @@ func TestDeathmatchKillReward(t *testing.T) {
 	require.NoError(t, err)
 	require.EqualValues(t, 75, hp)
 	require.Equal(t, "1", h.eval(`out = tostring(kills[0])`))
+	require.Zero(t, h.m.Stats().Errors)
+}
+
+// TestDeathmatchBalancesAfterALeave: a player who leaves frees its place in its team, so
+// the next to join fills that team.
+func TestDeathmatchBalancesAfterALeave(t *testing.T) {
+	h := newDeathmatch(t, 3)
+	h.run(time.Second)
+	require.NoError(t, h.cl[0].Leave(h.now)) // team 1: players 0 and 2; team 2: player 1
+	h.run(time.Second)
+	c, err := client.New(client.Config{Seed: 9})
+	require.NoError(t, err)
+	h.cl = append(h.cl, c) // joins as player 3
+	h.run(time.Second)
+	team, _ := h.w.Team(3)
+	require.EqualValues(t, 1, team, "teams 1 and 2 had one player each; the first wins the tie")
 	require.Zero(t, h.m.Stats().Errors)
 }

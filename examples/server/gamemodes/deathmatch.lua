@@ -28,6 +28,7 @@ LOADOUT = {
 }
 
 kills, deaths, members = {}, {}, {}
+team_of = {}              -- player id -> the team the script put it in
 rewards = 0               -- kill rewards given
 
 -- expect logs a refusal the script did not expect: expect("what", verb(...)).
@@ -52,15 +53,21 @@ on("player_join", function(ev)
     if members[t.id] < members[best] then best = t.id end
   end
   local p = ev.player
-  if expect("set_team", p:set_team(best)) then members[best] = members[best] + 1 end
+  if expect("set_team", p:set_team(best)) then
+    members[best] = members[best] + 1
+    team_of[p.id] = best
+  end
   kills[p.id], deaths[p.id] = 0, 0
   local x, y, z = random_point()
   expect("set_spawn_point", p:set_spawn_point(x, y, z, 0))
 end)
 
 on("player_leave", function(ev)
-  local t = ev.player:team()
-  if members[t] then members[t] = members[t] - 1 end
+  -- The server has already taken a player who left out of its team: count from the
+  -- script's own record.
+  local t = team_of[ev.player.id]
+  if t then members[t] = members[t] - 1 end
+  team_of[ev.player.id] = nil
   kills[ev.player.id], deaths[ev.player.id] = nil, nil
 end)
 
