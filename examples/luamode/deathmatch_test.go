@@ -38,6 +38,8 @@ func TestDeathmatchTeamsAndLoadout(t *testing.T) {
 	}
 	require.Zero(t, h.m.Stats().Errors)
 	require.NotContains(t, h.logs.String(), "refused")
+	require.NotZero(t, h.m.Stats().MaxInstructions)
+	require.Less(t, h.m.Stats().MaxInstructions, uint64(DefaultBudget/100), "deathmatch's callbacks are far within the budget")
 }
 
 // TestDeathmatchRespawnDelay: a death respawns RESPAWN_DELAY (3 s) after it, not at the

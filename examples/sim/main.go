@@ -126,7 +126,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprint(stdout, r)
 	if mode != nil {
 		st := mode.Stats()
-		fmt.Fprintf(stdout, "\n  lua gamemode %s: %d callbacks, %d script errors, %d aborted by the budget\n", *gamemode, st.Callbacks, st.Errors, st.Aborted)
+		fmt.Fprintf(stdout, "\n  lua gamemode %s: %d callbacks, %d script errors, %d aborted by the budget (its largest callback: %d instructions of %d)\n",
+			*gamemode, st.Callbacks, st.Errors, st.Aborted, st.MaxInstructions, luamode.DefaultBudget)
 	}
 	fmt.Fprintf(stdout, "\n  (simulated %v in %v)\n", cfg.Duration, time.Since(start).Round(time.Millisecond))
 	return 0
