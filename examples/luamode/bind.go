@@ -18,7 +18,8 @@ import (
 )
 
 // playerID is the World's player id type: the one place the script's numbers become
-// player ids (toPlayerID) and back (the player values).
+// player ids (toPlayerID) and back (the player values). When refserver names its id type
+// (refserver.PlayerID), this line becomes `type playerID = refserver.PlayerID`.
 type playerID = uint16
 
 // playerType is the metatable name of the player values.

@@ -88,8 +88,8 @@ type Mode struct {
 	nextTimer int
 	due       []timer
 	mult      vitals.Multipliers
-	players   map[uint16]*lua.LUserData
-	ids       []uint16
+	players   map[playerID]*lua.LUserData
+	ids       []playerID
 
 	stats Stats
 }
@@ -144,7 +144,7 @@ func New(w *refserver.World, src []byte, opts Options) (*Mode, error) {
 	m := &Mode{
 		w: w, log: opts.Logger, name: opts.Name, budget: newBudget(opts.Context), limit: opts.Budget,
 		now: opts.Now, rng: rand.New(rand.NewPCG(opts.Seed, 0x6c75616d6f6465)),
-		mult: vitals.DefaultMultipliers, players: map[uint16]*lua.LUserData{},
+		mult: vitals.DefaultMultipliers, players: map[playerID]*lua.LUserData{},
 	}
 	if m.log == nil {
 		m.log = slog.New(slog.DiscardHandler)
