@@ -246,3 +246,28 @@ on("player_join", function(ev) n = n + 1 end)
 	require.Equal(t, uint64(1), h.m.Stats().Aborted)
 	require.Contains(t, h.logs.String(), context.Canceled.Error())
 }
+
+// TestEveryVerbOnAPlayerWhoLeftIsARefusal: a player value outlives its connection; every
+// command on it comes back as (nil, message), and bad ids are refusals too.
+func TestEveryVerbOnAPlayerWhoLeftIsARefusal(t *testing.T) {
+	h := newHarness(t, 2, `gone = nil; on("player_leave", function(ev) gone = ev.player end)`, Options{})
+	h.run(time.Second)
+	require.NoError(t, h.cl[1].Leave(h.now))
+	h.run(time.Second)
+	for _, call := range []string{
+		"set_health(50)", "add_health(10, 100)", "set_armor(10)", "add_armor(10, 100)",
+		"give_weapon(31, 10)", "take_weapon(31)", "set_ammo(24, 10)", "set_armed_weapon(24)",
+		"clear_weapons()", "set_team(1)", "set_team(0)", "set_spawn_point(1, 2, 3)",
+		"allow_respawn(1, 0)", "hold_respawn(1)", "health()", "armor()", "generation()",
+	} {
+		t.Run(call, func(t *testing.T) {
+			out := h.eval(`local ok, msg = gone:` + call + `; out = tostring(ok) .. "|" .. tostring(msg)`)
+			require.True(t, strings.HasPrefix(out, "nil|refserver: unknown player"), out)
+		})
+	}
+	require.Equal(t, "false false 0", h.eval(`out = tostring(gone:alive()) .. " " .. tostring(gone:connected()) .. " " .. gone:team()`))
+	for _, id := range []string{"0.5", "-1", "1e300", "0/0", "65535"} {
+		require.True(t, strings.HasPrefix(h.eval(`local p, msg = player(`+id+`); out = tostring(p) .. "|" .. msg`), "nil|refserver: unknown player"), id)
+	}
+	require.Zero(t, h.m.Stats().Errors)
+}
