@@ -146,6 +146,13 @@ func TestLuaGamemodeWrongsNoHonestPlayer(t *testing.T) {
 	require.Equal(t, "0", m[3])
 	require.NotContains(t, errOut.String(), "refused", "the deathmatch met no refusal it did not expect")
 
+	// The same flags give the same report: the script's clock and randomness are the match's.
+	var again bytes.Buffer
+	require.Equal(t, 0, run([]string{"-gamemode", "../server/gamemodes/deathmatch.lua", "-duration", "90s", "-players", "8"}, &again, &errOut))
+	strip := regexp.MustCompile(`\(simulated .*\)`)
+	require.Equal(t, strip.ReplaceAllString(out.String(), ""), strip.ReplaceAllString(again.String(), ""))
+	out.Reset()
+
 	code = run([]string{"-gamemode", "no-such-file.lua", "-duration", "5s"}, &out, &errOut)
 	require.Equal(t, 2, code)
 	code = run([]string{"-gamemode", "../server/gamemodes/deathmatch.lua", "-cheaters", "2", "-duration", "5s"}, &out, &errOut)
