@@ -9,6 +9,7 @@ require (
 	github.com/pion/transport/v3 v3.1.1
 	github.com/prometheus/client_golang v1.25.0
 	github.com/stretchr/testify v1.12.1
+	github.com/yuin/gopher-lua v1.1.2
 	golang.org/x/exp v0.0.0-20261113113407-e3970619a1a4
 	golang.org/x/net v0.62.0
 )

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/arbitergo/arbiter/examples/refserver"
 )
 
 // Config describes one simulated match. The zero value of a field means the default named
@@ -51,6 +53,13 @@ type Config struct {
 	// makes every aimed ray hit: a scenario test drives the clients and the server's
 	// facade itself (players still join, spawn and send their frames).
 	Manual bool
+	// Gamemode, when set, builds a gamemode of the host's on the match's server at Start;
+	// it replaces the match's own script (commands, effects, stages, team assignment,
+	// spawn points): the match still builds the arena (its cars) and the server's loadout.
+	// Nil: the match's own gamemode, the one the reference measurements measure. Not with
+	// Race. The honest measurements stay: a host's gamemode must not wrong an honest
+	// player either.
+	Gamemode func(*refserver.World) (Gamemode, error) `json:"-"`
 }
 
 // The limits and sentinels of a Config.
@@ -125,6 +134,10 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.RTTMin < 0 || c.RTTMax < c.RTTMin || c.RTTMax > MaxRTT {
 		bad = append(bad, fmt.Sprintf("rtt %v..%v not within 0..%v", c.RTTMin, c.RTTMax, MaxRTT))
+	}
+	if c.Gamemode != nil && (c.Race || c.Cheaters > 0) {
+		// The race and the cheat measurements count what the match's own gamemode sends.
+		bad = append(bad, "a host's gamemode runs without race and cheaters")
 	}
 	if c.Jitter < 0 || c.Jitter > time.Second {
 		bad = append(bad, fmt.Sprintf("jitter %v not in 0..1s", c.Jitter))

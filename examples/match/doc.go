@@ -23,7 +23,9 @@
 // turns a team's friendly fire on for 20 s, changes the damage multipliers and a weapon's
 // damage mid-match, regenerates every living player for a minute from a sixth of the match
 // on (add_health(RegenAmount, 100) every RegenEvery, so a health command is nearly always
-// in flight), and chooses each dead player's next spawn point.
+// in flight), and chooses each dead player's next spawn point. Config.Gamemode replaces
+// this script with a host's gamemode (a Lua one: `go run ./examples/sim -gamemode
+// FILE.lua`), which must not wrong an honest player either.
 //
 // Every player is honest: every action goes through its client, which refuses what the
 // game would. The network gives each player its own round-trip time (spread evenly from

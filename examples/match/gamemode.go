@@ -47,6 +47,9 @@ type gamemode struct {
 	given []int
 	// returns are the M4s taken or swapped away, to give back (overwrite.go).
 	returns []pendingReturn
+	// hook is the host's gamemode (Config.Gamemode) that replaces this script; nil for
+	// none.
+	hook Gamemode
 }
 
 func newGamemode(m *Match, rng *rand.Rand) *gamemode {
@@ -55,7 +58,7 @@ func newGamemode(m *Match, rng *rand.Rand) *gamemode {
 
 func (g *gamemode) setup(now time.Duration) error {
 	s := g.m.server
-	for t := 1; t <= g.m.cfg.Teams; t++ {
+	for t := 1; t <= g.m.cfg.Teams && g.m.cfg.Gamemode == nil; t++ {
 		if err := s.CreateTeam(teams.TeamID(t), teams.Team{Name: teamNames[t%len(teamNames)], Color: uint32(t) * 0x40302000}); err != nil {
 			return err
 		}
@@ -64,6 +67,14 @@ func (g *gamemode) setup(now time.Duration) error {
 		if err := s.CreateVehicle(now, cr.id, cr.model, cr.home, wire.Quat{W: 1}); err != nil {
 			return err
 		}
+	}
+	if g.m.cfg.Gamemode != nil { // the host's gamemode makes its own teams
+		h, err := g.m.cfg.Gamemode(s)
+		if err != nil {
+			return err
+		}
+		g.hook = h
+		return nil
 	}
 	g.next.cmd, g.next.effect, g.next.swap = 3*time.Second, EffectEvery, TeamSwapEvery
 	if g.m.cfg.Race {
@@ -88,6 +99,10 @@ func (g *gamemode) counted(p *player) bool {
 }
 
 func (g *gamemode) tick(now time.Duration) {
+	if g.hook != nil {
+		g.hook.Tick(now)
+		return
+	}
 	if g.m.cfg.Race {
 		g.raceTick(now)
 		return
@@ -232,6 +247,9 @@ func (g *gamemode) effect(now time.Duration) {
 // onJoin puts a player who joined in its team (none in the race, where nobody is
 // anybody's teammate) and picks its spawn point.
 func (g *gamemode) onJoin(p *player) {
+	if g.hook != nil {
+		return
+	}
 	if !g.m.cfg.Race {
 		g.issue(g.m.server.JoinTeam(p.id, teams.TeamID(1+p.idx%g.m.cfg.Teams)), true)
 	}
@@ -239,7 +257,11 @@ func (g *gamemode) onJoin(p *player) {
 }
 
 // onDeath picks the next spawn point of a player who died.
-func (g *gamemode) onDeath(p *player) { g.placeSpawn(p) }
+func (g *gamemode) onDeath(p *player) {
+	if g.hook == nil {
+		g.placeSpawn(p)
+	}
+}
 
 // raceState is the measurement of set_health commands racing damage reports.
 type raceState struct {

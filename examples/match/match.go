@@ -242,6 +242,9 @@ func (m *Match) serverTick() {
 	for _, e := range m.events {
 		m.onEvent(e)
 	}
+	if m.gm.hook != nil && !m.quiet {
+		m.gm.hook.Handle(now, m.events)
+	}
 	if m.adv != nil {
 		m.adv.floodCheck(now)
 	}

@@ -10,8 +10,11 @@
 // -rtt-min to it), -rtt-min, -jitter, -loss, -teams, -vehicles, -cheaters (how many
 // cheating players join the -players honest ones, each with one of the cheats in turn; the
 // report says what each gained), -scenario (match or race), -json, -cpuprofile (write a CPU
-// profile for go tool pprof). The run is deterministic: the same flags print the same
-// report.
+// profile for go tool pprof), -gamemode FILE.lua (play the match with a Lua gamemode,
+// examples/luamode, instead of the match's own; its log goes to stderr). The run is
+// deterministic: the same flags print the same report.
+//
+//	go run ./examples/sim -gamemode examples/server/gamemodes/deathmatch.lua
 package main
 
 import (
@@ -19,11 +22,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"runtime/pprof"
 	"time"
 
+	"github.com/arbitergo/arbiter/examples/luamode"
 	"github.com/arbitergo/arbiter/examples/match"
+	"github.com/arbitergo/arbiter/examples/refserver"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -47,6 +53,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	scenario := fs.String("scenario", "match", "match, or race: set_health commands racing damage at 200 ms")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the match to this file (go tool pprof reads it)")
+	gamemode := fs.String("gamemode", "", "play the match with this Lua gamemode (FILE.lua) instead of the match's own")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -89,8 +96,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sim: unknown scenario %q (match or race)\n", *scenario)
 		return 2
 	}
+	var mode *luamode.Mode
+	if *gamemode != "" {
+		path, seed := *gamemode, *seed
+		cfg.Gamemode = func(w *refserver.World) (match.Gamemode, error) {
+			m, err := luamode.Load(w, path, luamode.Options{Seed: seed, Logger: slog.New(slog.NewTextHandler(stderr, nil))})
+			mode = m
+			return m, err
+		}
+	}
 	start := time.Now()
 	r, err := match.Run(cfg)
+	if mode != nil {
+		defer mode.Close()
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "sim:", err)
 		return 2
@@ -105,6 +124,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	fmt.Fprint(stdout, r)
+	if mode != nil {
+		st := mode.Stats()
+		fmt.Fprintf(stdout, "\n  lua gamemode %s: %d callbacks, %d script errors, %d aborted by the budget (its largest callback: %d instructions of %d)\n",
+			*gamemode, st.Callbacks, st.Errors, st.Aborted, st.MaxInstructions, luamode.DefaultBudget)
+	}
 	fmt.Fprintf(stdout, "\n  (simulated %v in %v)\n", cfg.Duration, time.Since(start).Round(time.Millisecond))
 	return 0
 }

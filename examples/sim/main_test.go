@@ -130,3 +130,31 @@ func TestBadFlagsExitWithTwo(t *testing.T) {
 	require.Equal(t, 2, run([]string{"-players", "1"}, &out, &errOut))
 	require.Equal(t, 2, run([]string{"-bogus"}, &out, &errOut))
 }
+
+// TestLuaGamemodeWrongsNoHonestPlayer: `-gamemode deathmatch.lua` plays the match with the
+// Lua gamemode (its callbacks ran, none failed) and still reports honest_wronged 0.
+func TestLuaGamemodeWrongsNoHonestPlayer(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"-gamemode", "../server/gamemodes/deathmatch.lua", "-duration", "90s", "-players", "8"}, &out, &errOut)
+	require.Equal(t, 0, code, errOut.String())
+	require.Contains(t, out.String(), "honest players wronged: 0")
+	m := regexp.MustCompile(`lua gamemode \S+: (\d+) callbacks, (\d+) script errors, (\d+) aborted`).FindStringSubmatch(out.String())
+	require.NotNil(t, m, out.String())
+	n, _ := strconv.Atoi(m[1])
+	require.Greater(t, n, 8, "joins, spawns and deaths reached the script")
+	require.Equal(t, "0", m[2])
+	require.Equal(t, "0", m[3])
+	require.NotContains(t, errOut.String(), "refused", "the deathmatch met no refusal it did not expect")
+
+	// The same flags give the same report: the script's clock and randomness are the match's.
+	var again bytes.Buffer
+	require.Equal(t, 0, run([]string{"-gamemode", "../server/gamemodes/deathmatch.lua", "-duration", "90s", "-players", "8"}, &again, &errOut))
+	strip := regexp.MustCompile(`\(simulated .*\)`)
+	require.Equal(t, strip.ReplaceAllString(out.String(), ""), strip.ReplaceAllString(again.String(), ""))
+	out.Reset()
+
+	code = run([]string{"-gamemode", "no-such-file.lua", "-duration", "5s"}, &out, &errOut)
+	require.Equal(t, 2, code)
+	code = run([]string{"-gamemode", "../server/gamemodes/deathmatch.lua", "-cheaters", "2", "-duration", "5s"}, &out, &errOut)
+	require.Equal(t, 2, code, "the cheat measurements need the match's own gamemode")
+}
