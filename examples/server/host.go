@@ -193,6 +193,10 @@ func (h *host) tick(now time.Duration) {
 	h.replies = 0
 	_ = h.world.Tick(now)
 	h.drain()
+	if h.opts.mode != nil {
+		h.opts.mode.Tick(now) // the script's timers, then its commands' events
+		h.drain()
+	}
 	if h.opts.gamemode != nil {
 		h.opts.gamemode(now, h.world)
 		h.drain()
@@ -232,6 +236,11 @@ func (h *host) drain() {
 	h.events = h.world.Events(h.events[:0])
 	for i := range h.events {
 		h.event(&h.events[i])
+	}
+	if h.opts.mode != nil && len(h.events) > 0 {
+		// The script's callbacks, on the World's goroutine; what they command is drained
+		// (and logged) at the next drain of this tick.
+		h.opts.mode.Handle(h.world.Now(), h.events)
 	}
 }
 

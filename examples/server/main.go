@@ -13,6 +13,8 @@
 //	-max-players N   the player slots (overrides the file)
 //	-log-json        log JSON lines instead of text
 //	-log-debug       log spawns too
+//	-gamemode G      the Lua gamemode (examples/luamode): deathmatch (the built-in
+//	                 gamemodes/deathmatch.lua, the default), a script file, or none
 //
 // The config file sets the refserver.Config fields an operator chooses; every field is
 // optional and unknown fields are refused:
@@ -62,6 +64,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -74,6 +77,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/arbitergo/arbiter/examples/luamode"
 	"github.com/arbitergo/arbiter/examples/refserver"
 	"github.com/arbitergo/arbiter/examples/udphost"
 )
@@ -100,7 +104,15 @@ type options struct {
 	event func(e refserver.Event)
 	// final is called on that goroutine when ctx is done, before the shutdown.
 	final func(now time.Duration, w *refserver.World)
+	// mode is the Lua gamemode (-gamemode), nil for none.
+	mode *luamode.Mode
 }
+
+// deathmatch is the gamemode the server runs unless -gamemode says otherwise: the
+// simulated match's own rules in Lua.
+//
+//go:embed gamemodes/deathmatch.lua
+var deathmatch []byte
 
 // run is the command: it parses args, serves until ctx is done and returns the exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -117,6 +129,7 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, opts 
 	maxPlayers := fs.Int("max-players", 0, "the player slots (0: the config file's, else the World's default)")
 	logJSON := fs.Bool("log-json", false, "log JSON lines instead of text")
 	logDebug := fs.Bool("log-debug", false, "log spawns too")
+	gamemode := fs.String("gamemode", "deathmatch", "the Lua gamemode: deathmatch (built in), a script `file`, or none")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -160,6 +173,20 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, opts 
 	if err != nil {
 		fmt.Fprintf(stderr, "server: %v\n", err)
 		return 2
+	}
+	switch *gamemode {
+	case "none":
+	case "deathmatch":
+		opts.mode, err = luamode.New(world, deathmatch, luamode.Options{Name: "deathmatch.lua", Logger: log})
+	default:
+		opts.mode, err = luamode.Load(world, *gamemode, luamode.Options{Logger: log})
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "server: -gamemode: %v\n", err)
+		return 2
+	}
+	if opts.mode != nil {
+		defer opts.mode.Close()
 	}
 	uaddr, err := net.ResolveUDPAddr("udp", *listen)
 	if err != nil {
