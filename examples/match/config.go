@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/arbitergo/arbiter/examples/refserver"
 )
 
 // Config describes one simulated match. The zero value of a field means the default named
@@ -51,6 +53,26 @@ type Config struct {
 	// makes every aimed ray hit: a scenario test drives the clients and the server's
 	// facade itself (players still join, spawn and send their frames).
 	Manual bool
+	// Lineup, when set, describes the players one by one: their number is len(Lineup),
+	// and each Seat's link and cheat replace RTTMin/RTTMax, Jitter, Loss and Cheaters for
+	// that player (a Seat's zero Jitter and Loss mean none). Cheaters must then be 0.
+	Lineup []Seat
+	// Server, when set, is the reference server's configuration; its zero MaxPlayers
+	// becomes Players, its zero MaxVehicles max(Vehicles, 1), its nil Loadout the match's
+	// loadout (four guns, a knife, grenades and a spray can).
+	Server *refserver.Config
+}
+
+// Seat is one player of a Config.Lineup: its link to the server and its cheat.
+type Seat struct {
+	// RTT is its round-trip time to the server (at most MaxRTT).
+	RTT time.Duration
+	// Jitter is the width of the uniform extra one-way delay of each of its datagrams.
+	Jitter time.Duration
+	// Loss is the probability that one of its datagrams is lost, each way.
+	Loss float64
+	// Cheat is what it cheats with (Honest for an honest player).
+	Cheat Cheat
 }
 
 // The limits and sentinels of a Config.
@@ -80,6 +102,9 @@ func Default() Config {
 }
 
 func (c Config) withDefaults() (Config, error) {
+	if len(c.Lineup) > 0 {
+		c.Players = len(c.Lineup)
+	}
 	if c.Players == 0 {
 		c.Players = 16
 	}
@@ -146,6 +171,12 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.RaceCommands < 1 || c.RaceCommands > 10000 {
 		bad = append(bad, fmt.Sprintf("race commands %d not in 1..10000", c.RaceCommands))
+	}
+	for i, s := range c.Lineup {
+		if s.RTT < 0 || s.RTT > MaxRTT || s.Jitter < 0 || s.Jitter > time.Second ||
+			math.IsNaN(s.Loss) || s.Loss < 0 || s.Loss > 0.5 || s.Cheat >= cheatCount || s.Cheat != Honest && c.Cheaters > 0 {
+			bad = append(bad, fmt.Sprintf("lineup seat %d %+v out of range", i, s))
+		}
 	}
 	if len(bad) > 0 {
 		return c, fmt.Errorf("%w: %v", ErrConfig, bad)

@@ -1,0 +1,60 @@
+package match
+
+import (
+	"time"
+
+	"github.com/arbitergo/arbiter/examples/client"
+	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/lifecycle"
+)
+
+// The hooks a test kit built on a manual match (Config.Manual) uses from another package:
+// its own clock callbacks, the arena's cars, the match's loadout.
+
+// serverConfig is the reference server's configuration of the match: Config.Server with
+// its zero fields filled in, or the match's own.
+func (c Config) serverConfig() refserver.Config {
+	sc := refserver.Config{SpawnPoint: lifecycle.SpawnPoint{Pos: lifecycle.Vec3{Z: Ground}}}
+	if c.Server != nil {
+		sc = *c.Server
+	}
+	if sc.MaxPlayers == 0 {
+		sc.MaxPlayers = c.Players
+	}
+	if sc.MaxVehicles == 0 {
+		sc.MaxVehicles = max(c.Vehicles, 1)
+	}
+	if sc.Loadout == nil {
+		sc.Loadout = Loadout()
+	}
+	return sc
+}
+
+// Loadout returns the weapons the match gives every player at each spawn, unless
+// Config.Server names its own.
+func Loadout() []refserver.Loadout { return append([]refserver.Loadout(nil), loadout...) }
+
+// Every calls fn at virtual time start and then every interval, from the match's own
+// simulated clock (no goroutine: fn runs inside RunUntil), until fn returns false.
+// Callbacks due at the same instant run in the order they were scheduled.
+func (m *Match) Every(start, interval time.Duration, fn func(now time.Duration) bool) {
+	m.sim.Every(start, interval, func() bool { return fn(m.sim.Now()) })
+}
+
+// Vehicle returns car id of the arena as the next driver's game finds it: its pose and
+// health (ok false for no such car).
+func (m *Match) Vehicle(id uint16) (pose client.VehiclePose, health float32, ok bool) {
+	c := m.world.car(id)
+	if c == nil {
+		return client.VehiclePose{}, 0, false
+	}
+	return c.pose, c.health(), true
+}
+
+// Cheat returns the cheat of player i (Honest for an honest player or no such player).
+func (m *Match) Cheat(i int) Cheat {
+	if i < 0 || i >= len(m.players) || m.players[i].cheat == nil {
+		return Honest
+	}
+	return m.players[i].cheat.kind
+}
