@@ -384,7 +384,10 @@ func (p *Player) Throw(target *Player, weapon uint8, fuse time.Duration) (uint16
 	return acted(c.Throw(p.k.Now(), weapon, eye, vel, r.Position, fuse))
 }
 
-// EnterVehicle walks the player next to car vehicle and seats it in seat (0 drives).
+// EnterVehicle seats the player in seat (0 drives) of car vehicle, which it must stand
+// next to: the server refuses a seat farther than refserver.EntryReach from the position
+// it last accepted from the player, so MoveTo beside the car (see Kit.Vehicle) and
+// Advance a round trip first. A refused entry counts in Report().HonestWronged.
 func (p *Player) EnterVehicle(vehicle uint16, seat uint8) error {
 	if err := p.k.ready(); err != nil {
 		return err
@@ -393,13 +396,19 @@ func (p *Player) EnterVehicle(vehicle uint16, seat uint8) error {
 	if !ok {
 		return ErrNoVehicle
 	}
-	c := p.Client()
-	beside := pose.Position
-	beside.X += 1.5
-	if err := c.Move(p.k.Now(), beside, wire.Vec3{}, 0); err != nil {
-		return err
+	return p.Client().EnterVehicle(p.k.Now(), vehicle, seat, pose, health)
+}
+
+// Beside returns a place on the ground next to car vehicle, from where a player may
+// enter it (ok false for no such car).
+func (k *Kit) Beside(vehicle uint16) (wire.Vec3, bool) {
+	pose, _, ok := k.Vehicle(vehicle)
+	if !ok {
+		return wire.Vec3{}, false
 	}
-	return c.EnterVehicle(p.k.Now(), vehicle, seat, pose, health)
+	pos := pose.Position
+	pos.X += 1.5
+	return pos, true
 }
 
 // LeaveVehicle gets the player out of its vehicle.

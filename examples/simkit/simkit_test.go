@@ -92,3 +92,61 @@ func ledger(t *testing.T, p *Player) (v struct{ Health, Armor float32 }) {
 }
 
 var _ = match.Honest
+
+// A cheater profile joins like any player: a health_frames cheater's frames show full
+// health after a hit, the server cuts them and flags it, and the cheat gains nothing.
+func TestCheaterProfileJoinsAndGainsNothing(t *testing.T) {
+	k := New(Config{Seed: 9})
+	a, _ := k.Join("honest", Link{RTT: 200 * ms, Jitter: 30 * ms, Loss: 0.05})
+	c, err := k.JoinCheater("cheater", Link{RTT: 100 * ms}, match.CheatHealthFrames)
+	require.NoError(t, err)
+	require.Equal(t, match.CheatHealthFrames, c.Cheat())
+	require.NoError(t, k.Start())
+	for range 5 {
+		_, err := a.Shoot(c, WeaponDeagle)
+		require.NoError(t, err)
+		require.NoError(t, k.Advance(time.Second))
+	}
+	l, err := c.Ledger()
+	require.NoError(t, err)
+	require.Less(t, l.Health, float32(100), "the hits stay on the cheater's ledger")
+	r, err := k.Report()
+	require.NoError(t, err)
+	require.Zero(t, r.HonestWronged, "%v", r.Incidents)
+	require.Len(t, r.Cheaters, 1)
+	require.Equal(t, "health_frames", r.Cheaters[0].Cheat)
+	require.Positive(t, r.Cheaters[0].Flagged, "its frames were cut")
+	require.Zero(t, r.Cheaters[0].Gained)
+}
+
+// A player walks to a car of the arena, enters it through its client and leaves it: the
+// server seats it and frees the seat again.
+func TestEnterAndLeaveVehicle(t *testing.T) {
+	k := New(Config{Seed: 2, Vehicles: 2})
+	a, _ := k.Join("driver", Link{RTT: 300 * ms})
+	_, _ = k.Join("other", Link{RTT: 300 * ms})
+	require.NoError(t, k.Start())
+	_, _, ok := k.Vehicle(1)
+	require.True(t, ok)
+	require.ErrorIs(t, a.EnterVehicle(9, 0), ErrNoVehicle)
+	beside, ok := k.Beside(1)
+	require.True(t, ok)
+	require.NoError(t, a.MoveTo(beside))
+	require.NoError(t, k.Advance(time.Second))
+	require.NoError(t, a.EnterVehicle(1, 0))
+	require.NoError(t, k.Advance(time.Second))
+	veh, seat, ok := k.Server().PlayerSeat(a.ID())
+	require.True(t, ok, "seated on the server")
+	require.Equal(t, uint16(1), veh)
+	require.Equal(t, uint8(0), seat)
+	require.NoError(t, a.LeaveVehicle())
+	require.NoError(t, k.Advance(time.Second))
+	_, _, ok = k.Server().PlayerSeat(a.ID())
+	require.False(t, ok, "the seat is free again")
+	r, err := k.Report()
+	require.NoError(t, err)
+	require.Zero(t, r.HonestWronged, "%v", r.Incidents)
+	require.ErrorIs(t, k.Advance(time.Second), ErrFinished)
+	_, err = k.Join("late", Link{})
+	require.ErrorIs(t, err, ErrStarted)
+}
