@@ -43,6 +43,10 @@ const (
 var (
 	// ErrStarted is returned by Join after the world started.
 	ErrStarted = errors.New("simkit: the world has started; join before the first Advance")
+	// ErrFewPlayers is returned by Start with fewer than two players joined.
+	ErrFewPlayers = errors.New("simkit: a world needs at least two players")
+	// ErrNotStarted is returned by a readback before the world started.
+	ErrNotStarted = errors.New("simkit: the world has not started")
 	// ErrFinished is returned by every verb after Report.
 	ErrFinished = errors.New("simkit: the match is finished")
 	// ErrNotSeen is returned by a verb aimed at a player the actor's client does not see.
@@ -109,6 +113,7 @@ type Kit struct {
 	m        *match.Match
 	events   []refserver.Event
 	started  bool
+	startErr error // what Start returned; every later call returns it again
 	finished bool
 	report   match.Report
 }
@@ -141,15 +146,21 @@ func (k *Kit) Players() []*Player { return append([]*Player(nil), k.players...) 
 // Start builds the world from the players joined so far and runs it until every one of
 // them has joined, spawned and is counted alive by the server (at most SpawnWait); then
 // it places them on a line Spacing metres apart (player i at X = Spacing*i) and lets
-// their frames reach everyone. The first Advance calls it; calling it again does nothing.
+// their frames reach everyone. The first Advance calls it; calling it again returns what
+// the first call returned (a world that failed to start stays failed).
 func (k *Kit) Start() error {
 	if k.started {
-		return nil
+		return k.startErr
 	}
-	if len(k.players) < 2 {
-		return fmt.Errorf("simkit: %d players joined, at least 2", len(k.players))
+	if len(k.players) < 2 { // players may still join
+		return fmt.Errorf("%w: %d joined", ErrFewPlayers, len(k.players))
 	}
 	k.started = true
+	k.startErr = k.start()
+	return k.startErr
+}
+
+func (k *Kit) start() error {
 	lineup := make([]match.Seat, len(k.players))
 	for i, p := range k.players {
 		lineup[i] = match.Seat{RTT: p.link.RTT, Jitter: p.link.Jitter, Loss: p.link.Loss, Cheat: p.cheat}
@@ -334,8 +345,13 @@ func (p *Player) MoveTo(pos wire.Vec3) error {
 	return p.Client().Move(p.k.Now(), pos, wire.Vec3{}, 0)
 }
 
-// Position returns where its client has it.
-func (p *Player) Position() wire.Vec3 { return p.Client().Position() }
+// Position returns where its client has it (zero before Start).
+func (p *Player) Position() wire.Vec3 {
+	if c := p.Client(); c != nil {
+		return c.Position()
+	}
+	return wire.Vec3{}
+}
 
 func acted(a client.Action, err error) (uint16, error) {
 	if err != nil {
@@ -436,14 +452,17 @@ func (p *Player) Die() error { return p.Fall(vitals.MaxVitalSet + 1) }
 // holds it at.
 func (p *Player) Ledger() (vitals.Vitals, error) {
 	if p.k.m == nil {
-		return vitals.Vitals{}, ErrNotSeen
+		return vitals.Vitals{}, ErrNotStarted
 	}
 	return p.k.m.Server().Vitals(p.ID())
 }
 
-// Own returns the health and armor its own client (its game) has.
+// Own returns the health and armor its own client (its game) has (zero before Start).
 func (p *Player) Own() vitals.Vitals {
 	c := p.Client()
+	if c == nil {
+		return vitals.Vitals{}
+	}
 	return vitals.Vitals{Health: c.Health(), Armor: c.Armor()}
 }
 
@@ -456,6 +475,9 @@ type Store struct {
 
 // Store returns its weapons on the server and on its client.
 func (p *Player) Store() (Store, error) {
+	if p.k.m == nil {
+		return Store{}, ErrNotStarted
+	}
 	srv := p.k.Server()
 	slots, err := srv.Weapons(p.ID())
 	if err != nil {
@@ -480,6 +502,9 @@ type Life struct {
 
 // Life returns its life on the server and on its client.
 func (p *Player) Life() (Life, error) {
+	if p.k.m == nil {
+		return Life{}, ErrNotStarted
+	}
 	srv := p.k.Server()
 	ph, err := srv.Phase(p.ID())
 	if err != nil {

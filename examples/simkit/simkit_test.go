@@ -6,9 +6,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/arbitergo/arbiter/examples/client"
 	"github.com/arbitergo/arbiter/examples/match"
 	"github.com/arbitergo/arbiter/examples/refserver"
 	"github.com/arbitergo/arbiter/lifecycle"
+	"github.com/arbitergo/arbiter/wire"
 )
 
 const ms = time.Millisecond
@@ -91,8 +93,6 @@ func ledger(t *testing.T, p *Player) (v struct{ Health, Armor float32 }) {
 	return v
 }
 
-var _ = match.Honest
-
 // A cheater profile joins like any player: a health_frames cheater's frames show full
 // health after a hit, the server cuts them and flags it, and the cheat gains nothing.
 func TestCheaterProfileJoinsAndGainsNothing(t *testing.T) {
@@ -149,4 +149,71 @@ func TestEnterAndLeaveVehicle(t *testing.T) {
 	require.ErrorIs(t, k.Advance(time.Second), ErrFinished)
 	_, err = k.Join("late", Link{})
 	require.ErrorIs(t, err, ErrStarted)
+}
+
+// A grenade thrown at a player explodes after its fuse; the victim's client takes the
+// blast and reports it, and the server credits the thrower.
+func TestThrownGrenadeIsCreditedToTheThrower(t *testing.T) {
+	k := New(Config{Seed: 6})
+	a, _ := k.Join("thrower", Link{RTT: 250 * ms, Jitter: 30 * ms})
+	b, _ := k.Join("target", Link{RTT: 150 * ms})
+	require.NoError(t, k.Start())
+	require.NoError(t, b.MoveTo(wire.Vec3{X: 12, Z: Ground}))
+	require.NoError(t, k.Advance(time.Second))
+	_, err := a.Throw(b, WeaponGrenade, 2*time.Second)
+	require.NoError(t, err)
+	require.NoError(t, k.Advance(4*time.Second))
+	dmg := k.EventsOf(refserver.EventPlayerDamage)
+	require.NotEmpty(t, dmg, "the blast was credited")
+	require.Equal(t, a.ID(), dmg[0].Other)
+	require.Equal(t, client.CauseExplosion, dmg[0].Weapon, "an explosion")
+	r, err := k.Report()
+	require.NoError(t, err)
+	require.Zero(t, r.HonestWronged, "%v", r.Incidents)
+}
+
+// The same test gives the same world: a kit is a pure function of its seed and of what
+// the test does (no wall clock, no goroutine); another seed draws another network.
+func TestSameSeedSameEventsAndReport(t *testing.T) {
+	run := func(seed uint64) ([]refserver.Event, match.Report) {
+		k := New(Config{Seed: seed, Gamemode: regenerate})
+		a, _ := k.Join("a", Link{RTT: 300 * ms, Jitter: 30 * ms, Loss: 0.05})
+		b, _ := k.Join("b", Link{RTT: 100 * ms, Jitter: 30 * ms, Loss: 0.05})
+		for range 8 {
+			_, _ = a.Shoot(b, WeaponM4)
+			_, _ = b.Shoot(a, WeaponDeagle)
+			require.NoError(t, k.Advance(700*ms))
+		}
+		r, err := k.Report()
+		require.NoError(t, err)
+		return k.Events(), r
+	}
+	e1, r1 := run(21)
+	e2, r2 := run(21)
+	require.Equal(t, e1, e2)
+	require.Equal(t, r1, r2)
+	_, r3 := run(22)
+	require.NotEqual(t, r1.Network, r3.Network, "another seed, another network")
+}
+
+// Before the world starts the readbacks say so instead of panicking, and a world needs
+// two players.
+func TestReadbacksBeforeStart(t *testing.T) {
+	k := New(Config{})
+	a, _ := k.Join("alone", Link{})
+	_, err := a.Ledger()
+	require.ErrorIs(t, err, ErrNotStarted)
+	_, err = a.Store()
+	require.ErrorIs(t, err, ErrNotStarted)
+	_, err = a.Life()
+	require.ErrorIs(t, err, ErrNotStarted)
+	require.Zero(t, a.Own())
+	require.Nil(t, k.Server())
+	require.ErrorIs(t, k.Advance(time.Second), ErrFewPlayers, "one player is no world")
+	_, err = k.Join("too_far", Link{RTT: 3 * time.Second})
+	require.NoError(t, err)
+	require.ErrorIs(t, k.Start(), match.ErrConfig, "a round trip beyond match.MaxRTT")
+	require.ErrorIs(t, k.Advance(time.Second), match.ErrConfig, "and the world stays failed")
+	_, err = a.Shoot(a, WeaponM4)
+	require.ErrorIs(t, err, match.ErrConfig)
 }
