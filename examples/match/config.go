@@ -55,7 +55,8 @@ type Config struct {
 	Manual bool
 	// Lineup, when set, describes the players one by one: their number is len(Lineup),
 	// and each Seat's link and cheat replace RTTMin/RTTMax, Jitter, Loss and Cheaters for
-	// that player (a Seat's zero Jitter and Loss mean none). Cheaters must then be 0.
+	// that player (a Seat's zero Jitter and Loss mean none). Cheaters must then be 0;
+	// RTTMin/RTTMax, Jitter and Loss become the lineup's range and largest values.
 	Lineup []Seat
 	// Server, when set, is the reference server's configuration; its zero MaxPlayers
 	// becomes Players, its zero MaxVehicles max(Vehicles, 1), its nil Loadout the match's
@@ -129,6 +130,13 @@ func (c Config) withDefaults() (Config, error) {
 	case c.Loss == 0:
 		c.Loss = 0.05
 	}
+	if len(c.Lineup) > 0 { // the report's and the measures' ranges are the lineup's
+		c.RTTMin, c.RTTMax, c.Jitter, c.Loss = c.Lineup[0].RTT, c.Lineup[0].RTT, 0, 0
+		for _, s := range c.Lineup {
+			c.RTTMin, c.RTTMax = min(c.RTTMin, s.RTT), max(c.RTTMax, s.RTT)
+			c.Jitter, c.Loss = max(c.Jitter, s.Jitter), max(c.Loss, s.Loss)
+		}
+	}
 	if c.Teams == 0 {
 		c.Teams = 2
 	}
@@ -174,9 +182,12 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	for i, s := range c.Lineup {
 		if s.RTT < 0 || s.RTT > MaxRTT || s.Jitter < 0 || s.Jitter > time.Second ||
-			math.IsNaN(s.Loss) || s.Loss < 0 || s.Loss > 0.5 || s.Cheat >= cheatCount || s.Cheat != Honest && c.Cheaters > 0 {
+			math.IsNaN(s.Loss) || s.Loss < 0 || s.Loss > 0.5 || s.Cheat >= cheatCount {
 			bad = append(bad, fmt.Sprintf("lineup seat %d %+v out of range", i, s))
 		}
+	}
+	if len(c.Lineup) > 0 && c.Cheaters > 0 {
+		bad = append(bad, "cheaters with a lineup (the lineup names its cheats)")
 	}
 	if len(bad) > 0 {
 		return c, fmt.Errorf("%w: %v", ErrConfig, bad)
