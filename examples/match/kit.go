@@ -6,6 +6,7 @@ import (
 	"github.com/arbitergo/arbiter/examples/client"
 	"github.com/arbitergo/arbiter/examples/refserver"
 	"github.com/arbitergo/arbiter/lifecycle"
+	"github.com/arbitergo/arbiter/wire"
 )
 
 // The hooks a test kit built on a manual match (Config.Manual) uses from another package:
@@ -57,4 +58,27 @@ func (m *Match) Cheat(i int) Cheat {
 		return Honest
 	}
 	return m.players[i].cheat.kind
+}
+
+// Strike makes player attacker swing melee weapon (a knife, or 0 for a fist) at player
+// victim through its honest client, as a bot does: the client arms the weapon and
+// strikes, and when it acted, the victim's game lands the blow once the swing is relayed
+// to it, if the attacker as the victim sees it stands within MeleeReach and the victim is
+// on foot.
+func (m *Match) Strike(attacker, victim int, weapon uint8) (client.Action, error) {
+	a, v := m.player(wire.PlayerID(attacker)), m.player(wire.PlayerID(victim))
+	if a == nil || v == nil || attacker < 0 || victim < 0 {
+		return client.Action{}, refserver.ErrUnknownPlayer
+	}
+	now := m.sim.Now()
+	if weapon != 0 {
+		if act, err := a.c.Arm(now, weapon); err != nil || act.Verdict != client.Acted {
+			return act, err
+		}
+	}
+	act, err := a.c.Strike(now, v.id)
+	if err == nil && act.Verdict == client.Acted {
+		m.meleeLands(now, a, victim, weapon)
+	}
+	return act, err
 }

@@ -34,7 +34,7 @@
 // (match.Cheat): its honest client's datagrams are rewritten by the cheat, and what it
 // gained is in Report().Cheaters (the promise is 0). A player's verbs go through its
 // client's own logic, which refuses what an honest game would not do (ErrRefused): MoveTo,
-// Shoot, Throw, EnterVehicle, LeaveVehicle, Fall and Die. A player who dies reports its
+// Shoot, Throw, Strike, EnterVehicle, LeaveVehicle, Fall and Die. A player who dies reports its
 // death and asks for its respawn on its own; the server grants it after its RespawnDelay
 // (or the gamemode decides it, refserver.World.DecideRespawn). The readbacks: Ledger (the
 // server's health and armor), Own (the client's), Store (both weapon stores), Life (both

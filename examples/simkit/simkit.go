@@ -400,6 +400,17 @@ func (p *Player) Throw(target *Player, weapon uint8, fuse time.Duration) (uint16
 	return acted(c.Throw(p.k.Now(), weapon, eye, vel, r.Position, fuse))
 }
 
+// Strike swings melee weapon (WeaponKnife, or 0 for a fist) at target, who must stand
+// within match.MeleeReach: the target's game lands the blow when the swing reaches it and
+// reports it.
+func (p *Player) Strike(target *Player, weapon uint8) error {
+	if err := p.k.ready(); err != nil {
+		return err
+	}
+	_, err := acted(p.k.m.Strike(p.idx, target.idx, weapon))
+	return err
+}
+
 // EnterVehicle seats the player in seat (0 drives) of car vehicle, which it must stand
 // next to: the server refuses a seat farther than refserver.EntryReach from the position
 // it last accepted from the player, so MoveTo beside the car (see Kit.Vehicle) and

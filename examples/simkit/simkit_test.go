@@ -217,3 +217,24 @@ func TestReadbacksBeforeStart(t *testing.T) {
 	_, err = a.Shoot(a, WeaponM4)
 	require.ErrorIs(t, err, match.ErrConfig)
 }
+
+// A knife's blow lands in the victim's game once the swing reaches it, and the server
+// credits it to the attacker; the honest client does not swing out of reach.
+func TestStrikeLandsWithinReach(t *testing.T) {
+	k := New(Config{Seed: 8})
+	a, _ := k.Join("attacker", Link{RTT: 200 * ms, Jitter: 30 * ms})
+	b, _ := k.Join("victim", Link{RTT: 300 * ms})
+	require.NoError(t, k.Start())
+	require.ErrorIs(t, a.Strike(b, 0), ErrRefused, "the honest client does not swing at 20 m")
+	require.NoError(t, a.MoveTo(wire.Vec3{X: Spacing - 1.2, Z: Ground}))
+	require.NoError(t, k.Advance(time.Second))
+	require.NoError(t, a.Strike(b, WeaponKnife))
+	require.NoError(t, k.Advance(time.Second))
+	dmg := k.EventsOf(refserver.EventPlayerDamage)
+	require.Len(t, dmg, 1)
+	require.Equal(t, a.ID(), dmg[0].Other)
+	require.Equal(t, WeaponKnife, dmg[0].Weapon)
+	r, err := k.Report()
+	require.NoError(t, err)
+	require.Zero(t, r.HonestWronged, "%v", r.Incidents)
+}
