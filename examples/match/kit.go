@@ -6,6 +6,7 @@ import (
 	"github.com/arbitergo/arbiter/examples/client"
 	"github.com/arbitergo/arbiter/examples/refserver"
 	"github.com/arbitergo/arbiter/lifecycle"
+	"github.com/arbitergo/arbiter/vitals"
 	"github.com/arbitergo/arbiter/wire"
 )
 
@@ -81,4 +82,21 @@ func (m *Match) Strike(attacker, victim int, weapon uint8) (client.Action, error
 		m.meleeLands(now, a, victim, weapon)
 	}
 	return act, err
+}
+
+// CheatTick runs the cheaters' own clock at now: what the cheats do on their own and the
+// measures of what they gained. Start runs it every ThinkInterval except in a manual
+// match, where a test kit with cheaters runs it itself.
+func (m *Match) CheatTick(now time.Duration) { m.cheatTick(now) }
+
+// Vital sends a health or armor command (kind, value, and max for an add) to player i as
+// the match's gamemode does: through the server's facade, and noted for the cheat
+// measures (a command may raise a cheater's ledger; the stale-echo cheater's shadow
+// ledger applies it). A test kit sends its health and armor commands through it.
+func (m *Match) Vital(now time.Duration, i int, kind vitals.CommandKind, value, max float32) error {
+	p := m.player(wire.PlayerID(i))
+	if p == nil || i < 0 {
+		return refserver.ErrUnknownPlayer
+	}
+	return m.gm.vital(now, p, kind, value, max)
 }

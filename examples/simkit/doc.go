@@ -33,18 +33,19 @@
 // Join adds an honest player, JoinCheater a player with one of the match's cheat profiles
 // (match.Cheat): its honest client's datagrams are rewritten by the cheat, and what it
 // gained is in Report().Cheaters (the promise is 0). A player's verbs go through its
-// client's own logic, which refuses what an honest game would not do (ErrRefused): MoveTo,
-// Shoot, Throw, Strike, EnterVehicle, LeaveVehicle, Fall and Die. A player who dies reports its
-// death and asks for its respawn on its own; the server grants it after its RespawnDelay
-// (or the gamemode decides it, refserver.World.DecideRespawn). The readbacks: Ledger (the
+// client's own logic, which refuses what an honest game would not do (ErrRefused):
+// MoveTo, Shoot, Throw, Strike, EnterVehicle, LeaveVehicle, Fall and Die. A player who
+// dies reports its death and asks for its respawn on its own; the server grants it after
+// its RespawnDelay (or the gamemode decides it, refserver.World.DecideRespawn). The readbacks: Ledger (the
 // server's health and armor), Own (the client's), Store (both weapon stores), Life (both
 // lives), and Client for the rest.
 //
 // # Gamemode
 //
 // Config.Gamemode runs every Config.GamemodeEvery on the simulated clock and commands the
-// server through Kit.Server (at the time it is given); Config.OnEvent sees every server
-// event as it is drained. A test may also command the server itself between two Advances
+// server through Kit.Server (at the time it is given), or, for health and armor, through
+// Kit.SetHealth, AddHealth, SetArmor and AddArmor, which the cheat measures learn of (use
+// them when a cheater plays); Config.OnEvent sees every server event as it is drained. A test may also command the server itself between two Advances
 // (at Kit.Now). A gamemode written in another language plugs in the same way: its host
 // calls it from the Gamemode function.
 //

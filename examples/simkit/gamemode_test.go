@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/arbitergo/arbiter/examples/match"
 	"github.com/arbitergo/arbiter/examples/refserver"
 	"github.com/arbitergo/arbiter/vitals"
 	"github.com/arbitergo/arbiter/wire"
@@ -99,6 +100,57 @@ func TestKillRewardArmorReachesTheKillersGameAndLedger(t *testing.T) {
 			r, err := k.Report()
 			require.NoError(t, err)
 			require.Zero(t, r.HonestWronged, "%v", r.Incidents)
+		})
+	}
+}
+
+// Regeneration under fire, now on a cheater: a client that echoes an old revision
+// (stale_echo), one whose frames always show full health (health_frames) and one that
+// mutates everything it sends (mutator) never out-heal their damage: the cheats' own
+// measures count no gain, and nobody honest is wronged. The measures are live: the same
+// regeneration sent behind their back (straight to k.Server()) shows up as gains, which
+// is why a kit with cheaters sends its health commands through Kit.AddHealth.
+func TestRegenerationNeverLetsACheaterOutHealItsDamage(t *testing.T) {
+	for _, tc := range []struct {
+		cheat match.Cheat
+		rtt   time.Duration
+	}{
+		{match.CheatStaleEcho, 0},
+		{match.CheatStaleEcho, 300 * ms},
+		{match.CheatHealthFrames, 300 * ms},
+		{match.CheatMutator, 300 * ms},
+	} {
+		t.Run(tc.cheat.String()+"_"+tc.rtt.String(), func(t *testing.T) {
+			play := func(direct bool) match.Report {
+				k := New(Config{Seed: 5, Gamemode: func(k *Kit, now time.Duration) {
+					for _, p := range k.Players() {
+						if !k.Server().Alive(p.ID()) {
+							continue
+						}
+						if direct {
+							_ = k.Server().AddHealth(now, p.ID(), 5, 100)
+						} else {
+							_ = k.AddHealth(p, 5, 100)
+						}
+					}
+				}})
+				a, _ := k.Join("shooter", Link{RTT: 200 * ms, Jitter: 30 * ms, Loss: 0.05})
+				b, _ := k.JoinCheater("cheater", Link{RTT: tc.rtt, Jitter: 30 * ms, Loss: 0.05}, tc.cheat)
+				for range 12 {
+					_, _ = a.Shoot(b, WeaponM4)
+					require.NoError(t, k.Advance(800*ms))
+				}
+				r, err := k.Report()
+				require.NoError(t, err)
+				require.Zero(t, r.HonestWronged, "%v", r.Incidents)
+				require.Len(t, r.Cheaters, 1)
+				require.Positive(t, r.Cheaters[0].Forged, "the cheat acted")
+				return r
+			}
+			r := play(false)
+			require.Zero(t, r.Cheaters[0].Gained, "%+v", r.Cheaters[0])
+			require.Positive(t, r.Cheaters[0].Flagged, "the server caught its frames")
+			require.Positive(t, play(true).Cheaters[0].Gained, "commands behind the measures' back look like gains")
 		})
 	}
 }

@@ -128,9 +128,12 @@ func (k *Kit) Join(name string, link Link) (*Player, error) {
 
 // JoinCheater adds a player that cheats with profile (one of match's Cheat profiles,
 // match.Honest for none). A cheater plays through the same honest client, whose
-// datagrams its cheat rewrites or adds to; what it gained is in Report().Cheaters. In a
-// kit, the profiles act on what the test makes the player do: the ones that need the
-// match's bots or gamemode script to act (a scripted command, a scripted car) do nothing.
+// datagrams its cheat rewrites or adds to; the cheats act and are measured on their own
+// clock, and what each gained is in Report().Cheaters (the promise is 0). Send health and
+// armor commands through Kit.SetHealth, AddHealth, SetArmor and AddArmor when a cheater
+// plays, so that the measures know a rise of its ledger was the gamemode's. The profiles
+// that need the match's bots or gamemode script to act (a scripted command, a scripted
+// car) do only what the test makes the player do.
 func (k *Kit) JoinCheater(name string, link Link, profile match.Cheat) (*Player, error) {
 	if k.started {
 		return nil, ErrStarted
@@ -203,6 +206,15 @@ func (k *Kit) start() error {
 		}
 	}
 	m.RunUntil(m.Now() + 600*time.Millisecond)
+	if k.hasCheaters() { // the cheats act and are measured on their own clock
+		m.Every(m.Now()+5*time.Millisecond, match.ThinkInterval, func(now time.Duration) bool {
+			if k.finished {
+				return false
+			}
+			m.CheatTick(now)
+			return true
+		})
+	}
 	if k.cfg.Gamemode != nil {
 		every := k.cfg.GamemodeEvery
 		if every <= 0 {
@@ -217,6 +229,46 @@ func (k *Kit) start() error {
 		})
 	}
 	return nil
+}
+
+func (k *Kit) hasCheaters() bool {
+	for _, p := range k.players {
+		if p.cheat != match.Honest {
+			return true
+		}
+	}
+	return false
+}
+
+// SetHealth is the gamemode's set_health command to p at k.Now(). The kit's four health
+// and armor commands go to the server's facade like k.Server()'s, and the cheat measures
+// learn of them (a command may raise a cheater's ledger without the cheat gaining it):
+// send health and armor commands through them whenever a cheater plays.
+func (k *Kit) SetHealth(p *Player, value float32) error {
+	return k.vital(p, vitals.CommandSetHealth, value, 0)
+}
+
+// SetArmor is the gamemode's set_armor command to p at k.Now() (see SetHealth).
+func (k *Kit) SetArmor(p *Player, value float32) error {
+	return k.vital(p, vitals.CommandSetArmor, value, 0)
+}
+
+// AddHealth is the gamemode's add_health command to p at k.Now(): amount more health, up
+// to max (see SetHealth).
+func (k *Kit) AddHealth(p *Player, amount, max float32) error {
+	return k.vital(p, vitals.CommandAddHealth, amount, max)
+}
+
+// AddArmor is the gamemode's add_armor command to p at k.Now() (see AddHealth).
+func (k *Kit) AddArmor(p *Player, amount, max float32) error {
+	return k.vital(p, vitals.CommandAddArmor, amount, max)
+}
+
+func (k *Kit) vital(p *Player, kind vitals.CommandKind, value, max float32) error {
+	if err := k.ready(); err != nil {
+		return err
+	}
+	return k.m.Vital(k.m.Now(), p.idx, kind, value, max)
 }
 
 func (k *Kit) allAlive() bool {
