@@ -53,9 +53,10 @@ func TestDuelHitIsCreditedAndLedgersAgree(t *testing.T) {
 
 // Killing a player goes through both clients' own logic: the victim reports its death,
 // the server commits it by the report with the shooter as killer, and the victim's client
-// asks for its respawn, which the server grants in a new life.
+// asks for its respawn, which the server grants in a new life after the RespawnDelay of
+// the kit's server Config.
 func TestKillCommitsByReportAndTheClientRespawns(t *testing.T) {
-	k := New(Config{Seed: 5})
+	k := New(Config{Seed: 5, Server: refserver.Config{RespawnDelay: 5 * time.Second}})
 	a, _ := k.Join("alice", Link{RTT: 200 * ms})
 	b, _ := k.Join("bob", Link{RTT: 400 * ms, Jitter: 30 * ms, Loss: 0.05})
 	require.NoError(t, k.Start())
@@ -70,8 +71,12 @@ func TestKillCommitsByReportAndTheClientRespawns(t *testing.T) {
 	require.Len(t, deaths, 1)
 	require.Equal(t, lifecycle.CommitByReport, deaths[0].Commit)
 	require.Equal(t, a.ID(), deaths[0].Other, "alice is the killer")
-	require.NoError(t, k.Advance(6*time.Second))
+	require.NoError(t, k.Advance(2*time.Second))
 	life, err := b.Life()
+	require.NoError(t, err)
+	require.NotEqual(t, lifecycle.PhaseAlive, life.Phase, "the server's RespawnDelay (5 s) runs")
+	require.NoError(t, k.Advance(4*time.Second))
+	life, err = b.Life()
 	require.NoError(t, err)
 	require.Equal(t, lifecycle.PhaseAlive, life.Phase, "respawned")
 	require.True(t, life.ClientAlive)
