@@ -60,6 +60,27 @@ type Config struct {
 	// Race. The honest measurements stay: a host's gamemode must not wrong an honest
 	// player either.
 	Gamemode func(*refserver.World) (Gamemode, error) `json:"-"`
+	// Lineup, when set, describes the players one by one: their number is len(Lineup),
+	// and each Seat's link and cheat replace RTTMin/RTTMax, Jitter, Loss and Cheaters for
+	// that player (a Seat's zero Jitter and Loss mean none). Cheaters must then be 0;
+	// RTTMin/RTTMax, Jitter and Loss become the lineup's range and largest values.
+	Lineup []Seat
+	// Server, when set, is the reference server's configuration; its zero MaxPlayers
+	// becomes Players, its zero MaxVehicles max(Vehicles, 1), its nil Loadout the match's
+	// loadout (four guns, a knife, grenades and a spray can).
+	Server *refserver.Config
+}
+
+// Seat is one player of a Config.Lineup: its link to the server and its cheat.
+type Seat struct {
+	// RTT is its round-trip time to the server (at most MaxRTT).
+	RTT time.Duration
+	// Jitter is the width of the uniform extra one-way delay of each of its datagrams.
+	Jitter time.Duration
+	// Loss is the probability that one of its datagrams is lost, each way.
+	Loss float64
+	// Cheat is what it cheats with (Honest for an honest player).
+	Cheat Cheat
 }
 
 // The limits and sentinels of a Config.
@@ -89,6 +110,9 @@ func Default() Config {
 }
 
 func (c Config) withDefaults() (Config, error) {
+	if len(c.Lineup) > 0 {
+		c.Players = len(c.Lineup)
+	}
 	if c.Players == 0 {
 		c.Players = 16
 	}
@@ -112,6 +136,13 @@ func (c Config) withDefaults() (Config, error) {
 		c.Loss = 0
 	case c.Loss == 0:
 		c.Loss = 0.05
+	}
+	if len(c.Lineup) > 0 { // the report's and the measures' ranges are the lineup's
+		c.RTTMin, c.RTTMax, c.Jitter, c.Loss = c.Lineup[0].RTT, c.Lineup[0].RTT, 0, 0
+		for _, s := range c.Lineup {
+			c.RTTMin, c.RTTMax = min(c.RTTMin, s.RTT), max(c.RTTMax, s.RTT)
+			c.Jitter, c.Loss = max(c.Jitter, s.Jitter), max(c.Loss, s.Loss)
+		}
 	}
 	if c.Teams == 0 {
 		c.Teams = 2
@@ -159,6 +190,15 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.RaceCommands < 1 || c.RaceCommands > 10000 {
 		bad = append(bad, fmt.Sprintf("race commands %d not in 1..10000", c.RaceCommands))
+	}
+	for i, s := range c.Lineup {
+		if s.RTT < 0 || s.RTT > MaxRTT || s.Jitter < 0 || s.Jitter > time.Second ||
+			math.IsNaN(s.Loss) || s.Loss < 0 || s.Loss > 0.5 || s.Cheat >= cheatCount {
+			bad = append(bad, fmt.Sprintf("lineup seat %d %+v out of range", i, s))
+		}
+	}
+	if len(c.Lineup) > 0 && c.Cheaters > 0 {
+		bad = append(bad, "cheaters with a lineup (the lineup names its cheats)")
 	}
 	if len(bad) > 0 {
 		return c, fmt.Errorf("%w: %v", ErrConfig, bad)

@@ -111,5 +111,8 @@
 //
 // Config.Manual turns the bots, the script and the arena's physics off and makes every
 // aimed ray hit, for scenario tests that move the players and pull the triggers
-// themselves.
+// themselves. Config.Lineup gives each player its own link and cheat, Config.Server the
+// reference server's configuration, and Every, Vehicle, Cheat, Strike, CheatTick and Vital
+// let a test kit in another package (examples/simkit) run its gamemode on the match's
+// clock, find the arena's cars, land melee blows, and run and inform the cheat measures.
 package match

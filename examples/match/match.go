@@ -98,12 +98,7 @@ func New(cfg Config) (*Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	server, err := refserver.New(refserver.Config{
-		MaxPlayers:  cfg.Players,
-		MaxVehicles: max(cfg.Vehicles, 1),
-		SpawnPoint:  lifecycle.SpawnPoint{Pos: lifecycle.Vec3{Z: Ground}},
-		Loadout:     loadout,
-	})
+	server, err := refserver.New(cfg.serverConfig())
 	if err != nil {
 		return nil, err
 	}
@@ -126,13 +121,21 @@ func New(cfg Config) (*Match, error) {
 		}
 		p.c = c
 		p.bot = newBot(p, cfg)
+		kind, link := Honest, sim.LinkConfig{Jitter: cfg.Jitter, Loss: cfg.Loss}
 		if first := cfg.Players - cfg.Cheaters; i >= first {
+			kind = Cheat(1 + (i-first)%int(cheatCount-1))
+		}
+		if i < len(cfg.Lineup) {
+			s := cfg.Lineup[i]
+			kind, p.rtt, link.Jitter, link.Loss = s.Cheat, s.RTT, s.Jitter, s.Loss
+		}
+		if kind != Honest {
 			p.bot.brawler = false // a cheater fights with its guns, on foot
-			p.cheat = newCheater(Cheat(1+(i-first)%int(cheatCount-1)), i)
+			p.cheat = newCheater(kind, i)
 			m.cheaters = append(m.cheaters, p)
 			m.world.skip[i] = p.cheat.kind == CheatSkipHits
 		}
-		link := sim.LinkConfig{Delay: p.rtt / 2, Jitter: cfg.Jitter, Loss: cfg.Loss}
+		link.Delay = p.rtt / 2
 		if err := net.SetPath(serverNode, p.node, link); err != nil {
 			return nil, err
 		}
