@@ -11,7 +11,7 @@ import (
 	"github.com/arbitergo/arbiter/internal/scenario"
 )
 
-// The scenario driver. Each file in testdata/ holds scenarios read with datadriven: a
+// The scenario driver. Each file in testdata/scenarios holds scenarios read with datadriven: a
 // "# name" comment, then one "run" block (a new Registry) whose input is a list of timed
 // events, one per line (see internal/scenario):
 //
@@ -440,9 +440,9 @@ func runTeamsScenario(t *testing.T, d *datadriven.TestData) string {
 	return out.String()
 }
 
-// TestScenario runs every scenario file in testdata/.
+// TestScenario runs every scenario file in testdata/scenarios.
 func TestScenario(t *testing.T) {
-	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
+	datadriven.Walk(t, "testdata/scenarios", func(t *testing.T, path string) {
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			if d.Cmd != "run" {
 				d.Fatalf(t, "unknown command %q: want run", d.Cmd)
