@@ -29,7 +29,8 @@ import (
 //	walk <p> [<p> ...] to=T pos=P,... [vel=V,...] [every=D] [seat=<v>]
 //	                                     RecordPlayer every D (33ms unless set) from the
 //	                                     line's time to T, each player at its P + V·(t − the
-//	                                     line's time), in the order given at each step
+//	                                     line's time), in the order given at each step (the
+//	                                     verdicts counted are the first player's)
 //	drive <v> to=T pos=P [vel=V] [yaw=Y] [turn=deg/s] [every=D] [riders=p,...]
 //	          [alongside=p,...] [stand=p@P,...]
 //	                                     RecordVehicle the same way, turning at turn; at each
@@ -45,8 +46,9 @@ import (
 //	freeze-vehicle <v> on|off            FreezeVehicle
 //	wreck <v>                            WreckVehicle
 //	seat <p>                             Seat
-//	player-at <p> at=T, vehicle-at <v> at=T
-//	                                     PlayerAt, VehicleAt
+//	player-at <p> at=T [is=P], vehicle-at <v> at=T [is=P [yaw=Y]]
+//	                                     PlayerAt, VehicleAt; with is= the output says
+//	                                     whether the value is exactly that point (and pose)
 //	ping <p> [as=name]                   Ping (the id is kept under the name)
 //	pong <p> [ping=name[+N]] [seq=N]     Pong of the named ping (the last one unless set),
 //	                                     or of the id N after it, or of the id seq; "world
@@ -155,6 +157,14 @@ func onOff(l scenario.Line) bool {
 	return false
 }
 
+// exactly writes whether a value is bit for bit the one the line gave with is=.
+func exactly(same bool) string {
+	if same {
+		return " (exactly)"
+	}
+	return " (not exactly)"
+}
+
 func ok(err error, out string) string {
 	if err != nil {
 		return "error: " + err.Error()
@@ -223,10 +233,18 @@ func (s *rewindScenario) run(l scenario.Line) string {
 		return ok(err, "in vehicle "+strconv.Itoa(int(v)))
 	case "player-at":
 		p, err := w.PlayerAt(l.Dur("at", now), s.pid(l))
-		return ok(err, fmtVec(p))
+		out := fmtVec(p)
+		if l.Has("is") {
+			out += exactly(p == parseVec(l, "is", Vec3{}))
+		}
+		return ok(err, out)
 	case "vehicle-at":
 		p, err := w.VehicleAt(l.Dur("at", now), s.vid(l))
-		return ok(err, fmtPose(p))
+		out := fmtPose(p)
+		if l.Has("is") {
+			out += exactly(p == poseArg(l, parseVec(l, "is", Vec3{})))
+		}
+		return ok(err, out)
 	case "ping":
 		p := s.pid(l)
 		seq, err := w.Ping(now, p)
