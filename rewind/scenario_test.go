@@ -49,6 +49,8 @@ import (
 //	player-at <p> at=T [is=P], vehicle-at <v> at=T [is=P [yaw=Y]]
 //	                                     PlayerAt, VehicleAt; with is= the output says
 //	                                     whether the value is exactly that point (and pose)
+//	approach <p> from=T point=P, vehicle-approach <v> from=T point=P
+//	                                     PlayerApproach, VehicleApproach
 //	ping <p> [as=name]                   Ping (the id is kept under the name)
 //	pong <p> [ping=name[+N]] [seq=N]     Pong of the named ping (the last one unless set),
 //	                                     or of the id N after it, or of the id seq; "world
@@ -245,6 +247,16 @@ func (s *rewindScenario) run(l scenario.Line) string {
 			out += exactly(p == poseArg(l, parseVec(l, "is", Vec3{})))
 		}
 		return ok(err, out)
+	case "approach", "vehicle-approach":
+		var a Approach
+		var err error
+		if l.Verb == "approach" {
+			a, err = w.PlayerApproach(l.Dur("from", now), s.pid(l), parseVec(l, "point", Vec3{}))
+		} else {
+			a, err = w.VehicleApproach(l.Dur("from", now), s.vid(l), parseVec(l, "point", Vec3{}))
+		}
+		return ok(err, fmt.Sprintf("distance %s length %s span %v newest %v",
+			scenario.F(float32(a.Distance)), scenario.F(float32(a.Length)), a.Span, a.Newest))
 	case "ping":
 		p := s.pid(l)
 		seq, err := w.Ping(now, p)
