@@ -7,16 +7,7 @@ import (
 	"time"
 )
 
-// walkX records player id walking along X from x0, 1 m every 100 ms, n samples from t0.
-func walkX(t *testing.T, w *World, id PlayerID, t0 time.Duration, x0 float32, n int) time.Duration {
-	t.Helper()
-	for i := range n {
-		must2[RecordVerdict](t)(w.RecordPlayer(t0+time.Duration(i)*100*ms, id, Vec3{X: x0 + float32(i)}, NoVehicle))
-	}
-	return t0 + time.Duration(n-1)*100*ms
-}
-
-func approx(a, b float64) bool { return math.Abs(a-b) < 1e-5 }
+// The approaches' step sequences are in testdata/scenarios/approach.txt.
 
 func TestApproachRefusesBadInput(t *testing.T) {
 	w := mustWorld(t, Config{Players: 2, Vehicles: 1})
