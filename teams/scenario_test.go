@@ -11,9 +11,9 @@ import (
 	"github.com/arbitergo/arbiter/internal/scenario"
 )
 
-// The scenario driver. Each file in testdata/scenarios holds scenarios read with datadriven: a
-// "# name" comment, then one "run" block (a new Registry) whose input is a list of timed
-// events, one per line (see internal/scenario):
+// The scenario driver. Each file in testdata/scenarios (beside the fuzz corpus) holds
+// scenarios read with datadriven: a "# name" comment, then one "run" block (a new Registry)
+// whose input is a list of timed events, one per line (see internal/scenario):
 //
 //	<time> <verb> [word ...] [key=value ...]
 //
