@@ -2,85 +2,9 @@ package rewind
 
 import (
 	"fmt"
-	"math"
 	"testing"
 	"time"
 )
-
-func TestRewindInterpolatesBetweenTwoSamples(t *testing.T) {
-	w := mustWorld(t, Config{Players: 4, Vehicles: 4})
-	must(t, w.AddPlayer(0, 1))
-	must(t, w.AddVehicle(0, 2, Pose{Position: Vec3{0, 0, 0}, Rotation: identity}))
-	must2[RecordVerdict](t)(w.RecordPlayer(0, 1, Vec3{0, 0, 0}, NoVehicle))
-	must2[RecordVerdict](t)(w.RecordPlayer(100*ms, 1, Vec3{10, -4, 2}, NoVehicle))
-	must2[RecordVerdict](t)(w.RecordVehicle(100*ms, 2, Pose{Position: Vec3{20, 0, 0}, Rotation: yaw(90)}))
-
-	for _, c := range []struct {
-		at   time.Duration
-		want Vec3
-	}{
-		{0, Vec3{0, 0, 0}},
-		{25 * ms, Vec3{2.5, -1, 0.5}},
-		{50 * ms, Vec3{5, -2, 1}},
-		{75 * ms, Vec3{7.5, -3, 1.5}},
-		{100 * ms, Vec3{10, -4, 2}},
-	} {
-		got := must2[Vec3](t)(w.PlayerAt(c.at, 1))
-		if !near(got, c.want, 1e-6) {
-			t.Errorf("PlayerAt(%v) = %v, want %v", c.at, got, c.want)
-		}
-	}
-	pose := must2[Pose](t)(w.VehicleAt(50*ms, 2))
-	if !near(pose.Position, Vec3{10, 0, 0}, 1e-6) {
-		t.Errorf("vehicle position halfway = %v, want {10 0 0}", pose.Position)
-	}
-	if want := yaw(45); math.Abs(float64(pose.Rotation.W-want.W)) > 1e-6 || math.Abs(float64(pose.Rotation.Z-want.Z)) > 1e-6 ||
-		pose.Rotation.X != 0 || pose.Rotation.Y != 0 {
-		t.Errorf("vehicle rotation halfway = %v, want %v", pose.Rotation, want)
-	}
-}
-
-func TestRotationIsInterpolatedAlongTheShorterArc(t *testing.T) {
-	w := mustWorld(t, Config{Players: 1, Vehicles: 1})
-	// 170° and -170° (stored as a quaternion of the opposite sign) are 20° apart: halfway
-	// is 180°, not 0°.
-	must(t, w.AddVehicle(0, 0, Pose{Rotation: yaw(170)}))
-	neg := yaw(-170)
-	must2[RecordVerdict](t)(w.RecordVehicle(100*ms, 0, Pose{Rotation: neg}))
-	got := must2[Pose](t)(w.VehicleAt(50*ms, 0)).Rotation
-	if math.Abs(float64(got.W)) > 1e-6 || math.Abs(math.Abs(float64(got.Z))-1) > 1e-6 {
-		t.Errorf("halfway between 170° and -170° = %v, want ±{0 0 0 1} (180°)", got)
-	}
-}
-
-func TestRewindToNowReturnsThePresentPose(t *testing.T) {
-	w := mustWorld(t, Config{Players: 1, Vehicles: 1})
-	must(t, w.AddPlayer(0, 0))
-	must(t, w.AddVehicle(0, 0, Pose{Rotation: identity}))
-	must2[RecordVerdict](t)(w.RecordPlayer(10*ms, 0, Vec3{1, 2, 3}, NoVehicle))
-	must2[RecordVerdict](t)(w.RecordPlayer(43*ms, 0, Vec3{1.1, 2.2, 3.3}, NoVehicle))
-	must2[RecordVerdict](t)(w.RecordVehicle(43*ms, 0, Pose{Position: Vec3{7, 8, 9}, Rotation: yaw(33)}))
-	for _, at := range []time.Duration{43 * ms, 44 * ms, time.Hour} {
-		if got := must2[Vec3](t)(w.PlayerAt(at, 0)); got != (Vec3{1.1, 2.2, 3.3}) {
-			t.Errorf("PlayerAt(%v) = %v, want the newest sample exactly", at, got)
-		}
-		if got := must2[Pose](t)(w.VehicleAt(at, 0)); got != (Pose{Vec3{7, 8, 9}, yaw(33)}) {
-			t.Errorf("VehicleAt(%v) = %v, want the newest pose exactly", at, got)
-		}
-	}
-}
-
-func TestMomentBeforeTheEpochReturnsItsFirstSample(t *testing.T) {
-	w := mustWorld(t, Config{Players: 1, Vehicles: 1})
-	must(t, w.AddPlayer(0, 0))
-	must(t, w.RespawnPlayer(500*ms, 0, Vec3{4, 4, 4}))
-	must2[RecordVerdict](t)(w.RecordPlayer(600*ms, 0, Vec3{5, 4, 4}, NoVehicle))
-	for _, at := range []time.Duration{0, 100 * ms, 499 * ms, 500 * ms} {
-		if got := must2[Vec3](t)(w.PlayerAt(at, 0)); got != (Vec3{4, 4, 4}) {
-			t.Errorf("PlayerAt(%v) = %v, want the epoch's first sample {4 4 4}", at, got)
-		}
-	}
-}
 
 // restartCases are the discontinuities that start a player's history anew, each with
 // where the entity stands afterwards.
@@ -104,29 +28,6 @@ var restartCases = []struct {
 		}
 		return w.FreezePlayer(now, 0, true)
 	}},
-}
-
-func TestGamemodeMoveIsNotInterpolatedAcross(t *testing.T) {
-	w := mustWorld(t, Config{Players: 1, Vehicles: 1})
-	must(t, w.AddPlayer(0, 0))
-	must2[RecordVerdict](t)(w.RecordPlayer(0, 0, Vec3{0, 0, 0}, NoVehicle))
-	must2[RecordVerdict](t)(w.RecordPlayer(100*ms, 0, Vec3{1, 0, 0}, NoVehicle))
-	// A short move, well under the teleport distance: still no interpolation across it.
-	must(t, w.MovePlayer(150*ms, 0, Vec3{5, 0, 0}))
-	must2[RecordVerdict](t)(w.RecordPlayer(200*ms, 0, Vec3{6, 0, 0}, NoVehicle))
-	for _, c := range []struct {
-		at   time.Duration
-		want Vec3
-	}{
-		{50 * ms, Vec3{5, 0, 0}},  // before the move: the new epoch's first sample
-		{125 * ms, Vec3{5, 0, 0}}, // between the last old sample and the move: not {3 0 0}
-		{150 * ms, Vec3{5, 0, 0}},
-		{175 * ms, Vec3{5.5, 0, 0}}, // within the new epoch: interpolated
-	} {
-		if got := must2[Vec3](t)(w.PlayerAt(c.at, 0)); !near(got, c.want, 1e-6) {
-			t.Errorf("PlayerAt(%v) = %v, want %v", c.at, got, c.want)
-		}
-	}
 }
 
 func TestEveryDiscontinuityStartsTheHistoryAnew(t *testing.T) {
@@ -172,65 +73,6 @@ func TestUnfreezeStartsTheHistoryAnewToo(t *testing.T) {
 	}
 	if got := must2[Vec3](t)(w.PlayerAt(35*ms, 0)); got != (Vec3{1, 0, 0}) {
 		t.Errorf("PlayerAt before the unfreeze = %v, want where it stood {1 0 0}", got)
-	}
-}
-
-func TestVehicleMoveFreezeAndRespawnStartItsHistoryAnew(t *testing.T) {
-	for _, c := range []struct {
-		name    string
-		restart func(w *World, now time.Duration) error
-		to      Pose
-	}{
-		{"gamemode move", func(w *World, now time.Duration) error {
-			return w.MoveVehicle(now, 0, Pose{Position: Vec3{50, 0, 0}, Rotation: yaw(90)})
-		}, Pose{Position: Vec3{50, 0, 0}, Rotation: yaw(90)}},
-		{"freeze", func(w *World, now time.Duration) error { return w.FreezeVehicle(now, 0, true) },
-			Pose{Position: Vec3{9, 0, 0}, Rotation: yaw(9)}},
-		{"respawn", func(w *World, now time.Duration) error {
-			return w.RespawnVehicle(now, 0, Pose{Position: Vec3{-3, 0, 0}, Rotation: identity})
-		}, Pose{Position: Vec3{-3, 0, 0}, Rotation: identity}},
-		{"teleport", func(w *World, now time.Duration) error {
-			v, err := w.RecordVehicle(now, 0, Pose{Position: Vec3{100, 0, 0}, Rotation: yaw(9)})
-			if err == nil && v != Teleported {
-				t.Errorf("a 91 m jump was %v, want teleported", v)
-			}
-			return err
-		}, Pose{Position: Vec3{100, 0, 0}, Rotation: yaw(9)}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			w := mustWorld(t, Config{Players: 1, Vehicles: 1})
-			must(t, w.AddVehicle(0, 0, Pose{Rotation: identity}))
-			for i := 1; i <= 9; i++ {
-				must2[RecordVerdict](t)(w.RecordVehicle(time.Duration(i)*33*ms, 0, Pose{Position: Vec3{float32(i), 0, 0}, Rotation: yaw(float64(i))}))
-			}
-			must(t, c.restart(w, 300*ms))
-			for _, at := range []time.Duration{0, 150 * ms, 299 * ms, 300 * ms, time.Second} {
-				got := must2[Pose](t)(w.VehicleAt(at, 0))
-				if !near(got.Position, c.to.Position, 1e-6) || math.Abs(float64(got.Rotation.W-c.to.Rotation.W)) > 1e-6 {
-					t.Errorf("VehicleAt(%v) = %v, want the new epoch's first pose %v", at, got, c.to)
-				}
-			}
-		})
-	}
-}
-
-func TestJumpBeyondTheTeleportDistanceStartsANewEpoch(t *testing.T) {
-	w := mustWorld(t, Config{Players: 1, Vehicles: 1, TeleportDistance: 10})
-	must(t, w.AddPlayer(0, 0))
-	if v := must2[RecordVerdict](t)(w.RecordPlayer(0, 0, Vec3{0, 0, 0}, NoVehicle)); v != Started {
-		t.Errorf("first sample: %v, want started", v)
-	}
-	if v := must2[RecordVerdict](t)(w.RecordPlayer(100*ms, 0, Vec3{6, 8, 0}, NoVehicle)); v != Appended {
-		t.Errorf("a jump of exactly the teleport distance: %v, want appended", v)
-	}
-	if v := must2[RecordVerdict](t)(w.RecordPlayer(200*ms, 0, Vec3{6, 18.01, 0}, NoVehicle)); v != Teleported {
-		t.Errorf("a jump just beyond the teleport distance: %v, want teleported", v)
-	}
-	if got := must2[Vec3](t)(w.PlayerAt(150*ms, 0)); got != (Vec3{6, 18.01, 0}) {
-		t.Errorf("PlayerAt across the teleport = %v, want the new epoch's first sample", got)
-	}
-	if got := must2[Vec3](t)(w.PlayerAt(50*ms, 0)); got != (Vec3{6, 18.01, 0}) {
-		t.Errorf("PlayerAt in the old epoch = %v, want the new epoch's first sample", got)
 	}
 }
 

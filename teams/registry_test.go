@@ -59,34 +59,6 @@ func must(t *testing.T) func(Change, error) Change {
 	}
 }
 
-func TestTeamsHaveNameColorAndFriendlyFire(t *testing.T) {
-	r := New()
-	def := Team{Name: "Grove Street", Color: 0x00ff00ff}
-	require.NoError(t, r.CreateTeam(7, def))
-	got, exists := r.Team(7)
-	require.True(t, exists)
-	require.Equal(t, def, got)
-
-	changed := Team{Name: "Grove Street Families", Color: 0x00aa00ff, FriendlyFire: true}
-	must(t)(r.ChangeTeam(7, changed))
-	got, _ = r.Team(7)
-	require.Equal(t, changed, got)
-
-	must(t)(r.SetFriendlyFire(7, false))
-	got, _ = r.Team(7)
-	require.Equal(t, Team{Name: "Grove Street Families", Color: 0x00aa00ff}, got, "SetFriendlyFire keeps name and color")
-
-	require.NoError(t, r.CreateTeam(MaxTeams, Team{Name: "Ballas"}))
-	require.Equal(t, 2, r.TeamCount())
-	require.Equal(t, []TeamID{7, MaxTeams}, r.AppendTeams(nil))
-
-	must(t)(r.RemoveTeam(7))
-	_, exists = r.Team(7)
-	require.False(t, exists)
-	require.Equal(t, 1, r.TeamCount())
-	require.NoError(t, r.CreateTeam(7, def), "a removed team's id can be used again")
-}
-
 func TestCreateTeamRefusesBadInputAndChangesNothing(t *testing.T) {
 	tests := []struct {
 		name string
@@ -175,75 +147,6 @@ func TestMembershipVerbsRefuseBadPlayersAndTeamsAndChangeNothing(t *testing.T) {
 			require.True(t, before == *r, "a refused operation left a trace")
 		})
 	}
-}
-
-func TestMembershipLeavesWithThePlayerOnDisconnect(t *testing.T) {
-	r := world(t)
-	c := must(t)(r.Disconnect(redB))
-	require.Equal(t, Change{Rev: c.Rev, Moved: true, Regrouped: 1}, c)
-	require.False(t, r.Connected(redB))
-	require.Equal(t, NoTeam, r.TeamOf(redB))
-	require.Equal(t, uint16(0), r.Group(redB))
-	require.Equal(t, 1, r.MemberCount(red))
-	require.Equal(t, []PlayerID{redA}, r.AppendMembers(nil, red))
-	require.False(t, r.Stamp(redA, redB).Teammate)
-	require.False(t, r.Stamp(redB, redA).Teammate)
-}
-
-func TestNewPlayerOnTheSameIDDoesNotInheritTheTeam(t *testing.T) {
-	r := world(t)
-	must(t)(r.Disconnect(redB))
-	require.NoError(t, r.Connect(redB))
-	require.True(t, r.Connected(redB))
-	require.Equal(t, NoTeam, r.TeamOf(redB))
-	require.Equal(t, uint16(0), r.Group(redB))
-	require.Equal(t, 1, r.MemberCount(red))
-	require.False(t, r.Teammates(redA, redB))
-}
-
-func TestJoiningTheTeamAPlayerIsInChangesNothing(t *testing.T) {
-	r := world(t)
-	before := *r
-	c := join(t, r, redA, red)
-	require.Equal(t, Change{Rev: before.Rev()}, c)
-	require.True(t, before == *r)
-}
-
-func TestLeavingWithoutATeamChangesNothing(t *testing.T) {
-	r := world(t)
-	before := *r
-	c := must(t)(r.LeaveTeam(nomad))
-	require.Equal(t, Change{Rev: before.Rev()}, c)
-	require.True(t, before == *r)
-}
-
-func TestSwitchingTeamsLeavesTheOldTeam(t *testing.T) {
-	r := world(t)
-	join(t, r, redB, blue)
-	require.Equal(t, blue, r.TeamOf(redB))
-	require.Equal(t, 1, r.MemberCount(red))
-	require.Equal(t, 3, r.MemberCount(blue))
-	require.Equal(t, []PlayerID{redB, blueA, blueB}, r.AppendMembers(nil, blue))
-	require.False(t, r.Teammates(redA, redB))
-	require.True(t, r.Teammates(redB, blueA))
-}
-
-func TestRemoveTeamReleasesItsMembers(t *testing.T) {
-	r := world(t)
-	c := must(t)(r.RemoveTeam(red))
-	require.Equal(t, Change{Rev: c.Rev, Moved: true, Regrouped: 2}, c)
-	for _, p := range []PlayerID{redA, redB} {
-		require.True(t, r.Connected(p), "members stay connected")
-		require.Equal(t, NoTeam, r.TeamOf(p))
-		require.Equal(t, uint16(0), r.Group(p))
-	}
-	require.False(t, r.Teammates(redA, redB))
-	require.Zero(t, r.MemberCount(red))
-	require.Empty(t, r.AppendMembers(nil, red))
-	// A new team on the same id does not take the old members back.
-	require.NoError(t, r.CreateTeam(red, Team{Name: "New red"}))
-	require.Zero(t, r.MemberCount(red))
-	require.False(t, r.Teammates(redA, redB))
 }
 
 func TestGettersAnswerForIDsOutOfRange(t *testing.T) {
