@@ -56,7 +56,10 @@
 // between two frames at 30 Hz, it is reached honestly only after about half a second of
 // lost frames at top speed, and then starting anew costs only that the shooter leads
 // that target for up to 400 ms. A host that teleports an entity itself says so with
-// MovePlayer or MoveVehicle, whatever the distance.
+// MovePlayer or MoveVehicle, whatever the distance. MoveVehicle and RespawnVehicle move
+// the vehicle's history only: a host that moves a vehicle with players inside moves each
+// occupant too (MovePlayer), or a recipient in it is listed with its own position still on
+// the old path while its vehicle's pose is at the new spot (examples/refserver does this).
 //
 // # Where an entity's own claims may start
 //
