@@ -1,7 +1,54 @@
 // Package vitals keeps the server's health and armor ledger of each player's life
-// (adr-0045): the server owns how much health and armor a life has and when it dies, the
+// ([ledger-only-falls]): the server owns how much health and armor a life has and when it dies, the
 // victim's client confirms that a hit happened, and damage from the environment stays the
 // victim's own observation.
+//
+// # Rules
+//
+// The rules below are the package's contract, each under a short stable name that code,
+// tests and the other packages cite. The sections after this one say how each works.
+//
+//   - [ledger-only-falls] Only the server raises the ledger (a command, a new life);
+//     everything a client sends (frames, hit reports) can only lower it, and a frame
+//     showing more than the ledger is cut and raises the god_mode flag.
+//   - [health-revision] Every health or armor command carries the connection's next
+//     revision (vital_rev); frames and reports echo the last one the client applied, and an
+//     item is judged against the ledger as of the revision it echoes.
+//   - [one-command-queue] The client applies the health commands in the order sent, in one
+//     queue: set_health(50) then add_health(25, 100) gives 75. A set or an add goes up to
+//     MaxVital, and a client drops a command of a life it no longer lives on, echoing it all
+//     the same.
+//   - [client-order] Frames and reports are applied in the order the client created them:
+//     reports are numbered (damage_seq) and a frame carries the number of the last report
+//     created before it; what arrives ahead of its place waits at most ReportWait.
+//   - [sums-after-frames] A sum of fire, spray or environmental damage comes after the
+//     frames that already showed it, so it only lowers the ledger to what it claims was left.
+//   - [damage-floor] A bullet or a blow costs at least a floor computed from the weapon's
+//     damage under the WeaponProperties revision the shot echoed and the lower of the
+//     shooter's skill tiers within SkillChangeGrace of a change (vehicle guns: the standard
+//     tier); fire, explosions, rams and the environment have no floor.
+//   - [damage-multipliers] The victim applies a damage multiplier per class (the weapon the
+//     damage arrives with), armor first; a multiplier of 0 refuses the hit.
+//   - [trust-in-fields] A report's attacker, weapon and order count only once the host
+//     correlated it with an action the server accepted ("the shot it answers"); its body
+//     part must be on the whitelist and never changes the floor; its numbers count only
+//     within the floor and the ledger.
+//   - [death-by-ledger] When the ledger's health reaches 0 (or on an accepted vehicle
+//     explosion for an occupant, or an accepted stealth kill, whose decision is the
+//     server's whole) the server counts the life dead; leaving the vehicle does not cancel
+//     that death, and after it nothing raises the ledger. Whose deadline commits the death
+//     is lifecycle's.
+//   - [lethal-report-first] A lethal damage report travels on the reliable lane ahead of
+//     the victim's DeathReport.
+//   - [mutual-kill] Once a death is committed, the dead player's actions are refused: two
+//     players cannot kill each other with shots fired after one of them died.
+//   - [server-zero-after-death] When the server commits a death the victim did not report,
+//     it sends a critical SetHealth(0) with the connection's next revision.
+//   - [god-mode-detector] Ours: a victim that confirms far fewer of the hits shooters
+//     claimed against it than were claimed, and whose ledger felt far less, is flagged; the
+//     detector never changes health.
+//   - [vehicle-god-mode-detector] Ours: the same weighing for the vehicles a player drives,
+//     whose health is the driver's client's, against the falls its own frames show.
 //
 // # The ledger in plain words
 //
@@ -170,7 +217,7 @@
 // duplicates are rejected. A frame's health and armor only lower the ledger (the same
 // -200..201 span, a negative value read as 0); its damage_seq only affects the order.
 //
-// # The god-mode suspicion detector (our design of record 0040)
+// # The god-mode suspicion detector ([god-mode-detector])
 //
 // A skipped hit looks exactly like a wall between shooter and victim, so it is left to
 // statistics. The host calls HitClaimed for every hit a shooter claimed that the server
@@ -191,7 +238,7 @@
 // loss counts everything the ledger lost, so one lost report (whose loss the frames still
 // show) never flags an honest player. The detector never changes health.
 //
-// # The vehicle_god_mode detector (adr-0041, our design of record 0040)
+// # The vehicle_god_mode detector ([vehicle-god-mode-detector])
 //
 // A vehicle's health is the driver's client's, not the ledger's: a client that never lets
 // its car take damage looks like a driver every bullet missed. VehicleDetector, one per

@@ -5,8 +5,7 @@ import (
 	"time"
 )
 
-// The god-mode suspicion detector (record 0040 is not provided; this is our design, see
-// doc.go). Defaults of Config and the detector's fixed resolution.
+// The god-mode suspicion detector ([god-mode-detector], our design, see doc.go). Defaults of Config and the detector's fixed resolution.
 const (
 	// SuspicionBucket is the resolution of the detector's sliding window.
 	SuspicionBucket = time.Second

@@ -9,7 +9,7 @@ import (
 	"github.com/arbitergo/arbiter/internal/ids"
 )
 
-// Durations and limits of the record (adr-0045). They are constants, not configuration:
+// Durations and limits of the ledger's rules (see # Rules in doc.go). They are constants, not configuration:
 // the honest client's behaviour is built around them.
 const (
 	// StartHealth is the health of every life at its spawn or respawn grant.
@@ -458,8 +458,8 @@ type LastDamage struct {
 	Valid bool
 }
 
-// Suspicion is the state of the god-mode suspicion detector (the design of record 0040 is
-// in doc.go).
+// Suspicion is the state of the god-mode suspicion detector ([god-mode-detector], in
+// doc.go).
 type Suspicion struct {
 	// Raised is true in the call where the victim first met the condition (edge-triggered;
 	// it re-arms once the condition stops holding).

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// The vehicle_god_mode suspicion detector (adr-0041, our design of record 0040).
+// The vehicle_god_mode suspicion detector ([vehicle-god-mode-detector]).
 //
 // A vehicle's health is not on the ledger: the driver's client computes and shows it, and
 // no record makes the server own it. A client that never lets its vehicle take damage
