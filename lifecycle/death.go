@@ -7,8 +7,7 @@ import (
 	"github.com/arbitergo/arbiter/internal/revision"
 )
 
-// The wait for the victim's report of a death the server counted (ADR 0045, death by the
-// ledger): ReportWaitBase + 2 x min(RTT, MaxCountedRTT), plus StealthKillExtra for a
+// The wait for the victim's report of a death the server counted ([report-wait]): ReportWaitBase + 2 x min(RTT, MaxCountedRTT), plus StealthKillExtra for a
 // stealth kill, from the moment the server counted the death.
 const (
 	// ReportWaitBase is the fixed part of the wait.

@@ -120,10 +120,13 @@ func Check(t testing.TB, dir string, cites ...string) {
 		t.Fatalf("%s/doc.go defines no rule (a list item starting with [a-rule-name] under # Rules)", dir)
 	}
 	src, _ := os.ReadFile(filepath.Join(dir, "doc.go"))
+	seen := map[string]bool{}
 	for _, m := range defPattern.FindAllSubmatch(src, -1) {
-		if n := strings.Count(string(src), "- ["+string(m[1])+"]"); n > 1 {
-			t.Errorf("%s/doc.go defines [%s] %d times", dir, m[1], n)
+		name := string(m[1])
+		if seen[name] {
+			t.Errorf("%s/doc.go defines [%s] more than once", dir, name)
 		}
+		seen[name] = true
 	}
 	known := map[string]bool{}
 	for name := range own {
