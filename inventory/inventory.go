@@ -11,7 +11,7 @@ import (
 // Durations and rates of the store's own rules.
 const (
 	// SkillChangeGrace is how long after a skill change the damage floor takes the
-	// lower of the tiers held (adr-0045, "Damage floor"): a shot fired before the
+	// lower of the tiers held ([skill-tier-grace]): a shot fired before the
 	// client applied the change may still arrive.
 	SkillChangeGrace = 5 * time.Second
 	// CreditHold is how long rounds a frame has already counted wait for their shots.
@@ -86,7 +86,7 @@ const (
 	// range data's source (weapon-config) allows between two players.
 	RangeSlack float32 = 2
 	// MeleeRange is the largest distance between attacker and victim of an accepted
-	// blow (adr-0045, sources of damage: "<= 6 m"). Positions are a frame old on both
+	// blow (ours: the reach the damage floor of a blow allows, 6 m). Positions are a frame old on both
 	// sides, so this is much more than a weapon's reach.
 	MeleeRange float32 = 6
 )
