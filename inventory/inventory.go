@@ -86,7 +86,7 @@ const (
 	// range data's source (weapon-config) allows between two players.
 	RangeSlack float32 = 2
 	// MeleeRange is the largest distance between attacker and victim of an accepted
-	// blow (ours: the reach the damage floor of a blow allows, 6 m). Positions are a frame old on both
+	// blow (vitals' [sources-of-damage]: 6 m). Positions are a frame old on both
 	// sides, so this is much more than a weapon's reach.
 	MeleeRange float32 = 6
 )

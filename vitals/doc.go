@@ -21,6 +21,14 @@
 //   - [client-order] Frames and reports are applied in the order the client created them:
 //     reports are numbered (damage_seq) and a frame carries the number of the last report
 //     created before it; what arrives ahead of its place waits at most ReportWait.
+//   - [sources-of-damage] Each source of damage has what the server decides and what it
+//     takes from the victim: a bullet (on foot or from a vehicle gun) needs an accepted
+//     shot whose ray passed the victim and costs at least the floor; a blow needs a living
+//     attacker within 6 m, at the weapon's rate, and costs at least the floor of the
+//     weakest blow; a stealth kill is the server's whole decision; projectiles,
+//     explosions, fire, rams and the environment are the victim's observation of an amount
+//     only its physics knows, within the cause, window and radius the server accepted; a
+//     vehicle explosion kills its occupants by the server's decision.
 //   - [sums-after-frames] A sum of fire, spray or environmental damage comes after the
 //     frames that already showed it, so it only lowers the ledger to what it claims was left.
 //   - [damage-floor] A bullet or a blow costs at least a floor computed from the weapon's
