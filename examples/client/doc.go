@@ -183,9 +183,9 @@
 // # Death and respawn
 //
 // The dying client sends DeathReport on the lane (lifecycle's [server-commits-death]),
-// DeathReportDelay (150 ms, the death animation) after it died ([death-report-delay]), with its life, its own belief of the
-// killer (the attacker of the lethal damage; none for a fall, set_health(0) or a suicide),
-// the means, and the death animation it played, always one of lifecycle's poses (a seat
+// DeathReportDelay (150 ms, the death animation) after it died ([death-report-delay]),
+// with its life, its own belief of the killer (the attacker of the lethal damage; none
+// for a fall, set_health(0) or a suicide), the means, and the death animation it played, always one of lifecycle's poses (a seat
 // pose in a vehicle, drowning, a fatal fall, a blast, a knock-down for blows and rams, a
 // head or leg shot, the knife's for a stealth kill; the default otherwise). It stops acting, keeps
 // sending frames with alive = 0 and health 0, and sends RespawnRequest naming the life it
