@@ -498,7 +498,7 @@ func (w *World) countDeath(now time.Duration, p *player, d vitals.Death) {
 
 // killerHandle turns the attacker vitals names into the lifecycle's handle of a killer: no
 // one for the victim itself, a player no longer connected (or a new one on its id), or the
-// victim's teammate at the relation revision rev or now (adr-0039: never a teammate).
+// victim's teammate at the relation revision rev or now (teams' [teammate-never-credited]).
 func (w *World) killerHandle(victim *player, id PlayerID, rev uint16) lifecycle.Handle {
 	if id == NoPlayer || id == victim.id {
 		return lifecycle.Handle{ID: lifecycle.NoPlayer}
