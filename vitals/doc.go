@@ -48,8 +48,8 @@
 //     is lifecycle's.
 //   - [lethal-report-first] A lethal damage report travels on the reliable lane ahead of
 //     the victim's DeathReport.
-//   - [mutual-kill] Once a death is committed, the dead player's actions are refused: two
-//     players cannot kill each other with shots fired after one of them died.
+//   - [mutual-kill] Two shots relayed before either death both kill; once the server
+//     committed a death, the dead player's shots and other actions are refused.
 //   - [server-zero-after-death] When the server commits a death the victim did not report,
 //     it sends a critical SetHealth(0) with the connection's next revision.
 //   - [god-mode-detector] Ours: a victim that confirms far fewer of the hits shooters

@@ -16,7 +16,7 @@ var soak = flag.Bool("match.soak", false, "run the full grid: every seed of the 
 
 // TestDefaultMatchWrongsNoHonestPlayer plays the reference match (shortened under the race
 // detector) and checks the project's promise: no honest player is wronged, and every
-// source of damage of adr-0045's table occurred.
+// source of damage of vitals' [sources-of-damage] occurred ([every-source-occurs]).
 func TestDefaultMatchWrongsNoHonestPlayer(t *testing.T) {
 	cfg := Default() // ten simulated minutes, about five seconds
 	if raceEnabled {
