@@ -5,13 +5,13 @@
 //
 // # Rules
 //
-// What a match holds the server to, and the measurements it reproduces, each under a
-// short stable name that code and tests cite (a domain package's rule is cited with the
-// package's name, as in vitals' [health-revision], and defined under # Rules in that
-// package's documentation):
+// A match measures the project's promise, the root package's [honest-never-wronged]: no
+// early death, no cut frame, no refused shot or command, no disagreement (see What a
+// match measures). What else it holds the server to, and the measurements it reproduces,
+// each under a short stable name that code and tests cite (a domain package's rule is
+// cited with the package's name, as in vitals' [health-revision], and defined under
+// # Rules in that package's documentation):
 //
-//   - [honest-never-wronged] An honest player is never wronged: no early death, no cut
-//     frame, no refused shot or command, no disagreement (see What a match measures).
 //   - [every-source-occurs] A default match makes every source of damage of vitals'
 //     [sources-of-damage] occur, so the promise is measured on all of them.
 //   - [race-measurement] With Config.Race, set_health commands sent to players under fire
