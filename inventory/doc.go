@@ -103,7 +103,7 @@
 // # The invariant, and what it takes under reordering
 //
 // The server's count is never below the client's real count, so an honest shot is
-// never refused for want of ammo. The record argues that nothing is deducted twice
+// never refused for want of ammo. The simple argument is that nothing is deducted twice
 // because a frame carries an absolute value; two cases of a real network need more,
 // and this package handles both:
 //
@@ -206,7 +206,7 @@
 // # Deliberately open
 //
 // A client that never reloads still fires within its finite total and the weapon's
-// cadence (the record's own remaining hole). The continuous spend trusts the frame's
+// cadence (a hole the rules leave open). The continuous spend trusts the frame's
 // fire key and clip: a client that forges its frames can hide its fire, and a press
 // shorter than a frame interval costs nothing. Blows and projectiles of an overwritten
 // weapon still have the echo's DisplacedGrace, or SettleTimeout without an echo (they

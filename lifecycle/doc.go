@@ -109,8 +109,8 @@
 // From the commit on, the player's actions are refused (MayAct is false; the host checks it
 // before a shot, a damage report, a command) and only a respawn grant revives it; the
 // revived player acts from the first living frame of its new life. While the server waits
-// for the report (dying), the player may still act: the record refuses actions from the
-// commit on.
+// for the report (dying), the player may still act: vitals' [mutual-kill] refuses
+// actions from the commit on.
 //
 // # Respawn
 //
@@ -172,7 +172,7 @@
 //   - a frame of a new player on a reused id that overtakes the "player left": it carries
 //     a newer generation than the departed player's copy and is dropped.
 //
-// # Where the record is open, and what we decided
+// # Where no rule decides, and what we decided
 //
 //   - The respawn policy is ours ([respawn-delay]): a fixed delay after the commit
 //     (DefaultRespawnDelay), overridable per death.
@@ -181,7 +181,7 @@
 //     (CountBeforeFirstFrame): the vitals package starts counting a life at its first
 //     frame, and the host refuses a stealth kill of a victim that may not act yet.
 //   - The grant revives (the relay and a show say alive at once), but actions wait for the
-//     first living frame of the new life (MayAct), as the vitals record does for commands.
+//     first living frame of the new life (MayAct), as vitals does for commands.
 //   - A DeathReport of the granted generation that arrives before any living frame of it
 //     (all lost or overtaken) proves that the life began: the life is confirmed and the
 //     death committed, instead of leaving an honest client dead without a way back.

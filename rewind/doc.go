@@ -165,7 +165,7 @@
 //   - [rtt-by-ping] The server measures each connection's round-trip time itself, with
 //     its own pings; a shooter whose round-trip time is not measured yet rewinds nobody.
 //
-// # Decided here, where the record is silent
+// # Decided here, where no rule decides
 //
 // The near distances (5 m on foot, 12 m seated), the teleport distance (30 m), the
 // frame rate a history keeps one sample per frame for (128 Hz), and the RTT measurement
@@ -184,7 +184,7 @@
 // flight when the gamemode moves a player or vehicle carry the old position; if they
 // land farther than the teleport distance they start yet another epoch, otherwise the
 // history interpolates across at most that distance, until the client applies the move.
-// The record names no revision for moves that would tell such frames apart. MoveVehicle
+// No rule names a revision for moves that would tell such frames apart. MoveVehicle
 // moves the vehicle's history only: a host that moves a vehicle with people in it calls
 // MovePlayer for each of them as well.
 package rewind

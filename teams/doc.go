@@ -82,7 +82,7 @@
 //
 // # Judging on the victim's client
 //
-// The client side of the record is here too, for the honest client model and for real
+// The client side of the rules is here too, for the honest client model and for real
 // clients: JudgeHit and Tracker. A shot is judged by the stamp its own packet carried:
 // the victim decides by what it knew when the shot was fired. Any other damage (melee, a
 // ram, fire, an explosion, a projectile's blast, an effect with a creator) is judged by
@@ -136,8 +136,8 @@
 //     flight can make them disagree for one explosion: an occupant the server counted dead
 //     that refused the damage is killed by the ledger's own death commit (SetHealth(0));
 //     one the server spared that applied it reports a death the server did not count,
-//     and lifecycle decides that report. The record leaves this window open, as it leaves
-//     the one of a shot.
+//     and lifecycle decides that report. No rule closes this window, as none closes the one
+//     of a shot.
 //   - Everything here is per slot. A report or a killer naming a player that has left
 //     (and whose slot may hold someone else) must be dropped by the host before it gets
 //     here (player tokens, lifecycle's [player-token]).

@@ -57,8 +57,8 @@ type Occupant struct {
 
 // Explosion is the facts of an accepted vehicle explosion.
 type Explosion struct {
-	// Killer is the credited killer of the vehicle (the record of vehicle damage decides
-	// who that is), which makes it the explosion's author; NoPlayer for none.
+	// Killer is the credited killer of the vehicle (the host's rule of vehicle damage
+	// credit decides who that is), which makes it the explosion's author; NoPlayer for none.
 	Killer PlayerID
 	// KillerGroup is the killer's damage group at the explosion (ignored without a killer).
 	KillerGroup uint16

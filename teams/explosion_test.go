@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Vehicle explosions, each case of the record. The world: redA, redB in red and blueA,
+// Vehicle explosions, each case of [explosion-spares-teammates]. The world: redA, redB in red and blueA,
 // blueB in blue (friendly fire off), loner in ffa (friendly fire on), nomad in no team.
 func TestVehicleExplosion(t *testing.T) {
 	tests := []struct {

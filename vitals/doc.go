@@ -109,8 +109,8 @@
 // covers every earlier command) or SendTimeout (15 s) after it was sent. At most
 // MaxPendingCommands (32) commands are in flight; above that the oldest settles at once.
 //
-// Ours, where the record holds such an item off the ledger (attribution only) until the
-// newest command settles: an item is judged against the ledger as of the revision it
+// Ours, where a plain hold would keep such an item off the ledger (attribution only)
+// until the newest command settles: an item is judged against the ledger as of the revision it
 // echoes, and the commands the client had not taken yet are replayed after it, as the
 // client applied them. The ledger is kept as a base (the ledger as of the newest revision
 // the client's order showed or that settled) and the commands in flight; the canonical
@@ -120,7 +120,7 @@
 // a set is erased by the set, a hit from before an add stays (an add never erases fresh
 // damage), and a hit that took the base to 0 killed the client before it took the
 // commands behind it (a dead client drops them), so the ledger counts the death. It closes
-// what the record's hold leaves open: a client that withholds its acknowledgement and keeps
+// what that hold leaves open: a client that withholds its acknowledgement and keeps
 // echoing an old revision was untouchable for 15 s after every command (110 confirmed hits
 // left it at full health), and under regeneration, a command every second, the newest
 // command never settled and the ledger never fell again. Now such a client is judged by
@@ -149,7 +149,7 @@
 // Only a credited report fills its place; a discarded one (uncorrelated, a teammate's, a
 // zero multiplier, a future revision) releases nothing.
 //
-// Deliberate extension of the record: the record has frames wait for reports; vitals also
+// Deliberate extension of the rule: the rule has frames wait for reports; vitals also
 // has a report wait for the reports numbered before it. A shotgun blast creates one report
 // per pellet in a single frame, and 0-30 ms of jitter reorders them; taking a later pellet
 // first would let its claimed remainder (which already includes the earlier pellets) stand
@@ -162,7 +162,7 @@
 // attribution and pays its floor. It draws first on what that item deducted beyond its own
 // claim, but only the first report after that item's start may draw on it, once, and not if
 // a health command was sent since that loss was deducted; the rest of the floor comes from
-// the ledger, armor first. The price, as the record says: an honest report late by more
+// the ledger, armor first. The price, and the rules accept it: an honest report late by more
 // than ReportWait, several in one frame, or late past a command's grace pays its floor once
 // more.
 //
@@ -170,7 +170,7 @@
 // the claimed remainder": the claimed remainder counts towards the claimed loss. The ledger
 // falls to the claimed remainder (never above the claimed "before"); if that took less than
 // the claimed loss, or less than the floor below the hit's "before", the rest is taken armor
-// first. For a client whose game took the hit armor first this is exactly the record's
+// first. For a client whose game took the hit armor first this is exactly the rule's
 // arithmetic; a client whose game split it otherwise (explosions, ramming) is not charged
 // the loss once from armor and once more from health.
 //

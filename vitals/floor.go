@@ -7,7 +7,7 @@ import (
 	"github.com/arbitergo/arbiter/internal/revision"
 )
 
-// The floor arithmetic of the record. A floor must never be above the game's own damage to
+// The floor arithmetic of [damage-floor]. A floor must never be above the game's own damage to
 // a player, or it would kill an honest player early.
 const (
 	// PlayerDamageFactor is what the game multiplies a weapon's damage by when the victim is

@@ -306,7 +306,7 @@ func (p *Player) moveCursor(n uint16) {
 // client makes no reports, so that is exactly its last report of the previous life, and a
 // hit the new life took before this frame (a report numbered after it, though not after
 // this frame's damage_seq) is the new life's. Without one it is this frame's damage_seq, as
-// the record says: a report the new life made before its first frame reached the server
+// [client-order] says: a report the new life made before its first frame reached the server
 // is then taken for the previous life's (the frames that follow still show its loss).
 func (p *Player) firstFrame(now time.Duration, in FrameInput) {
 	b := in.DamageSeq

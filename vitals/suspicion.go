@@ -32,7 +32,7 @@ const (
 
 const maxSuspicionBuckets = int(MaxSuspicionWindow / SuspicionBucket)
 
-// Config configures a Player. The zero Config is the record's defaults.
+// Config configures a Player. The zero Config is the package's defaults.
 type Config struct {
 	// SuspicionWindow is the god-mode detector's window. Zero means
 	// DefaultSuspicionWindow (20 s). Otherwise ClaimGrace+2s..MaxSuspicionWindow, rounded
@@ -49,7 +49,7 @@ type Config struct {
 	SuspicionMinClaimed float32
 }
 
-// withDefaults validates c and fills its zero fields with the record's defaults.
+// withDefaults validates c and fills its zero fields with the package's defaults.
 func (c Config) withDefaults() (Config, error) {
 	if c.SuspicionWindow == 0 {
 		c.SuspicionWindow = DefaultSuspicionWindow

@@ -199,7 +199,7 @@ const (
 // ledger (a hit or a sum), its floor and its multiplier class.
 type Source uint8
 
-// The damage sources (the record's "Sources of damage" table).
+// The damage sources ([sources-of-damage]).
 const (
 	sourceInvalid Source = iota
 	// SourceBullet: hitscan on foot or from a vehicle seat (WeaponShot). A hit with a floor

@@ -8,7 +8,7 @@ import (
 // The vehicle_god_mode suspicion detector ([vehicle-god-mode-detector]).
 //
 // A vehicle's health is not on the ledger: the driver's client computes and shows it, and
-// no record makes the server own it. A client that never lets its vehicle take damage
+// no rule makes the server own it. A client that never lets its vehicle take damage
 // looks, to the server, like a driver whose car every bullet missed. So it is left to
 // statistics, as a skipped hit is: the detector weighs the hits shooters claimed on the
 // vehicles a player drove, each accepted against the vehicle's rewound pose (the pose the

@@ -192,7 +192,7 @@ func (cfg *Config) fill() error {
 	return nil
 }
 
-// Client is the honest game client of one player: the client's side of every record, as a
+// Client is the honest game client of one player: the client's side of every rule, as a
 // pure state machine. It speaks to the server through its own transport.Endpoint
 // (Receive, Tick, Flush) and to the world around it through the game-side verbs (Move,
 // Fire, MeleeHit, ...), and it never lies: it applies what the server commands in order,

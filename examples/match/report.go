@@ -111,7 +111,7 @@ type Wronged struct {
 	// counted.
 	RefusedCommands int `json:"refused_commands"`
 	// Disagreements: hits an honest victim reported that the server neither credited nor
-	// may discard by a record's rule, and, after the match settled, players whose health,
+	// may discard by a domain package's rule, and, after the match settled, players whose health,
 	// armor, weapons or life the server and the client disagree on.
 	Disagreements int `json:"disagreements"`
 	// RefusedEntries: frames of an honest client refused for the seat they claim (the
@@ -179,7 +179,8 @@ type OriginReport struct {
 	LostLaunch float64 `json:"lost_launch_m"`
 }
 
-// RaceReport is the record's measurements, reproduced.
+// RaceReport is the health ledger's measurements, reproduced ([race-measurement],
+// [fixed-windows-rejected]).
 type RaceReport struct {
 	// SetHealth is the number of set_health commands whose crossing was measured.
 	SetHealth int `json:"set_health"`

@@ -327,7 +327,7 @@ type Config struct {
 	Loadout []Loadout
 	// Weapons configures the weapon catalogue (zero: GTA San Andreas).
 	Weapons inventory.Config
-	// Vitals configures every player's ledger and god-mode detector (zero: the record).
+	// Vitals configures every player's ledger and god-mode detector (zero: vitals' defaults).
 	Vitals vitals.Config
 	// VehicleGodMode configures every player's vehicle_god_mode detector (zero: the
 	// package's defaults, see vitals.VehicleDetector).
