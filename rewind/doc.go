@@ -159,9 +159,9 @@
 //   - [victim-decides-hit] The server has no collision world: the hit, the walls, the body
 //     part and the damage are the victim's client's computation; the shooter's hit claim
 //     decides nothing.
-//   - [history-restarts] A gamemode move, a freeze change, a respawn, a vehicle created
-//     or destroyed, and a detected teleport each start the entity's history anew, and a
-//     rewind never interpolates across such a break.
+//   - [history-restarts] A gamemode move, a freeze change, a respawn and a detected
+//     teleport each start the entity's history anew, and a rewind never interpolates
+//     across such a break.
 //   - [rtt-by-ping] The server measures each connection's round-trip time itself, with
 //     its own pings; a shooter whose round-trip time is not measured yet rewinds nobody.
 //

@@ -16,8 +16,8 @@
 //     item is judged against the ledger as of the revision it echoes.
 //   - [one-command-queue] The client applies the health commands in the order sent, in one
 //     queue: set_health(50) then add_health(25, 100) gives 75. A set or an add goes up to
-//     MaxVital, and a client drops a command of a life it no longer lives on, echoing it all
-//     the same.
+//     the highest value on the wire (200), and a client drops a set or an add that arrives
+//     while its player is dead, and still takes (echoes) its revision.
 //   - [client-order] Frames and reports are applied in the order the client created them:
 //     reports are numbered (damage_seq) and a frame carries the number of the last report
 //     created before it; what arrives ahead of its place waits at most ReportWait.
