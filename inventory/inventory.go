@@ -500,6 +500,8 @@ func (inv *Inventory) floorTiers(now time.Duration, weapon uint8) uint8 {
 // FloorTier returns the tier the damage floor of weapon uses at now: the current tier,
 // or within SkillChangeGrace of a change the lowest tier held in that time. A weapon
 // without tiers is TierStd.
+//
+// Rules: [skill-tier-grace].
 func (inv *Inventory) FloorTier(now time.Duration, weapon uint8) Tier {
 	return Tier(bits.TrailingZeros8(inv.floorTiers(now, weapon)))
 }
@@ -508,6 +510,8 @@ func (inv *Inventory) FloorTier(now time.Duration, weapon uint8) Tier {
 // for a shot that named properties revision propsRev: the smallest damage among the
 // tiers the shooter may have fired at (FloorTier's set), and that tier.
 // Errors: as Catalog.Damage.
+//
+// Rules: [skill-tier-grace].
 func (inv *Inventory) FloorDamage(now time.Duration, propsRev uint16, weapon uint8) (float32, Tier, error) {
 	if err := inv.cat.checkWeapon(weapon); err != nil {
 		return 0, 0, err

@@ -23,6 +23,8 @@ const (
 // DeathReport came: at + 2 x min(rtt, MaxCountedRTT) + ReportWaitBase (+ StealthKillExtra).
 // A negative rtt counts as 0. The sum is not checked: for an at less than the wait (at most
 // 13 s) below the largest Duration it wraps, and CountDeath refuses such an at (ErrBadTime).
+//
+// Rules: [report-wait].
 func ReportDeadline(at, rtt time.Duration, stealth bool) time.Duration {
 	rtt = min(max(rtt, 0), MaxCountedRTT)
 	d := at + 2*rtt + ReportWaitBase
@@ -66,6 +68,8 @@ type CountResult struct {
 //
 // Errors (nothing changes): ErrUnknownPlayer, ErrStaleToken, ErrBadRTT, ErrBadTime,
 // ErrBadCause, ErrBadPlayerID (a killer id out of range).
+//
+// Rules: [report-wait].
 func (w *World) CountDeath(h Handle, c Count, rtt time.Duration) (CountResult, error) {
 	s, err := w.lookup(h)
 	if err != nil {
@@ -165,6 +169,8 @@ type DeathResult struct {
 //
 // Errors (nothing changes): ErrUnknownPlayer, ErrStaleToken, ErrBadTime (a negative now),
 // ErrBadCause and ErrBadPlayerID (a blame out of range).
+//
+// Rules: [server-commits-death], [default-pose].
 func (w *World) ReportDeath(now time.Duration, h Handle, r DeathReport, blame Blame) (DeathResult, error) {
 	s, err := w.lookup(h)
 	if err != nil {

@@ -59,6 +59,8 @@ func (p Pose) Valid() bool { return p < poseCount }
 
 // OrDefault returns p if it is on the list, PoseDefault otherwise: the server's
 // replacement of a pose the game cannot produce.
+//
+// Rules: [default-pose].
 func (p Pose) OrDefault() Pose {
 	if p.Valid() {
 		return p

@@ -310,6 +310,8 @@ func (w *World) Phase(h Handle) (Phase, error) {
 // before the connect spawn and for an unknown or stale handle. True while alive and while
 // dying (the server counted the death and waits for the report: vitals'
 // [mutual-kill] refuses actions from the commit on).
+//
+// Rules: [first-living-frame].
 func (w *World) MayAct(h Handle) bool {
 	s, err := w.lookup(h)
 	return err == nil && s.phase.MayAct()

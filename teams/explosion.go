@@ -97,6 +97,8 @@ func (f Fate) String() string {
 // It is a pure function and does not allocate when dst has room. Bad facts (an id out of
 // range, more than MaxOccupants occupants, an occupant twice) return dst unchanged and an
 // error.
+//
+// Rules: [explosion-spares-teammates].
 func JudgeExplosion(e Explosion, dst []Fate) ([]Fate, error) {
 	if e.Killer != NoPlayer {
 		if err := checkPlayer(e.Killer); err != nil {

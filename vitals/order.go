@@ -25,6 +25,8 @@ import (
 // counting the life whatever it echoes (the echo itself is not taken and the ledger is not
 // touched), since ignoring it would let a client keep its life uncounted, its reports held
 // and its commands refused.
+//
+// Rules: [ledger-only-falls], [client-order], [health-revision].
 func (p *Player) Frame(now time.Duration, in FrameInput) (FrameResult, error) {
 	if !finite(in.Health) || !finite(in.Armor) {
 		return FrameResult{Effects: p.quiet()}, fmt.Errorf("%w: frame health %v armor %v", ErrNotFinite, in.Health, in.Armor)
@@ -86,6 +88,8 @@ func (p *Player) Frame(now time.Duration, in FrameInput) (FrameResult, error) {
 // final outcome in a later call's Effects.Reports); a report whose place was passed is late
 // and pays only its floor; the rest is discarded with its reason. Invalid fields return an
 // error and change nothing.
+//
+// Rules: [trust-in-fields], [damage-floor], [client-order], [sums-after-frames], [mutual-kill].
 func (p *Player) Report(now time.Duration, in ReportInput) (ReportResult, error) {
 	if err := validateReport(&in); err != nil {
 		return ReportResult{Effects: p.quiet()}, err

@@ -96,6 +96,8 @@ const (
 )
 
 // ValidBodyPart reports whether b is on the body part whitelist (3..9).
+//
+// Rules: [trust-in-fields].
 func ValidBodyPart(b uint8) bool { return b >= BodyTorso && b <= BodyHead }
 
 // Vitals is a pair of health and armor, as the ledger holds them and as a frame or a

@@ -77,6 +77,8 @@ type VehicleDetector struct {
 }
 
 // NewVehicleDetector returns an empty detector, or ErrConfig for a bad cfg.
+//
+// Rules: [vehicle-god-mode-detector].
 func NewVehicleDetector(cfg VehicleConfig) (VehicleDetector, error) {
 	if cfg.MinClaimed == 0 {
 		cfg.MinClaimed = DefaultVehicleMinClaimed
