@@ -27,6 +27,27 @@
 // 400 ms of round-trip time and 5 % loss without wronging an honest player: no early death,
 // no cut frame, no refused shot, no refused command.
 //
+// # Rules
+//
+// Every package names its rules under # Rules in its documentation, each with a short
+// stable name in square brackets, such as vitals' [ledger-only-falls] or teams'
+// [teammate-stamp]; code and tests cite a rule by that name, and a test in each package
+// fails when a cited name has no definition. The authority model itself:
+//
+//   - [server-owns] The server owns the health and armor of each life, the weapons and
+//     ammo, life and death, teams, and the recent path of every player and vehicle; it
+//     stamps these into what it relays, and never passes a client's own claim about them
+//     on.
+//   - [victim-confirms] A hit happens only when the victim's client reports it; the report
+//     may lower the ledger, never raise it, and a hit costs at least its floor.
+//   - [client-observation] The amount of damage from the shared world (falls, drowning,
+//     fire, explosions, rams) is the victim's observation, taken only downward.
+//   - [claims-bound-to-sender] A datagram from one connection changes another player's
+//     state only through a rule of the packages, and every claim it makes about its own
+//     player is checked against what the server accepted from that connection.
+//   - [honest-never-wronged] Every rule holds at 400 ms of round-trip time, 30 ms of
+//     jitter and 5 % loss without wronging an honest player.
+//
 // # The packages
 //
 //   - vitals: the health and armor ledger of each life: commands and their revisions, the
@@ -66,7 +87,7 @@
 // player" NoPlayer, 0xFFFF), and it is the same type in all of them, so an id passes from
 // one to another without a conversion. What the host owes the packages, in order:
 //
-//  1. Bind every claim to the sender. A datagram from connection A changes the state of
+//  1. Bind every claim to the sender ([claims-bound-to-sender]). A datagram from connection A changes the state of
 //     another player B only through a rule of the packages, and every claim A makes about
 //     itself (where it stood, what it drives and from which seat, what it holds, which life
 //     it is on, which revision it applied) is checked against what the server accepted from

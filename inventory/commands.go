@@ -136,6 +136,8 @@ func satAdd(a, b uint16) uint16 {
 //     game, which holds a slot, not a weapon).
 //
 // Errors: ErrUnknownWeapon, ErrNotAWeapon (19-21, the fists).
+//
+// Rules: [give-rules], [weapon-revision].
 func (inv *Inventory) Give(now time.Duration, weapon uint8, ammo uint16, setAsCurrent bool) (GiveWeapon, error) {
 	if err := inv.ownable(weapon); err != nil {
 		return GiveWeapon{}, err
@@ -182,6 +184,8 @@ func (inv *Inventory) Give(now time.Duration, weapon uint8, ammo uint16, setAsCu
 
 // Take removes weapon from its slot; if it was held, the fists are held.
 // Errors: ErrUnknownWeapon, ErrNotAWeapon, ErrNotOwned.
+//
+// Rules: [weapon-revision].
 func (inv *Inventory) Take(now time.Duration, weapon uint8) (TakeWeapon, error) {
 	if err := inv.ownable(weapon); err != nil {
 		return TakeWeapon{}, err
@@ -203,6 +207,8 @@ func (inv *Inventory) Take(now time.Duration, weapon uint8) (TakeWeapon, error) 
 // new clip, or ClipNotSet to keep the clip (cut to the new total).
 // Errors: ErrUnknownWeapon, ErrNotAWeapon, ErrNotOwned, ErrClipAboveTotal,
 // ErrClipTooLarge (above the weapon's largest clip size in the newest properties).
+//
+// Rules: [give-rules], [weapon-revision].
 func (inv *Inventory) SetAmmo(now time.Duration, weapon uint8, total, clip uint16) (SetWeaponAmmo, error) {
 	if err := inv.ownable(weapon); err != nil {
 		return SetWeaponAmmo{}, err
@@ -231,6 +237,8 @@ func (inv *Inventory) SetAmmo(now time.Duration, weapon uint8, total, clip uint1
 }
 
 // Clear empties every slot; the fists are held.
+//
+// Rules: [weapon-revision].
 func (inv *Inventory) Clear(now time.Duration) ClearWeapons {
 	rev := inv.nextRev()
 	for i := range inv.slots {
@@ -245,6 +253,8 @@ func (inv *Inventory) Clear(now time.Duration) ClearWeapons {
 
 // SetArmed makes weapon the held one (Fists: the bare hands, or what slot 0 holds).
 // Errors: ErrUnknownWeapon, ErrNotAWeapon (19-21), ErrNotOwned.
+//
+// Rules: [weapon-revision].
 func (inv *Inventory) SetArmed(now time.Duration, weapon uint8) (SetArmedWeapon, error) {
 	if err := inv.cat.checkWeapon(weapon); err != nil {
 		return SetArmedWeapon{}, err

@@ -1,11 +1,37 @@
 // Package inventory keeps each player's weapons and ammo on the server and reconciles
-// them with the client only downward (adr-weapon-inventory).
+// them with the client only downward ([inventory-only-falls]).
 //
 // The gamemode needs to read a player's weapons back, and the server must validate a
 // WeaponShot against what the player really owns. The client switches weapons and
 // spends ammo on its own; copying its reported ammo would make a frozen ammo counter
 // legal infinite ammo. So the server owns the store, only its own commands add to it,
 // and what the client reports can only take from it.
+//
+// # Rules
+//
+// The rules below are the package's contract, each under a short stable name that code,
+// tests and the other packages cite. The sections after this one say how each works.
+//
+//   - [inventory-only-falls] Only the server's commands (give, set ammo) add weapons or
+//     ammo; a client's frames and shots can only take from the store.
+//   - [weapon-revision] Each of the five weapon commands carries the player's next
+//     inventory revision (weapon_rev); the client echoes the last one it applied
+//     successfully, and its frames lower the store only while that echo matches.
+//   - [give-rules] A give follows the game's rules: the same weapon again adds its ammo, a
+//     different weapon in a slot that pools ammo carries the displaced total over, any
+//     other slot is replaced; a clip of 0xFFFF in SetWeaponAmmo means "not set".
+//   - [never-below-client] The invariant: the server's count of a weapon's rounds is never
+//     below the honest client's, whatever the reordering, so an honest shot is never
+//     refused for ammo.
+//   - [server-spends-continuous] For a continuous weapon (flamethrower, spray can,
+//     extinguisher) the server spends the ammo itself while the frame says the fire key
+//     is held, for the interval it was held.
+//   - [shot-sanity-check] The server's validation of a shot (the weapon is held, has a
+//     round, the ray is within its range) is a sanity check on what the player owns, not
+//     a judgement of the hit.
+//   - [skill-tier-grace] A shot is floored at the tier the player's skill gives, the lower
+//     of two tiers within SkillChangeGrace of a change; vehicle guns fire at the standard
+//     tier.
 //
 // # The pieces
 //
@@ -77,7 +103,7 @@
 // # The invariant, and what it takes under reordering
 //
 // The server's count is never below the client's real count, so an honest shot is
-// never refused for want of ammo. The record argues that nothing is deducted twice
+// never refused for want of ammo. The simple argument is that nothing is deducted twice
 // because a frame carries an absolute value; two cases of a real network need more,
 // and this package handles both:
 //
@@ -180,7 +206,7 @@
 // # Deliberately open
 //
 // A client that never reloads still fires within its finite total and the weapon's
-// cadence (the record's own remaining hole). The continuous spend trusts the frame's
+// cadence (a hole the rules leave open). The continuous spend trusts the frame's
 // fire key and clip: a client that forges its frames can hide its fire, and a press
 // shorter than a frame interval costs nothing. Blows and projectiles of an overwritten
 // weapon still have the echo's DisplacedGrace, or SettleTimeout without an echo (they

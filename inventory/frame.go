@@ -87,6 +87,8 @@ func (r FrameResult) String() string {
 //     the held total only down (min(observed, stored)), the clip freely under the total.
 //     Rounds the frame took from the total are kept for CreditHold as credit, so shots
 //     the frame already counted do not cost them a second time when they arrive after it.
+//
+// Rules: [inventory-only-falls], [weapon-revision], [server-spends-continuous], [never-below-client].
 func (inv *Inventory) Frame(now time.Duration, f Frame) FrameResult {
 	future := revision.Newer(f.WeaponRev, inv.rev)
 	if inv.displaced != 0 {

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// The record's own case of a give in flight (TestGiveInFlightIsNotUndoneByOldFrames), a
+// The case of a give in flight (TestGiveInFlightIsNotUndoneByOldFrames), a
 // frame that overtakes its shot (TestFrameThatOvertakesItsShotDoesNotDeductTwice) and the
 // last round's shot after the empty frame (TestFrameShowingZeroBeforeTheLastShotStillAcceptsIt)
 // are scenarios in testdata/scenarios/loss_order.txt.

@@ -11,7 +11,7 @@ import (
 // Durations and rates of the store's own rules.
 const (
 	// SkillChangeGrace is how long after a skill change the damage floor takes the
-	// lower of the tiers held (adr-0045, "Damage floor"): a shot fired before the
+	// lower of the tiers held ([skill-tier-grace]): a shot fired before the
 	// client applied the change may still arrive.
 	SkillChangeGrace = 5 * time.Second
 	// CreditHold is how long rounds a frame has already counted wait for their shots.
@@ -86,7 +86,7 @@ const (
 	// range data's source (weapon-config) allows between two players.
 	RangeSlack float32 = 2
 	// MeleeRange is the largest distance between attacker and victim of an accepted
-	// blow (adr-0045, sources of damage: "<= 6 m"). Positions are a frame old on both
+	// blow (vitals' [sources-of-damage]: 6 m). Positions are a frame old on both
 	// sides, so this is much more than a weapon's reach.
 	MeleeRange float32 = 6
 )
@@ -500,6 +500,8 @@ func (inv *Inventory) floorTiers(now time.Duration, weapon uint8) uint8 {
 // FloorTier returns the tier the damage floor of weapon uses at now: the current tier,
 // or within SkillChangeGrace of a change the lowest tier held in that time. A weapon
 // without tiers is TierStd.
+//
+// Rules: [skill-tier-grace].
 func (inv *Inventory) FloorTier(now time.Duration, weapon uint8) Tier {
 	return Tier(bits.TrailingZeros8(inv.floorTiers(now, weapon)))
 }
@@ -508,6 +510,8 @@ func (inv *Inventory) FloorTier(now time.Duration, weapon uint8) Tier {
 // for a shot that named properties revision propsRev: the smallest damage among the
 // tiers the shooter may have fired at (FloorTier's set), and that tier.
 // Errors: as Catalog.Damage.
+//
+// Rules: [skill-tier-grace].
 func (inv *Inventory) FloorDamage(now time.Duration, propsRev uint16, weapon uint8) (float32, Tier, error) {
 	if err := inv.cat.checkWeapon(weapon); err != nil {
 		return 0, 0, err

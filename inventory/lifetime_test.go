@@ -10,7 +10,7 @@ import (
 // (TestRepeatedGrantOfTheSameGenerationClearsNothing): scenarios in
 // testdata/scenarios/lifetime.txt.
 
-// modelClient is the honest client's side of the record for the lifetime scenario:
+// modelClient is the honest client's side of the rules for the lifetime scenario:
 // it applies commands in the lane's order and clears its store on the revival a grant
 // triggers.
 type modelClient struct {

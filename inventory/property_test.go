@@ -13,7 +13,7 @@ import (
 // This file simulates one player against the server's store over a network with delay,
 // delay drift, jitter, reordering and loss, with random gamemode commands, weapon
 // properties changes, skill changes, deaths and respawns. The client is an honest model
-// of the record's client side, written independently of the store: it applies the
+// of the rules' client side, written independently of the store: it applies the
 // commands in the lane's order with the game's own give rules, echoes the revision it
 // applied, fires only what it really has at the weapon's cadence, sprays continuous
 // weapons (one round per 25 ms game tick), throws projectiles and hits with melee.

@@ -199,6 +199,8 @@ func (inv *Inventory) pay(now time.Duration, s *slotState, displaced bool, weapo
 // An accepted shot takes one round (Payment says from where) and makes its weapon the
 // held one. A refused shot changes nothing. Shot never allocates. Duplicated datagrams
 // must be dropped before (each call spends a round).
+//
+// Rules: [shot-sanity-check], [never-below-client].
 func (inv *Inventory) Shot(now time.Duration, alive bool, shot Shot) ShotResult {
 	if !alive {
 		return ShotResult{Verdict: NotAlive}
@@ -255,6 +257,8 @@ func (inv *Inventory) Shot(now time.Duration, alive bool, shot Shot) ShotResult 
 // interval if the table sets one (the GTA San Andreas data sets none). An accepted
 // projectile takes one round of its weapon; it does not change the held weapon. A
 // refused one changes nothing.
+//
+// Rules: [shot-sanity-check].
 func (inv *Inventory) Projectile(now time.Duration, alive bool, weapon uint8) Result {
 	if !alive {
 		return Result{Verdict: NotAlive}
@@ -285,6 +289,8 @@ func (inv *Inventory) Projectile(now time.Duration, alive bool, weapon uint8) Re
 // minimum interval (a gun butt uses the fists' interval) with the melee rate
 // tolerance, in the newest properties. A blow costs no round and changes nothing but
 // the rate check.
+//
+// Rules: [shot-sanity-check].
 func (inv *Inventory) Melee(now time.Duration, alive bool, weapon uint8, distance float32) Result {
 	if !alive {
 		return Result{Verdict: NotAlive}

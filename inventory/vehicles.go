@@ -398,7 +398,7 @@ const (
 //   - d: the Predator's CVehicle::FireFixedMachineGuns is not reversed in gta-reversed.
 //     The same routine in reVC (the re-implementation of Vice City, the game it comes
 //     from) fires two rays from the bow every 150 ms (75 ms a ray), 20 pulls a burst, 60
-//     m ahead, of a fixed damage 15 (vitals' PredatorDamage; adr-0045 names it too). The
+//     m ahead, of a fixed damage 15 (vitals' PredatorDamage, which its damage floor uses). The
 //     weapon id its rounds carry in San Andreas is in no source read (Vice City inflicts
 //     them as the Uzi's): 31 is this project's choice, and no damage depends on it. The
 //     mount is a point on the bow with a 6 m reach (Vice City's muzzles stand 9.3 m

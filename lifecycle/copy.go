@@ -50,6 +50,8 @@ type Copy struct {
 
 // NewCopy builds a copy from the current state (a show, or a late join). No edge is
 // replayed: the snapshot already is the result of all of them.
+//
+// Rules: [show-current-state].
 func NewCopy(s Snapshot) Copy {
 	return Copy{
 		Subject: s.Subject,
@@ -67,6 +69,8 @@ func NewCopy(s Snapshot) Copy {
 // ignored. wasted tells a PlayerWasted (which must be about the copy's own life) from a
 // PlayerSpawned (which must be about a newer life). It returns EdgeApplied when the edge
 // applies; copyAlive tells a duplicate death apart.
+//
+// Rules: [player-token].
 func AcceptEdge(copyToken Token, copyGen Generation, copyAlive bool, wasted bool, edgeToken Token, edgeGen Generation) EdgeVerdict {
 	if edgeToken != copyToken {
 		return EdgeOtherPlayer
@@ -135,6 +139,8 @@ func (c *Copy) AcceptFrame(s Stamp) bool {
 // the point, take the generation) if the client never spawned in this connection (its
 // first RespawnPlayer tells it its generation), or if its generation is newer than the
 // client's own. A repeated RespawnPlayer of the life the client already lives in is ignored.
+//
+// Rules: [respawn-idempotent].
 func ShouldRespawn(spawned bool, own Generation, r RespawnPlayer) bool {
 	return !spawned || r.Gen.Newer(own)
 }

@@ -7,8 +7,7 @@ import (
 	"github.com/arbitergo/arbiter/internal/revision"
 )
 
-// The wait for the victim's report of a death the server counted (ADR 0045, death by the
-// ledger): ReportWaitBase + 2 x min(RTT, MaxCountedRTT), plus StealthKillExtra for a
+// The wait for the victim's report of a death the server counted ([report-wait]): ReportWaitBase + 2 x min(RTT, MaxCountedRTT), plus StealthKillExtra for a
 // stealth kill, from the moment the server counted the death.
 const (
 	// ReportWaitBase is the fixed part of the wait.
@@ -24,6 +23,8 @@ const (
 // DeathReport came: at + 2 x min(rtt, MaxCountedRTT) + ReportWaitBase (+ StealthKillExtra).
 // A negative rtt counts as 0. The sum is not checked: for an at less than the wait (at most
 // 13 s) below the largest Duration it wraps, and CountDeath refuses such an at (ErrBadTime).
+//
+// Rules: [report-wait].
 func ReportDeadline(at, rtt time.Duration, stealth bool) time.Duration {
 	rtt = min(max(rtt, 0), MaxCountedRTT)
 	d := at + 2*rtt + ReportWaitBase
@@ -67,6 +68,8 @@ type CountResult struct {
 //
 // Errors (nothing changes): ErrUnknownPlayer, ErrStaleToken, ErrBadRTT, ErrBadTime,
 // ErrBadCause, ErrBadPlayerID (a killer id out of range).
+//
+// Rules: [report-wait].
 func (w *World) CountDeath(h Handle, c Count, rtt time.Duration) (CountResult, error) {
 	s, err := w.lookup(h)
 	if err != nil {
@@ -166,6 +169,8 @@ type DeathResult struct {
 //
 // Errors (nothing changes): ErrUnknownPlayer, ErrStaleToken, ErrBadTime (a negative now),
 // ErrBadCause and ErrBadPlayerID (a blame out of range).
+//
+// Rules: [server-commits-death], [default-pose].
 func (w *World) ReportDeath(now time.Duration, h Handle, r DeathReport, blame Blame) (DeathResult, error) {
 	s, err := w.lookup(h)
 	if err != nil {

@@ -1,7 +1,43 @@
 // Package lifecycle owns whether each player is alive and which life it is on: the death
 // commit, the respawn grant, and the lifecycle edges that tell the other players about
-// both. It implements record ADR 0017 (death and respawn) and the "death by the ledger"
-// part of ADR 0045 (the wait for the victim's report of a death the server counted).
+// both, under the rules below, and the wait for the victim's report of a death the
+// server counted ([report-wait]).
+//
+// # Rules
+//
+// The rules below are the package's contract, each under a short stable name that code,
+// tests and the other packages cite. The sections after this one say how each works.
+//
+//   - [server-commits-death] Only the server commits a death, once per life, on the
+//     victim's DeathReport or when its wait for that report runs out; a client's "alive"
+//     is never relayed as it is and never commits a death. The server relays its own life
+//     state, and never a living player at lethal health.
+//   - [report-wait] After the server counted a death (the ledger reached 0, a vehicle
+//     explosion, a stealth kill), it waits for the victim's DeathReport for
+//     ReportWaitBase + 2 x RTT (RTT counted up to MaxCountedRTT), StealthKillExtra longer
+//     for a stealth kill, then commits the death itself.
+//   - [death-epoch] Each life has a number (death_epoch). A client echoes its own in every
+//     frame, report, request and combat message; whatever names an earlier life is
+//     refused, so the grant resets combat correlation (ours: the per-packet life check of
+//     combat traffic).
+//   - [respawn-idempotent] A dead client repeats its RespawnRequest on a timer; the server
+//     decides the moment (the respawn policy) and grants a new life at a point; a repeated
+//     request before the new life's first frame gets the same grant, so a lost
+//     RespawnPlayer heals itself.
+//   - [first-living-frame] A granted life is confirmed by its first living frame (or a
+//     DeathReport of it); its actions are accepted only from then on (MayAct).
+//   - [lifecycle-edges] The death (PlayerWasted) and respawn (PlayerSpawned) edges go
+//     reliably to the players the subject is shown to, once per life, and are critical:
+//     a lane that cannot take them breaks the connection.
+//   - [show-current-state] A recipient that does not see the subject gets no edges; a
+//     show (PlayerShow) carries the subject's current state, its copy is built from it,
+//     and the frames relayed before it are dropped (sync_seq).
+//   - [player-token] Every edge carries the connection's token, so an edge never hits a
+//     new player on a reused id.
+//   - [default-pose] Ours: the death poses are our list of the game's death animations; a
+//     pose not on it is replaced by PoseDefault.
+//   - [respawn-delay] Ours: the respawn policy is a fixed delay after the commit
+//     (DefaultRespawnDelay), overridable per death.
 //
 // # State and edges
 //
@@ -73,8 +109,8 @@
 // From the commit on, the player's actions are refused (MayAct is false; the host checks it
 // before a shot, a damage report, a command) and only a respawn grant revives it; the
 // revived player acts from the first living frame of its new life. While the server waits
-// for the report (dying), the player may still act: the record refuses actions from the
-// commit on.
+// for the report (dying), the player may still act: vitals' [mutual-kill] refuses
+// actions from the commit on.
 //
 // # Respawn
 //
@@ -136,16 +172,16 @@
 //   - a frame of a new player on a reused id that overtakes the "player left": it carries
 //     a newer generation than the departed player's copy and is dropped.
 //
-// # Where the record is open, and what we decided
+// # Where no rule decides, and what we decided
 //
-//   - The respawn policy's records (ADR 0012, ADR 0020) are not available. The default is a
-//     fixed delay after the commit (DefaultRespawnDelay), overridable per death.
-//   - The death poses are our list of the game's death animations (Pose).
+//   - The respawn policy is ours ([respawn-delay]): a fixed delay after the commit
+//     (DefaultRespawnDelay), overridable per death.
+//   - The death poses are ours ([default-pose]): our list of the game's death animations (Pose).
 //   - A count that arrives after a grant but before the first living frame is not taken
 //     (CountBeforeFirstFrame): the vitals package starts counting a life at its first
 //     frame, and the host refuses a stealth kill of a victim that may not act yet.
 //   - The grant revives (the relay and a show say alive at once), but actions wait for the
-//     first living frame of the new life (MayAct), as the vitals record does for commands.
+//     first living frame of the new life (MayAct), as vitals does for commands.
 //   - A DeathReport of the granted generation that arrives before any living frame of it
 //     (all lost or overtaken) proves that the life began: the life is confirmed and the
 //     death committed, instead of leaving an honest client dead without a way back.

@@ -63,6 +63,8 @@ type FrameResult struct {
 //
 // Errors (nothing changes; unwrapped, so that a refusal costs no allocation):
 // ErrUnknownPlayer, ErrStaleToken, ErrBadTime (a negative now), ErrBadHealth.
+//
+// Rules: [server-commits-death], [death-epoch], [first-living-frame].
 func (w *World) Frame(now time.Duration, h Handle, claim Claim, health float32) (FrameResult, error) {
 	s, err := w.lookup(h)
 	if err != nil {

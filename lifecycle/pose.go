@@ -3,8 +3,8 @@ package lifecycle
 //go:generate go tool stringer -type=Pose -linecomment
 
 // Pose is the death animation the victim's game played: the corpse lies the same on every
-// screen because PlayerWasted carries it. The list is ours (record ADR 0017 leaves it to
-// the game); it holds the animations GTA San Andreas plays for a dying ped, and a value
+// screen because PlayerWasted carries it. The list is ours ([default-pose]; the game
+// decides the animation); it holds the animations GTA San Andreas plays for a dying ped, and a value
 // that is not on it is replaced by PoseDefault. The String of a pose names the animation
 // as "BLOCK/name".
 type Pose uint8
@@ -59,6 +59,8 @@ func (p Pose) Valid() bool { return p < poseCount }
 
 // OrDefault returns p if it is on the list, PoseDefault otherwise: the server's
 // replacement of a pose the game cannot produce.
+//
+// Rules: [default-pose].
 func (p Pose) OrDefault() Pose {
 	if p.Valid() {
 		return p

@@ -72,6 +72,8 @@ func (d Decision) String() string {
 //
 // Errors (nothing changes): ErrUnknownPlayer, ErrStaleToken, ErrBadPoint, ErrNotDead (the
 // player has no committed death or pending connect spawn), ErrWrongGeneration.
+//
+// Rules: [respawn-delay].
 func (w *World) DecideRespawn(h Handle, gen Generation, d Decision) error {
 	s, err := w.lookup(h)
 	if err != nil {
@@ -112,6 +114,8 @@ func (w *World) DecideRespawn(h Handle, gen Generation, d Decision) error {
 // death the server committed itself.
 //
 // Errors (nothing changes): ErrUnknownPlayer, ErrStaleToken, ErrBadTime (a negative now).
+//
+// Rules: [respawn-idempotent].
 func (w *World) RespawnRequest(now time.Duration, h Handle, gen Generation) (Grant, error) {
 	s, err := w.lookup(h)
 	if err != nil {

@@ -154,6 +154,6 @@ func (p Phase) Alive() bool {
 }
 
 // MayAct reports whether a player in this phase may act (shoot, report damage, take
-// commands that need a body): alive, or dying (counted, the report awaited: the record
-// refuses actions from the commit on). See World.MayAct.
+// commands that need a body): alive, or dying (counted, the report awaited: vitals'
+// [mutual-kill] refuses actions from the commit on). See World.MayAct.
 func (p Phase) MayAct() bool { return p == PhaseAlive || p == PhaseDying }

@@ -305,11 +305,13 @@ func (w *World) Phase(h Handle) (Phase, error) {
 // damage report, a command that needs a living body). It is false from the commit of a
 // death on: only a respawn grant revives, and the revived player acts from the first living
 // frame of its new life, which an honest client sends before anything else (the same
-// moment from which the vitals record accepts commands). So a client cannot act in a life
+// moment from which vitals accepts commands). So a client cannot act in a life
 // it never confirms, and nothing of the previous life acts in the new one. False as well
 // before the connect spawn and for an unknown or stale handle. True while alive and while
-// dying (the server counted the death and waits for the report: the record refuses actions
-// from the commit on).
+// dying (the server counted the death and waits for the report: vitals'
+// [mutual-kill] refuses actions from the commit on).
+//
+// Rules: [first-living-frame].
 func (w *World) MayAct(h Handle) bool {
 	s, err := w.lookup(h)
 	return err == nil && s.phase.MayAct()

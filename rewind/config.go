@@ -2,7 +2,7 @@ package rewind
 
 import "fmt"
 
-// Config sets up a World. The zero value is the default world of the record; a zero field
+// Config sets up a World. The zero value is the default world; a zero field
 // takes the default its comment names. New refuses a field outside its range.
 type Config struct {
 	// Players is the number of player slots, ids 0..Players-1. Zero means MaxPlayers;

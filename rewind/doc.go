@@ -1,5 +1,5 @@
 // Package rewind tells each player a shot's ray passed near where it stood when the
-// shooter saw it (adr-0041), so a shooter does not have to lead its targets by its ping,
+// shooter saw it ([rewind-to-shooters-view]), so a shooter does not have to lead its targets by its ping,
 // while the hit itself stays the victim's own computation.
 //
 // A shooter aims at where its screen shows the victim, which is where the victim was
@@ -146,7 +146,29 @@
 // detectors, so every judgement is made against exactly what the recipient was told.
 // The package keeps no copy and recomputes nothing.
 //
-// # Decided here, where the record is silent
+// # Rules
+//
+// The rules below are the package's contract, each under a short stable name that code,
+// tests and the other packages cite. The sections after this one say how each works.
+//
+//   - [rewind-to-shooters-view] For every recipient near a shot's ray the server looks up
+//     the recipient's own accepted path at now minus the shooter's round-trip time and
+//     sends that pose with the relayed shot; the recipient's client traces the shot
+//     against it, and only for that trace. Vehicle gun rays rewind like a player's shot; a
+//     projectile or a cannon shell rewinds nobody, since its explosion hits whoever is
+//     there when it goes off.
+//   - [rewind-cap] A shot rewinds a recipient at most RewindCap (400 ms) back: the
+//     shooter's round-trip time counts up to that and no further.
+//   - [victim-decides-hit] The server has no collision world: the hit, the walls, the body
+//     part and the damage are the victim's client's computation; the shooter's hit claim
+//     decides nothing.
+//   - [history-restarts] A gamemode move, a freeze change, a respawn and a detected
+//     teleport each start the entity's history anew, and a rewind never interpolates
+//     across such a break.
+//   - [rtt-by-ping] The server measures each connection's round-trip time itself, with
+//     its own pings; a shooter whose round-trip time is not measured yet rewinds nobody.
+//
+// # Decided here, where no rule decides
 //
 // The near distances (5 m on foot, 12 m seated), the teleport distance (30 m), the
 // frame rate a history keeps one sample per frame for (128 Hz), and the RTT measurement
@@ -165,7 +187,7 @@
 // flight when the gamemode moves a player or vehicle carry the old position; if they
 // land farther than the teleport distance they start yet another epoch, otherwise the
 // history interpolates across at most that distance, until the client applies the move.
-// The record names no revision for moves that would tell such frames apart. MoveVehicle
+// No rule names a revision for moves that would tell such frames apart. MoveVehicle
 // moves the vehicle's history only: a host that moves a vehicle with people in it calls
 // MovePlayer for each of them as well.
 package rewind

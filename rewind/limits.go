@@ -6,11 +6,11 @@ import (
 	"github.com/arbitergo/arbiter/internal/ids"
 )
 
-// Durations and limits of the record (adr-0041) and the ones this package fixes where the
-// record is open.
+// Durations and limits of the package's rules ([rewind-cap], [rtt-by-ping]) and the
+// ones this package chose where no rule fixes them.
 const (
 	// RewindCap is the furthest back a shot rewinds a recipient: the shooter's round-trip
-	// time counts up to this and no further (adr-0041: "at most 400 ms back").
+	// time counts up to this and no further ([rewind-cap]).
 	RewindCap = 400 * time.Millisecond
 
 	// MaxFrameRate is the highest rate of accepted frames a history keeps one sample per

@@ -106,6 +106,8 @@ const minDirection2 = 1e-12
 // The recipients are written into dst's backing array from index 0 (pass a slice with
 // capacity for every player, such as make([]Recipient, 0, MaxPlayers), and Shot does
 // not allocate). Shot changes nothing in the World.
+//
+// Rules: [rewind-to-shooters-view], [rewind-cap], [rtt-by-ping].
 func (w *World) Shot(now time.Duration, shooter PlayerID, ray Ray, dst []Recipient) (ShotResult, error) {
 	if err := w.checkClock(now); err != nil {
 		return ShotResult{}, err

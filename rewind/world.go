@@ -251,12 +251,16 @@ func (w *World) RecordPlayer(now time.Duration, id PlayerID, pos Vec3, seat Vehi
 // MovePlayer records a gamemode move of player id to pos (a set-position, a put into a
 // vehicle, a teleport the server made): the history starts anew there, and no rewind
 // interpolates across the move.
+//
+// Rules: [history-restarts].
 func (w *World) MovePlayer(now time.Duration, id PlayerID, pos Vec3) error {
 	return w.restartPlayer(now, id, pos, false)
 }
 
 // RespawnPlayer records a respawn of player id at pos: the history starts anew there,
 // and the player is on foot.
+//
+// Rules: [history-restarts].
 func (w *World) RespawnPlayer(now time.Duration, id PlayerID, pos Vec3) error {
 	return w.restartPlayer(now, id, pos, true)
 }
@@ -285,6 +289,8 @@ func (w *World) restartPlayer(now time.Duration, id PlayerID, pos Vec3, respawn 
 // FreezePlayer records that the gamemode froze (or unfroze) player id. A change starts
 // the history anew from where the player stands; setting the state it already has
 // changes nothing.
+//
+// Rules: [history-restarts].
 func (w *World) FreezePlayer(now time.Duration, id PlayerID, frozen bool) error {
 	if err := w.checkClock(now); err != nil {
 		return err
@@ -355,6 +361,8 @@ func (w *World) Ping(now time.Duration, id PlayerID) (uint16, error) {
 
 // Pong records the pong of player id's connection for ping seq, received at now. Only
 // PongAccepted takes a round-trip sample; the other verdicts change nothing.
+//
+// Rules: [rtt-by-ping].
 func (w *World) Pong(now time.Duration, id PlayerID, seq uint16) (PongVerdict, error) {
 	if err := w.checkClock(now); err != nil {
 		return 0, err
@@ -458,12 +466,16 @@ func (w *World) RecordVehicle(now time.Duration, id VehicleID, pose Pose) (Recor
 // MoveVehicle records a gamemode move of vehicle id to pose: the history starts anew
 // there. It does not move the occupants' own histories: a host that moves a vehicle with
 // players in it calls MovePlayer for each of them too.
+//
+// Rules: [history-restarts].
 func (w *World) MoveVehicle(now time.Duration, id VehicleID, pose Pose) error {
 	return w.restartVehicle(now, id, pose, false)
 }
 
 // RespawnVehicle records that vehicle id was respawned at pose: the history starts anew
 // there and the vehicle is no longer wrecked.
+//
+// Rules: [history-restarts].
 func (w *World) RespawnVehicle(now time.Duration, id VehicleID, pose Pose) error {
 	return w.restartVehicle(now, id, pose, true)
 }
@@ -492,6 +504,8 @@ func (w *World) restartVehicle(now time.Duration, id VehicleID, pose Pose, respa
 
 // FreezeVehicle records that the gamemode froze (or unfroze) vehicle id. A change starts
 // the history anew from where the vehicle stands; a frozen vehicle is not rewound.
+//
+// Rules: [history-restarts].
 func (w *World) FreezeVehicle(now time.Duration, id VehicleID, frozen bool) error {
 	if err := w.checkClock(now); err != nil {
 		return err

@@ -38,6 +38,8 @@ type Hit struct {
 // shot is judged by its own stamp; any other damage by newest, the newest stamp the
 // client holds from the attacker (the zero Stamp if it holds none, which is not a
 // teammate's). Damage without an author is never refused. It is a pure function.
+//
+// Rules: [teammate-refused-by-victim].
 func JudgeHit(h Hit, newest Stamp) HitVerdict {
 	teammate := newest.Teammate
 	if h.Shot {
@@ -108,6 +110,8 @@ func (t *Tracker) Forget(sender PlayerID) {
 // JudgeHit judges a hit on this client with JudgeHit, taking the newest stamp from the
 // attacker from the tracker. The caller has already observed the stamp of the hit's own
 // packet, if it had one.
+//
+// Rules: [teammate-refused-by-victim].
 func (t *Tracker) JudgeHit(h Hit) HitVerdict {
 	s, _ := t.Newest(h.Attacker)
 	return JudgeHit(h, s)

@@ -1,12 +1,35 @@
 // Package teams keeps the teams of a world, turns them into damage groups, and stamps
 // into every packet that can hurt whether its sender is the recipient's teammate, so that
 // the victim's client can refuse a teammate's damage before it applies it and the server
-// never credits it (adr-0039).
+// never credits it ([teammate-refused-by-victim], [teammate-never-credited]).
 //
 // The victim's client applies damage at the moment of the hit, and nothing can take it
 // back afterwards: the server never corrects a living player's health. So friendly fire
 // has to be refused where the damage happens, on the victim's client, and that client
 // has to know, for every packet, whether its sender is a teammate.
+//
+// # Rules
+//
+// The rules below are the package's contract, each under a short stable name that code,
+// tests and the other packages cite. The sections after this one say how each works.
+//
+//   - [damage-groups] A player's damage group is its team's id while that team's friendly
+//     fire is off, 0 otherwise; the group is shown with each player, teams and names never
+//     go on the wire.
+//   - [teammate-stamp] Every packet that can hurt carries, per recipient, a stamp: whether
+//     its sender is the recipient's teammate, and the relation revision it was computed
+//     at. A packet without a sender carries "not a teammate". A server effect with a
+//     creator (an explosion, a fire) is stamped with the creator's relation.
+//   - [teammate-refused-by-victim] The victim's client refuses a teammate's damage before
+//     it applies it: a shot by the stamp its own packet carried, every other damage by the
+//     newest stamp received from its author. A refused hit is neither applied nor reported.
+//   - [teammate-never-credited] The server never credits damage between teammates, so it
+//     never becomes the victim's last damage, and a killer is never a teammate, even for
+//     damage dealt before the two joined the same team: the relation is asked again when
+//     the death is committed.
+//   - [explosion-spares-teammates] A vehicle explosion kills every occupant except the
+//     credited killer's teammates while friendly fire is off; without a credited killer it
+//     kills everyone inside.
 //
 // # Teams and membership
 //
@@ -59,7 +82,7 @@
 //
 // # Judging on the victim's client
 //
-// The client side of the record is here too, for the honest client model and for real
+// The client side of the rules is here too, for the honest client model and for real
 // clients: JudgeHit and Tracker. A shot is judged by the stamp its own packet carried:
 // the victim decides by what it knew when the shot was fired. Any other damage (melee, a
 // ram, fire, an explosion, a projectile's blast, an effect with a creator) is judged by
@@ -98,7 +121,7 @@
 //
 // # What is open or left to the host
 //
-//   - Which vehicle damage makes a credited killer is another record's rule (ADR 0034);
+//   - Which vehicle damage makes a credited killer is the host's rule (the reference server's is ours);
 //     the killer enters JudgeExplosion as a fact.
 //   - A player named as its own killer (its own explosion, its own last damage) is not a
 //     teammate case: the package names it, and the host's attribution rules decide.
@@ -113,11 +136,11 @@
 //     flight can make them disagree for one explosion: an occupant the server counted dead
 //     that refused the damage is killed by the ledger's own death commit (SetHealth(0));
 //     one the server spared that applied it reports a death the server did not count,
-//     and lifecycle decides that report. The record leaves this window open, as it leaves
-//     the one of a shot.
+//     and lifecycle decides that report. No rule closes this window, as none closes the one
+//     of a shot.
 //   - Everything here is per slot. A report or a killer naming a player that has left
 //     (and whose slot may hold someone else) must be dropped by the host before it gets
-//     here (player tokens, adr-0017).
+//     here (player tokens, lifecycle's [player-token]).
 //   - A client's Tracker holds 16-bit revisions. It must Forget a sender when it stops
 //     showing it, so that a stamp kept over a very long absence is never compared with one
 //     half the revision space later.

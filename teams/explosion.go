@@ -57,8 +57,8 @@ type Occupant struct {
 
 // Explosion is the facts of an accepted vehicle explosion.
 type Explosion struct {
-	// Killer is the credited killer of the vehicle (the record of vehicle damage decides
-	// who that is), which makes it the explosion's author; NoPlayer for none.
+	// Killer is the credited killer of the vehicle (the host's rule of vehicle damage
+	// credit decides who that is), which makes it the explosion's author; NoPlayer for none.
 	Killer PlayerID
 	// KillerGroup is the killer's damage group at the explosion (ignored without a killer).
 	KillerGroup uint16
@@ -97,6 +97,8 @@ func (f Fate) String() string {
 // It is a pure function and does not allocate when dst has room. Bad facts (an id out of
 // range, more than MaxOccupants occupants, an occupant twice) return dst unchanged and an
 // error.
+//
+// Rules: [explosion-spares-teammates].
 func JudgeExplosion(e Explosion, dst []Fate) ([]Fate, error) {
 	if e.Killer != NoPlayer {
 		if err := checkPlayer(e.Killer); err != nil {

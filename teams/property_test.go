@@ -272,7 +272,7 @@ func TestTrackerKeepsTheNewestStampOverRandomArrivals(t *testing.T) {
 	}
 }
 
-// TestClientViewConvergesWithTheNextPacketOfEachSender plays the record's promise that a
+// TestClientViewConvergesWithTheNextPacketOfEachSender plays the promise that a
 // team change needs no packet of its own: the server changes teams at random while the
 // packets it stamped for one client arrive late, reordered and duplicated. At every
 // moment the client's view of each sender is the true relation at the revision of the

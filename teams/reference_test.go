@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// reference is the naive model of the record the tests compare the Registry with. It
+// reference is the naive model of the package's rules the tests compare the Registry with. It
 // keeps the teams and the membership in maps and computes every relation from scratch,
 // with no cached groups. Its revision moves when the groups computed from scratch before
 // and after an operation differ, and it keeps the groups at every revision it reached.

@@ -49,6 +49,8 @@ type ReportFacts struct {
 // between teammates is not credited; neither is one whose action was stamped as a
 // teammate's; one whose action was stamped "not teammates" before the two became teammates
 // is discarded.
+//
+// Rules: [teammate-never-credited].
 func JudgeReport(f ReportFacts) ReportVerdict {
 	switch {
 	case f.Stamped && f.StampedTeammates:
@@ -134,6 +136,8 @@ const (
 // teammate is never named, even for damage it dealt before the two joined the same team.
 // It returns the killer to name (NoPlayer for none). A player named as its own killer is
 // left to the host's attribution rules: a player is never its own teammate.
+//
+// Rules: [teammate-never-credited].
 func JudgeKiller(candidate PlayerID, teammates bool) (PlayerID, KillerVerdict) {
 	switch {
 	case candidate == NoPlayer:
@@ -153,6 +157,8 @@ func JudgeKiller(candidate PlayerID, teammates bool) (PlayerID, KillerVerdict) {
 //
 // If deathRev cannot be rebuilt (see StampAt), the candidate is judged by the relation now
 // alone and the error says why; the result is still the one to apply.
+//
+// Rules: [teammate-never-credited].
 func (r *Registry) JudgeKiller(candidate, victim PlayerID, deathRev uint16) (PlayerID, KillerVerdict, error) {
 	if candidate == NoPlayer {
 		k, v := JudgeKiller(candidate, false)

@@ -275,6 +275,8 @@ func (r *Registry) TeamOf(p PlayerID) TeamID {
 // Group returns the damage group of player p: its team id while that team's friendly fire
 // is off, 0 otherwise (no team, friendly fire on, not connected, out of range). This is
 // the value the relay puts into the player's frames.
+//
+// Rules: [damage-groups].
 func (r *Registry) Group(p PlayerID) uint16 {
 	if p >= MaxPlayers {
 		return 0

@@ -36,6 +36,8 @@ func (r *Registry) Rev() uint16 { return uint16(r.rev) }
 // shot, projectile and detonation, and every server effect with a creator (the creator is
 // the sender). It never fails: an id out of range, NoPlayer or a slot nobody occupies has
 // damage group 0 and is nobody's teammate. It does not allocate and only reads.
+//
+// Rules: [teammate-stamp].
 func (r *Registry) Stamp(sender, recipient PlayerID) Stamp {
 	return Stamp{Teammate: r.Teammates(sender, recipient), Rev: uint16(r.rev)}
 }
@@ -66,6 +68,8 @@ func AreTeammates(a PlayerID, groupA uint16, b PlayerID, groupB uint16) bool {
 // away), with ErrRevisionForgotten for one older than the registry or older than the last
 // GroupHistory group changes of either player, and with ErrPlayerOutOfRange for an id
 // outside the slots (NoPlayer included).
+//
+// Rules: [teammate-stamp].
 func (r *Registry) StampAt(sender, recipient PlayerID, rev uint16) (Stamp, error) {
 	if err := checkPlayer(sender); err != nil {
 		return Stamp{}, err

@@ -1,7 +1,62 @@
 // Package vitals keeps the server's health and armor ledger of each player's life
-// (adr-0045): the server owns how much health and armor a life has and when it dies, the
+// ([ledger-only-falls]): the server owns how much health and armor a life has and when it dies, the
 // victim's client confirms that a hit happened, and damage from the environment stays the
 // victim's own observation.
+//
+// # Rules
+//
+// The rules below are the package's contract, each under a short stable name that code,
+// tests and the other packages cite. The sections after this one say how each works.
+//
+//   - [ledger-only-falls] Only the server raises the ledger (a command, a new life);
+//     everything a client sends (frames, hit reports) can only lower it, and a frame
+//     showing more than the ledger is cut and raises the god_mode flag.
+//   - [health-revision] Every health or armor command carries the connection's next
+//     revision (vital_rev); frames and reports echo the last one the client applied, and an
+//     item is judged against the ledger as of the revision it echoes.
+//   - [one-command-queue] The client applies the health commands in the order sent, in one
+//     queue: set_health(50) then add_health(25, 100) gives 75. A set or an add goes up to
+//     the highest value on the wire (200), and a client drops a set or an add that arrives
+//     while its player is dead, and still takes (echoes) its revision.
+//   - [client-order] Frames and reports are applied in the order the client created them:
+//     reports are numbered (damage_seq) and a frame carries the number of the last report
+//     created before it; what arrives ahead of its place waits at most ReportWait.
+//   - [sources-of-damage] Each source of damage has what the server decides and what it
+//     takes from the victim: a bullet (on foot or from a vehicle gun) needs an accepted
+//     shot whose ray passed the victim and costs at least the floor; a blow needs a living
+//     attacker within 6 m, at the weapon's rate, and costs at least the floor of the
+//     weakest blow; a stealth kill is the server's whole decision; projectiles,
+//     explosions, fire, rams and the environment are the victim's observation of an amount
+//     only its physics knows, within the cause, window and radius the server accepted; a
+//     vehicle explosion kills its occupants by the server's decision.
+//   - [sums-after-frames] A sum of fire, spray or environmental damage comes after the
+//     frames that already showed it, so it only lowers the ledger to what it claims was left.
+//   - [damage-floor] A bullet or a blow costs at least a floor computed from the weapon's
+//     damage under the WeaponProperties revision the shot echoed and the lower of the
+//     shooter's skill tiers within SkillChangeGrace of a change (vehicle guns: the standard
+//     tier); fire, explosions, rams and the environment have no floor.
+//   - [damage-multipliers] The victim applies a damage multiplier per class (the weapon the
+//     damage arrives with), armor first; a multiplier of 0 refuses the hit.
+//   - [trust-in-fields] A report's attacker, weapon and order count only once the host
+//     correlated it with an action the server accepted ("the shot it answers"); its body
+//     part must be on the whitelist and never changes the floor; its numbers count only
+//     within the floor and the ledger.
+//   - [death-by-ledger] When the ledger's health reaches 0 (or on an accepted vehicle
+//     explosion for an occupant, or an accepted stealth kill, whose decision is the
+//     server's whole) the server counts the life dead; leaving the vehicle does not cancel
+//     that death, and after it nothing raises the ledger. Whose deadline commits the death
+//     is lifecycle's.
+//   - [lethal-report-first] A lethal damage report travels on the reliable lane ahead of
+//     the victim's DeathReport.
+//   - [mutual-kill] Two shots relayed before either death both kill; once the server
+//     committed a death, the dead player's shots and other actions are refused.
+//   - [server-zero-after-death] When the server commits a death the victim did not report,
+//     it sends a critical SetHealth(0) with the connection's next revision.
+//   - [god-mode-detector] Ours: a victim that confirms far fewer of the hits shooters
+//     claimed against it than were claimed, and whose ledger felt far less, is flagged; the
+//     detector never changes health.
+//   - [vehicle-god-mode-detector] Ours: the same weighing for the vehicles a player drives,
+//     whose health is the driver's client's, against the falls its own frames show.
 //
 // # The ledger in plain words
 //
@@ -54,8 +109,8 @@
 // covers every earlier command) or SendTimeout (15 s) after it was sent. At most
 // MaxPendingCommands (32) commands are in flight; above that the oldest settles at once.
 //
-// Ours, where the record holds such an item off the ledger (attribution only) until the
-// newest command settles: an item is judged against the ledger as of the revision it
+// Ours, where a plain hold would keep such an item off the ledger (attribution only)
+// until the newest command settles: an item is judged against the ledger as of the revision it
 // echoes, and the commands the client had not taken yet are replayed after it, as the
 // client applied them. The ledger is kept as a base (the ledger as of the newest revision
 // the client's order showed or that settled) and the commands in flight; the canonical
@@ -65,7 +120,7 @@
 // a set is erased by the set, a hit from before an add stays (an add never erases fresh
 // damage), and a hit that took the base to 0 killed the client before it took the
 // commands behind it (a dead client drops them), so the ledger counts the death. It closes
-// what the record's hold leaves open: a client that withholds its acknowledgement and keeps
+// what that hold leaves open: a client that withholds its acknowledgement and keeps
 // echoing an old revision was untouchable for 15 s after every command (110 confirmed hits
 // left it at full health), and under regeneration, a command every second, the newest
 // command never settled and the ledger never fell again. Now such a client is judged by
@@ -94,7 +149,7 @@
 // Only a credited report fills its place; a discarded one (uncorrelated, a teammate's, a
 // zero multiplier, a future revision) releases nothing.
 //
-// Deliberate extension of the record: the record has frames wait for reports; vitals also
+// Deliberate extension of the rule: the rule has frames wait for reports; vitals also
 // has a report wait for the reports numbered before it. A shotgun blast creates one report
 // per pellet in a single frame, and 0-30 ms of jitter reorders them; taking a later pellet
 // first would let its claimed remainder (which already includes the earlier pellets) stand
@@ -107,7 +162,7 @@
 // attribution and pays its floor. It draws first on what that item deducted beyond its own
 // claim, but only the first report after that item's start may draw on it, once, and not if
 // a health command was sent since that loss was deducted; the rest of the floor comes from
-// the ledger, armor first. The price, as the record says: an honest report late by more
+// the ledger, armor first. The price, and the rules accept it: an honest report late by more
 // than ReportWait, several in one frame, or late past a command's grace pays its floor once
 // more.
 //
@@ -115,7 +170,7 @@
 // the claimed remainder": the claimed remainder counts towards the claimed loss. The ledger
 // falls to the claimed remainder (never above the claimed "before"); if that took less than
 // the claimed loss, or less than the floor below the hit's "before", the rest is taken armor
-// first. For a client whose game took the hit armor first this is exactly the record's
+// first. For a client whose game took the hit armor first this is exactly the rule's
 // arithmetic; a client whose game split it otherwise (explosions, ramming) is not charged
 // the loss once from armor and once more from health.
 //
@@ -170,7 +225,7 @@
 // duplicates are rejected. A frame's health and armor only lower the ledger (the same
 // -200..201 span, a negative value read as 0); its damage_seq only affects the order.
 //
-// # The god-mode suspicion detector (our design of record 0040)
+// # The god-mode suspicion detector ([god-mode-detector])
 //
 // A skipped hit looks exactly like a wall between shooter and victim, so it is left to
 // statistics. The host calls HitClaimed for every hit a shooter claimed that the server
@@ -191,7 +246,7 @@
 // loss counts everything the ledger lost, so one lost report (whose loss the frames still
 // show) never flags an honest player. The detector never changes health.
 //
-// # The vehicle_god_mode detector (adr-0041, our design of record 0040)
+// # The vehicle_god_mode detector ([vehicle-god-mode-detector])
 //
 // A vehicle's health is the driver's client's, not the ledger's: a client that never lets
 // its car take damage looks like a driver every bullet missed. VehicleDetector, one per

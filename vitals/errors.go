@@ -8,7 +8,7 @@ import "errors"
 var (
 	// ErrNotFinite refuses an input holding NaN or ±Inf where a number is expected.
 	ErrNotFinite = errors.New("vitals: value is not finite")
-	// ErrOutOfRange refuses a value outside the range the record allows (a health or armor
+	// ErrOutOfRange refuses a value outside the range the ledger allows (a health or armor
 	// command outside 0..200, an add of 0, a claimed loss above MaxClaimedLoss, ...).
 	ErrOutOfRange = errors.New("vitals: value out of range")
 	// ErrNotAlive refuses a command, a stealth kill or a vehicle explosion for a player

@@ -7,7 +7,7 @@ import (
 	"github.com/arbitergo/arbiter/internal/revision"
 )
 
-// The floor arithmetic of the record. A floor must never be above the game's own damage to
+// The floor arithmetic of [damage-floor]. A floor must never be above the game's own damage to
 // a player, or it would kill an honest player early.
 const (
 	// PlayerDamageFactor is what the game multiplies a weapon's damage by when the victim is
@@ -35,6 +35,8 @@ func floorOf(base float32) float32 {
 // damage, from the WeaponProperties revision the shot echoed at the tier the shot was fired
 // at, is damage: 0.33 x damage - 0.01, never below 0. Vehicle guns use the standard tier.
 // A non-finite or non-positive damage has no floor.
+//
+// Rules: [damage-floor].
 func BulletFloor(damage float32) float32 {
 	return floorOf(PlayerDamageFactor * damage)
 }
@@ -43,6 +45,8 @@ func BulletFloor(damage float32) float32 {
 // tier, or the lower of the current and the previous tier when the skill changed less than
 // SkillChangeGrace ago (sinceChange is the time since the change; pass a large value when it
 // never changed).
+//
+// Rules: [damage-floor].
 func TierDamage(current, previous float32, sinceChange time.Duration) float32 {
 	if sinceChange >= 0 && sinceChange < SkillChangeGrace && previous < current {
 		return previous
@@ -51,10 +55,14 @@ func TierDamage(current, previous float32, sinceChange time.Duration) float32 {
 }
 
 // MeleeFloor is the floor of a melee blow under a melee multiplier m: 1.32 x m - 0.01.
+//
+// Rules: [damage-floor].
 func MeleeFloor(m float32) float32 { return floorOf(MeleeFloorBase * m) }
 
 // PredatorFloor is the floor of a Predator bullet under a Predator multiplier m:
 // 0.33 x 15 x m - 0.01.
+//
+// Rules: [damage-floor].
 func PredatorFloor(m float32) float32 { return floorOf(PlayerDamageFactor * PredatorDamage * m) }
 
 //go:generate go tool stringer -type=Class -linecomment
@@ -123,6 +131,8 @@ type Multipliers struct {
 var DefaultMultipliers = Multipliers{1, 1, 1, 1, 1, 1}
 
 // Of returns the multiplier of a class (1 for ClassNone).
+//
+// Rules: [damage-multipliers].
 func (m Multipliers) Of(c Class) float32 {
 	switch c {
 	case ClassMelee:

@@ -25,6 +25,8 @@ import (
 // counting the life whatever it echoes (the echo itself is not taken and the ledger is not
 // touched), since ignoring it would let a client keep its life uncounted, its reports held
 // and its commands refused.
+//
+// Rules: [ledger-only-falls], [client-order], [health-revision].
 func (p *Player) Frame(now time.Duration, in FrameInput) (FrameResult, error) {
 	if !finite(in.Health) || !finite(in.Armor) {
 		return FrameResult{Effects: p.quiet()}, fmt.Errorf("%w: frame health %v armor %v", ErrNotFinite, in.Health, in.Armor)
@@ -86,6 +88,8 @@ func (p *Player) Frame(now time.Duration, in FrameInput) (FrameResult, error) {
 // final outcome in a later call's Effects.Reports); a report whose place was passed is late
 // and pays only its floor; the rest is discarded with its reason. Invalid fields return an
 // error and change nothing.
+//
+// Rules: [trust-in-fields], [damage-floor], [client-order], [sums-after-frames], [mutual-kill].
 func (p *Player) Report(now time.Duration, in ReportInput) (ReportResult, error) {
 	if err := validateReport(&in); err != nil {
 		return ReportResult{Effects: p.quiet()}, err
@@ -306,7 +310,7 @@ func (p *Player) moveCursor(n uint16) {
 // client makes no reports, so that is exactly its last report of the previous life, and a
 // hit the new life took before this frame (a report numbered after it, though not after
 // this frame's damage_seq) is the new life's. Without one it is this frame's damage_seq, as
-// the record says: a report the new life made before its first frame reached the server
+// [client-order] says: a report the new life made before its first frame reached the server
 // is then taken for the previous life's (the frames that follow still show its loss).
 func (p *Player) firstFrame(now time.Duration, in FrameInput) {
 	b := in.DamageSeq

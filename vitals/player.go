@@ -221,6 +221,8 @@ func (p *Player) NewLife(now time.Duration) Effects {
 // victim's DeathReport, from its deadline, or on leaving). Whatever still waits is taken
 // first in the client's order, so the last damage is complete; then the player is dead:
 // frames and reports are ignored and commands refused until NewLife.
+//
+// Rules: [death-by-ledger].
 func (p *Player) Died(now time.Duration) (Effects, error) {
 	if p.life == LifeNone || p.life == LifeDead {
 		return p.quiet(), fmt.Errorf("%w: died while %v", ErrNotAlive, p.life)
@@ -242,6 +244,8 @@ func (p *Player) Died(now time.Duration) (Effects, error) {
 // DeathZero issues the critical SetHealth(0) lifecycle sends when it commits a death the
 // victim did not report. It takes the connection's next revision like every health
 // command and puts 0 into the ledger. Only for a life counted dead or dead.
+//
+// Rules: [server-zero-after-death].
 func (p *Player) DeathZero(now time.Duration) (Command, error) {
 	if p.life != LifeCountedDead && p.life != LifeDead {
 		return Command{}, fmt.Errorf("%w: death zero while %v", ErrStillAlive, p.life)
@@ -253,6 +257,8 @@ func (p *Player) DeathZero(now time.Duration) (Command, error) {
 
 // StealthKilled counts the life dead on an accepted stealth kill (the server's whole
 // decision). A teammate's stealth kill is refused.
+//
+// Rules: [death-by-ledger], [sources-of-damage].
 func (p *Player) StealthKilled(now time.Duration, k StealthKill) (Effects, error) {
 	if k.Killer == NoPlayer {
 		return p.quiet(), fmt.Errorf("%w: stealth kill without a killer", ErrAttacker)
@@ -277,6 +283,8 @@ func (p *Player) StealthKilled(now time.Duration, k StealthKill) (Effects, error
 // sat in. The explosion's credited killer becomes the last damage; without one the killer
 // comes from the earlier last damage. An occupant who is the killer's teammate while
 // friendly fire is off is refused: its client refuses the damage.
+//
+// Rules: [death-by-ledger].
 func (p *Player) VehicleExploded(now time.Duration, e VehicleExplosion) (Effects, error) {
 	if e.Teammate && e.Killer != NoPlayer {
 		return p.quiet(), fmt.Errorf("%w: vehicle explosion by %d", ErrTeammate, e.Killer)
@@ -403,6 +411,8 @@ func (p *Player) commandResult(c Command) CommandResult {
 
 // SetHealth is set_health(value): an absolute value in 0..200 that may lower. The ledger
 // takes it now (the command is sent now); set_health(0) counts the death.
+//
+// Rules: [one-command-queue], [health-revision].
 func (p *Player) SetHealth(now time.Duration, value float32) (CommandResult, error) {
 	if err := checkSet("set_health", value); err != nil {
 		return CommandResult{}, err
@@ -417,6 +427,8 @@ func (p *Player) SetHealth(now time.Duration, value float32) (CommandResult, err
 }
 
 // SetArmor is set_armor(value): an absolute value in 0..200 that may lower.
+//
+// Rules: [one-command-queue], [health-revision].
 func (p *Player) SetArmor(now time.Duration, value float32) (CommandResult, error) {
 	if err := checkSet("set_armor", value); err != nil {
 		return CommandResult{}, err
@@ -431,6 +443,8 @@ func (p *Player) SetArmor(now time.Duration, value float32) (CommandResult, erro
 
 // AddHealth is add_health(amount, max): adds up to max, never lowers. amount and max are
 // finite, above 0 and at most 200.
+//
+// Rules: [one-command-queue], [health-revision].
 func (p *Player) AddHealth(now time.Duration, amount, max float32) (CommandResult, error) {
 	if err := checkAdd("add_health", amount, max); err != nil {
 		return CommandResult{}, err
@@ -444,6 +458,8 @@ func (p *Player) AddHealth(now time.Duration, amount, max float32) (CommandResul
 }
 
 // AddArmor is add_armor(amount, max): adds up to max, never lowers.
+//
+// Rules: [one-command-queue], [health-revision].
 func (p *Player) AddArmor(now time.Duration, amount, max float32) (CommandResult, error) {
 	if err := checkAdd("add_armor", amount, max); err != nil {
 		return CommandResult{}, err
@@ -458,6 +474,8 @@ func (p *Player) AddArmor(now time.Duration, amount, max float32) (CommandResult
 
 // SetMultipliers sends a damage multiplier table to the client (the connection's next table
 // revision). It is taken in any life state.
+//
+// Rules: [damage-multipliers].
 func (p *Player) SetMultipliers(now time.Duration, m Multipliers) (MultiplierCommand, error) {
 	if err := m.Validate(); err != nil {
 		return MultiplierCommand{}, err
@@ -476,6 +494,8 @@ func (p *Player) MultipliersAcknowledged(now time.Duration, rev uint16) error {
 // and the server accepted it against the player's rewound pose; expected is the loss the
 // hit would cause (0.33 x damage for a bullet). It never changes health. Claims while the
 // life is not counted are ignored.
+//
+// Rules: [god-mode-detector].
 func (p *Player) HitClaimed(now time.Duration, expected float32) (Suspicion, error) {
 	if !finite(expected) {
 		return Suspicion{}, fmt.Errorf("%w: expected loss %v", ErrNotFinite, expected)
@@ -505,4 +525,6 @@ func (p *Player) Advance(now time.Duration) Effects {
 // Suspect evaluates the god-mode suspicion detector at now (see doc.go). Suspicion.Raised
 // is set once when the victim starts to meet the condition. Call it every tick or so; it
 // never changes health.
+//
+// Rules: [god-mode-detector].
 func (p *Player) Suspect(now time.Duration) Suspicion { return p.susp.evaluate(now, &p.cfg) }

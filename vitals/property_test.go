@@ -13,7 +13,7 @@ import (
 	"github.com/arbitergo/arbiter/internal/revision"
 )
 
-// The invariants of the record, checked over random and fuzzed sequences of everything a
+// The invariants of the package's rules, checked over random and fuzzed sequences of everything a
 // client (and a host) can throw at a Player.
 
 // byteSource feeds the chaos driver: a seeded PCG for property tests, the fuzzer's bytes

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// TestRefusedInputsChangeNothing: every input the record refuses (NaN, ±Inf, out of range,
+// TestRefusedInputsChangeNothing: every input the ledger refuses (NaN, ±Inf, out of range,
 // not alive, stale, future, ...) gets its named error or verdict and leaves every byte of
 // the player, its ledger included, as it was.
 func TestRefusedInputsChangeNothing(t *testing.T) {

@@ -589,7 +589,7 @@ func TestAHitTheNewLifeTookBeforeItsFirstFrameArrivedIsTheNewLifes(t *testing.T)
 			require.True(t, p.LastDamage().Valid, "and the hit is attributed")
 		} else {
 			// without a dead frame the boundary is the first frame's damage_seq (the
-			// record's rule): the report is taken for the previous life's; the next
+			// [client-order] rule): the report is taken for the previous life's; the next
 			// frames still show its loss
 			require.Equal(t, []ReportVerdict{ReportPreviousLife}, verdicts(fr.Reports))
 			mustFrame(t, p, time.Second+70*ms, FrameInput{Seq: 10, DamageSeq: 2, Health: 91.75})

@@ -273,8 +273,8 @@ func describe(l scenario.Line, p *Player, r result) string {
 	return b.String()
 }
 
-// TestScenario runs every scenario file in testdata/: one per table of the record ("Loss,
-// order, reconnection", "Sources of damage") and the command races (set and add share one
+// TestScenario runs every scenario file in testdata/: one per table of the rules ([client-order]
+// and [lethal-report-first] under loss and reordering, [sources-of-damage]) and the command races (set and add share one
 // queue; revisions settle).
 func TestScenario(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {

@@ -5,8 +5,7 @@ import (
 	"time"
 )
 
-// The god-mode suspicion detector (record 0040 is not provided; this is our design, see
-// doc.go). Defaults of Config and the detector's fixed resolution.
+// The god-mode suspicion detector ([god-mode-detector], our design, see doc.go). Defaults of Config and the detector's fixed resolution.
 const (
 	// SuspicionBucket is the resolution of the detector's sliding window.
 	SuspicionBucket = time.Second
@@ -33,7 +32,7 @@ const (
 
 const maxSuspicionBuckets = int(MaxSuspicionWindow / SuspicionBucket)
 
-// Config configures a Player. The zero Config is the record's defaults.
+// Config configures a Player. The zero Config is the package's defaults.
 type Config struct {
 	// SuspicionWindow is the god-mode detector's window. Zero means
 	// DefaultSuspicionWindow (20 s). Otherwise ClaimGrace+2s..MaxSuspicionWindow, rounded
@@ -50,7 +49,7 @@ type Config struct {
 	SuspicionMinClaimed float32
 }
 
-// withDefaults validates c and fills its zero fields with the record's defaults.
+// withDefaults validates c and fills its zero fields with the package's defaults.
 func (c Config) withDefaults() (Config, error) {
 	if c.SuspicionWindow == 0 {
 		c.SuspicionWindow = DefaultSuspicionWindow

@@ -9,7 +9,7 @@ import (
 	"github.com/arbitergo/arbiter/internal/ids"
 )
 
-// Durations and limits of the record (adr-0045). They are constants, not configuration:
+// Durations and limits of the ledger's rules (see # Rules in doc.go). They are constants, not configuration:
 // the honest client's behaviour is built around them.
 const (
 	// StartHealth is the health of every life at its spawn or respawn grant.
@@ -96,6 +96,8 @@ const (
 )
 
 // ValidBodyPart reports whether b is on the body part whitelist (3..9).
+//
+// Rules: [trust-in-fields].
 func ValidBodyPart(b uint8) bool { return b >= BodyTorso && b <= BodyHead }
 
 // Vitals is a pair of health and armor, as the ledger holds them and as a frame or a
@@ -199,7 +201,7 @@ const (
 // ledger (a hit or a sum), its floor and its multiplier class.
 type Source uint8
 
-// The damage sources (the record's "Sources of damage" table).
+// The damage sources ([sources-of-damage]).
 const (
 	sourceInvalid Source = iota
 	// SourceBullet: hitscan on foot or from a vehicle seat (WeaponShot). A hit with a floor
@@ -458,8 +460,8 @@ type LastDamage struct {
 	Valid bool
 }
 
-// Suspicion is the state of the god-mode suspicion detector (the design of record 0040 is
-// in doc.go).
+// Suspicion is the state of the god-mode suspicion detector ([god-mode-detector], in
+// doc.go).
 type Suspicion struct {
 	// Raised is true in the call where the victim first met the condition (edge-triggered;
 	// it re-arms once the condition stops holding).

@@ -5,10 +5,10 @@ import (
 	"time"
 )
 
-// The vehicle_god_mode suspicion detector (adr-0041, our design of record 0040).
+// The vehicle_god_mode suspicion detector ([vehicle-god-mode-detector]).
 //
 // A vehicle's health is not on the ledger: the driver's client computes and shows it, and
-// no record makes the server own it. A client that never lets its vehicle take damage
+// no rule makes the server own it. A client that never lets its vehicle take damage
 // looks, to the server, like a driver whose car every bullet missed. So it is left to
 // statistics, as a skipped hit is: the detector weighs the hits shooters claimed on the
 // vehicles a player drove, each accepted against the vehicle's rewound pose (the pose the
@@ -77,6 +77,8 @@ type VehicleDetector struct {
 }
 
 // NewVehicleDetector returns an empty detector, or ErrConfig for a bad cfg.
+//
+// Rules: [vehicle-god-mode-detector].
 func NewVehicleDetector(cfg VehicleConfig) (VehicleDetector, error) {
 	if cfg.MinClaimed == 0 {
 		cfg.MinClaimed = DefaultVehicleMinClaimed

@@ -2,12 +2,30 @@
 // compact binary encoding, and the per-connection reliable lane that carries the
 // messages which must arrive.
 //
-// The messages are those the five design records name (adr-0017 death and respawn,
-// adr-0039 friendly fire, adr-0041 shot rewind, adr-0045 health ledger,
-// adr-weapon-inventory), client to server and server to client, with every field the
-// records require, plus the few a working connection needs that the missing records
-// would have defined (marked "ours" below). The package is pure: it encodes and decodes
-// bytes in memory, reads no clock, does no I/O and starts no goroutine.
+// The messages are those the rules of the domain packages need (death and respawn in
+// lifecycle, friendly fire in teams, shot rewind in rewind, the health ledger in vitals,
+// weapons and ammo in inventory), client to server and server to client, with every
+// field those rules require, plus the few a working connection needs (marked "ours"
+// below). A comment citing a rule by its bracketed name, such as vitals'
+// [health-revision], points at the # Rules section of that package's documentation.
+// The package is pure: it encodes and decodes bytes in memory, reads no clock, does no
+// I/O and starts no goroutine.
+//
+// # Rules
+//
+// The wire's own rules, each under a short stable name that code and tests cite:
+//
+//   - [fixed-size-messages] Every message starts with the Version and the message ID and
+//     has a fixed size (ID.Size), with no padding and no length prefix.
+//   - [canonical-encoding] A message Decode accepts re-encodes to exactly the same bytes,
+//     and every valid value has exactly one encoding.
+//   - [validation-both-ways] Append refuses what Decode would refuse, so a peer never
+//     emits a message the other side drops; nothing is clamped.
+//   - [critical-messages] The lane never refuses a critical message (Critical): the
+//     lifecycle edges, every SetHealth to 0 and the victim's DeathReport.
+//   - [wire-judges-only-the-wire] The decoder checks sizes, the header, finite floats,
+//     ranges, its own enums and the rules between fields its tables state; what belongs
+//     to a domain package or to the host's game data is that package's verdict.
 //
 // # Encoding
 //
@@ -96,10 +114,10 @@
 //
 //   - weapon and cause ids (a host may bring another game's weapon table; the inventory
 //     catalogue validates them);
-//   - the body part of a damage report (the vitals package whitelists it, adr-0045
-//     "Trust in fields");
+//   - the body part of a damage report (the vitals package whitelists it, vitals'
+//     [trust-in-fields]);
 //   - the death pose (the lifecycle package replaces a pose the game cannot produce with
-//     the default one, adr-0017);
+//     the default one, lifecycle's [default-pose]);
 //   - explosion types and weapon skills (raw game values);
 //   - whether a revision, report number, epoch or token is stale, fresh or from the
 //     future (the state machines compare them with internal/revision);
@@ -107,42 +125,41 @@
 //
 // # Names
 //
-// Go field names map to the records' names in the obvious way, and each field's
-// comment gives the record's name where there is one: VitalRev is vital_rev, DamageSeq
+// Go field names map to the protocol's snake_case names in the obvious way, and each field's
+// comment gives that name where there is one: VitalRev is vital_rev, DamageSeq
 // damage_seq, WeaponRev weapon_rev, DeathEpoch death_epoch, PlayerToken player_token,
 // SyncSeq sync_seq, SetAsCurrent set_as_current, Rev a command's rev. String prints every
-// field in wire order with the records' spelling (PlayerSync{seq=1 vital_rev=3 ...}),
+// field in wire order with the snake_case spelling (PlayerSync{seq=1 vital_rev=3 ...}),
 // deterministically, for scenario output.
 //
 // # The numbers that tie messages together
 //
 //   - vital_rev: each SetHealth, SetArmor, GiveHealth and GiveArmor carries the
 //     connection's next health revision (Rev); PlayerSync and DamageReport echo the last
-//     one applied (adr-0045).
+//     one applied (vitals' [health-revision]).
 //   - weapon_rev: each GiveWeapon, TakeWeapon, SetWeaponAmmo, ClearWeapons and
 //     SetArmedWeapon carries the player's next inventory revision; PlayerSync echoes the
-//     last one applied successfully (adr-weapon-inventory).
+//     last one applied successfully (inventory's [weapon-revision]).
 //   - damage_seq: each DamageReport is numbered; PlayerSync echoes the last number created
-//     (adr-0045 "The client's order").
+//     (vitals' [client-order]).
 //   - death_epoch: the life. The server stamps its own into RemotePlayerSync, PlayerShow,
 //     PlayerWasted, PlayerSpawned and RespawnPlayer; a client echoes its own in
 //     PlayerSync, DeathReport, RespawnRequest and in every combat message it sends
 //     (WeaponShot, VehicleShot, ProjectileLaunch, Detonation, StealthKill), so a shot of
-//     an earlier life can be refused (ours: adr-0017 anticipates "a per-packet life check
-//     of combat traffic").
+//     an earlier life can be refused (lifecycle's [death-epoch]).
 //   - player_token: the connection, in Welcome, PlayerShow, PlayerHide, PlayerWasted and
-//     PlayerSpawned, so an edge never hits a new player on a reused id (adr-0017).
+//     PlayerSpawned, so an edge never hits a new player on a reused id (lifecycle's [player-token]).
 //   - sync_seq: the server numbers each subject's relayed frames (RemotePlayerSync); a
 //     PlayerSpawned or PlayerShow carries the barrier below which frames are dropped.
 //   - ShotSeq, Projectile and Effect number shots, projectiles and gamemode effects; a
-//     DamageReport names the one it answers in Ref (adr-0045: "the shot it answers").
+//     DamageReport names the one it answers in Ref (vitals' [trust-in-fields]: "the shot it answers").
 //   - PropertiesRev: a shot echoes the WeaponProperties revision it was fired under, the
-//     one the server floors its damage with (adr-0045).
+//     one the server floors its damage with (vitals' [damage-floor]).
 //
 // # The teammate stamp
 //
 // Every packet that can hurt carries, per recipient, a Stamp: whether its sender is the
-// recipient's teammate and the relation revision (adr-0039). These are RemotePlayerSync,
+// recipient's teammate and the relation revision (teams' [teammate-stamp]). These are RemotePlayerSync,
 // RemoteVehicleSync, RemoteWeaponShot, RemoteVehicleShot, RemoteProjectile,
 // RemoteDetonation, RemoteStealthKill, RemoteVehicleExplode, CreateExplosion and
 // CreateFire. A packet without a sender (no driver, no author, no creator) carries
@@ -154,7 +171,8 @@
 // ID.Delivery says how each message travels: unreliable datagrams for frames, shots,
 // relays and ping; the reliable lane for commands, lifecycle edges and claims; a
 // DamageReport is unreliable except the lethal one, which goes on the lane ahead of the
-// DeathReport (adr-0045). Critical reports the messages the lane must never refuse:
+// DeathReport (vitals' [lethal-report-first]). Critical reports the messages the lane
+// must never refuse ([critical-messages]):
 // PlayerWasted, PlayerSpawned, every SetHealth to 0, and the victim's DeathReport.
 //
 // # The reliable lane
@@ -164,14 +182,14 @@
 // payloads, and its datagrams share this package's two-byte header (Version, then an id
 // of the transport range), so one socket carries both and a read loop routes by Peek.
 //
-// # Ours: messages the records imply but do not define
+// # Ours: messages the rules imply but do not define
 //
 // Hello and Welcome (joining, and the client's own id and token), PlayerShow and
-// PlayerHide (the streaming of ADR 0035: a show carries the state a copy is built from
+// PlayerHide (the streaming, lifecycle's [show-current-state]: a show carries the state a copy is built from
 // and the token later edges are checked against), SetWeaponSkill (the server-owned skill
 // the floors depend on), SetPlayerPosition, SetVehiclePose and SetVehicleFrozen (the
 // gamemode moves that restart a rewind history), the Ping time echo, and the widths the
-// records leave open, all documented in the tables.
+// rules leave open, all documented in the tables.
 //
 // # Performance
 //
@@ -267,14 +285,14 @@
 //
 //	off   size   field       type       valid range                                    meaning
 //	2     2      Seq         u16        0..65535                                       the client's frame number, +1 per frame (wraps); a frame not newer than the last one taken is outdated
-//	4     2      VitalRev    u16        0..65535                                       vital_rev: the revision of the last health or armor command the client applied (adr-0045 "Health revision")
-//	6     2      DamageSeq   u16        0..65535                                       damage_seq: the number of the last damage report the client created (adr-0045 "The client's order")
-//	8     2      WeaponRev   u16        0..65535                                       weapon_rev: the revision of the last weapon command the client applied successfully (adr-weapon-inventory)
-//	10    2      DeathEpoch  u16        0..65535                                       death_epoch: the life the client believes it is on (adr-0017)
+//	4     2      VitalRev    u16        0..65535                                       vital_rev: the revision of the last health or armor command the client applied (vitals' [health-revision])
+//	6     2      DamageSeq   u16        0..65535                                       damage_seq: the number of the last damage report the client created (vitals' [client-order])
+//	8     2      WeaponRev   u16        0..65535                                       weapon_rev: the revision of the last weapon command the client applied successfully (inventory's [weapon-revision])
+//	10    2      DeathEpoch  u16        0..65535                                       death_epoch: the life the client believes it is on (lifecycle's [death-epoch])
 //	12    1      Weapon      u8         0..255                                         the held weapon (0 = fists)
 //	13    1      Flags       u8 bits    bits 6..7 are 0                                flags: the bit fields below
-//	13.0  1 bit  Alive       bit        0 or 1                                         alive as the client sees it; it never commits a death (adr-0017)
-//	13.1  1 bit  FireHeld    bit        0 or 1                                         true while the fire key is held; for continuous weapons (37, 41, 42) it makes the server spend ammo itself (adr-weapon-inventory)
+//	13.0  1 bit  Alive       bit        0 or 1                                         alive as the client sees it; it never commits a death (lifecycle's [server-commits-death])
+//	13.1  1 bit  FireHeld    bit        0 or 1                                         true while the fire key is held; for continuous weapons (37, 41, 42) it makes the server spend ammo itself (inventory's [server-spends-continuous])
 //	13.2  4 bit  Seat        bits       0..8                                           the seat in Vehicle (0 = driver); 0 on foot
 //	14    2      Clip        u16        0..65535                                       the held weapon's ammo in the clip
 //	16    2      Total       u16        0..65535                                       the held weapon's total ammo, clip included (capped at 65535, MAX_WEAPON_AMMO)
@@ -296,7 +314,7 @@
 //	34   6     Velocity  3×i16   each axis ±255.99 m/s, step 1/128; not -32768  the vehicle's velocity in m/s, quantized to 1/128 m/s (see ClampVelocity)
 //	40   4     Health    f32     finite, 0..100000                              the vehicle's health (the game's default is 1000; the client clamps a negative value to 0)
 //
-// DamageReport (0x04, 33 bytes, client to server, unreliable; reliable if lethal): the victim's report of damage its client applied to its own player: the victim confirms the hit, and the server's ledger only ever goes down by it (adr-0045).
+// DamageReport (0x04, 33 bytes, client to server, unreliable; reliable if lethal): the victim's report of damage its client applied to its own player: the victim confirms the hit, and the server's ledger only ever goes down by it (vitals' [ledger-only-falls]).
 //
 //	off  size  field         type     valid range            meaning
 //	2    2     DamageSeq     u16      0..65535               damage_seq: this report's number, +1 per report the client creates (wraps); frames echo the last one
@@ -314,7 +332,7 @@
 //	rule: Ref.Seq is 0 when Ref.Kind is none. (non-canonical encoding)
 //	rule: Attacker is a player when Ref answers a weapon shot, a vehicle shot or a detonation (their shooter or owner). (inconsistent fields)
 //
-// DeathReport (0x05, 8 bytes, client to server, reliable): the dying client's report of its own death, with the means and the death animation, on the reliable lane (adr-0017).
+// DeathReport (0x05, 8 bytes, client to server, reliable): the dying client's report of its own death, with the means and the death animation, on the reliable lane (lifecycle's [server-commits-death]).
 //
 //	off  size  field       type    valid range            meaning
 //	2    2     DeathEpoch  u16     0..65535               death_epoch: the life that ended, as the client counts it
@@ -322,7 +340,7 @@
 //	6    1     Weapon      u8      0..255                 the means of death: weapon or cause id, as in DamageReport
 //	7    1     Pose        u8      0..255                 the death animation the victim played; a raw game value
 //
-// RespawnRequest (0x06, 4 bytes, client to server, reliable): a dead client's request to respawn, repeated on a timer until the server grants it (adr-0017: idempotent, the server decides the moment).
+// RespawnRequest (0x06, 4 bytes, client to server, reliable): a dead client's request to respawn, repeated on a timer until the server grants it (lifecycle's [respawn-idempotent]: the server decides the moment).
 //
 //	off  size  field       type  valid range  meaning
 //	2    2     DeathEpoch  u16   0..65535     death_epoch: the life the client died in; a request for an older life than the server's is stale
@@ -331,8 +349,8 @@
 //
 //	off  size  field          type     valid range               meaning
 //	2    2     ShotSeq        u16      0..65535                  the shooter's shot number, +1 per shot (wraps); a victim's DamageReport answers the shot by it
-//	4    2     DeathEpoch     u16      0..65535                  death_epoch: the shooter's life; a shot of an earlier life is refused (the grant resets combat correlation, adr-0017)
-//	6    2     PropertiesRev  u16      0..65535                  the WeaponProperties revision the shot was fired under; the damage floor reads the weapon's damage from it (adr-0045)
+//	4    2     DeathEpoch     u16      0..65535                  death_epoch: the shooter's life; a shot of an earlier life is refused (the grant resets combat correlation, lifecycle's [death-epoch])
+//	6    2     PropertiesRev  u16      0..65535                  the WeaponProperties revision the shot was fired under; the damage floor reads the weapon's damage from it (vitals' [damage-floor])
 //	8    1     Weapon         u8       0..255                    the weapon fired
 //	9    1     HitType        u8 enum  0..4, HitType             what the shooter's client says the ray hit
 //	10   2     HitID          u16      0..65535                  the id of what was hit; 0 when HitType is none
@@ -392,32 +410,32 @@
 //
 //	off  size  field        type    valid range    meaning
 //	2    2     Player       u16 id  0..65534       the client's own player id
-//	4    4     PlayerToken  u32     0..4294967295  player_token: the token of this connection, which every lifecycle edge of the player carries (adr-0017)
+//	4    4     PlayerToken  u32     0..4294967295  player_token: the token of this connection, which every lifecycle edge of the player carries (lifecycle's [player-token])
 //
 // RemotePlayerSync (0x41, 44 bytes, server to client, unreliable): another player's frame as the server relays it to one recipient.
 //
 //	off  size   field           type       valid range                                    meaning
 //	2    2      Player          u16 id     0..65534                                       the subject: the player whose frame this is
-//	4    2      SyncSeq         u16        0..65535                                       sync_seq: the server's relay number of the subject's frames, +1 per relayed frame (adr-0017)
+//	4    2      SyncSeq         u16        0..65535                                       sync_seq: the server's relay number of the subject's frames, +1 per relayed frame (lifecycle's [show-current-state])
 //	6    2      DeathEpoch      u16        0..65535                                       death_epoch: the subject's life as the server counts it
 //	8    1      Flags           u8 bits    bits 7..7 are 0                                flags: the bit fields below
-//	8.0  1 bit  Alive           bit        0 or 1                                         alive as the server holds it; it triggers no death and no respawn on the receiver (adr-0017)
+//	8.0  1 bit  Alive           bit        0 or 1                                         alive as the server holds it; it triggers no death and no respawn on the receiver (lifecycle's [server-commits-death])
 //	8.1  1 bit  FireHeld        bit        0 or 1                                         true while the subject holds the fire key
 //	8.2  1 bit  Stamp.Teammate  bit        0 or 1                                         true when the sender is the recipient's teammate: same non-zero damage group
 //	8.3  4 bit  Seat            bits       0..8                                           the seat in Vehicle (0 = driver); 0 on foot
 //	9    2      Stamp.Rev       u16        0..65535                                       the relation revision the answer was taken at; compare revisions with internal/revision (they wrap at 65535)
-//	11   2      DamageGroup     u16        0..65535                                       the subject's damage group: its team id while that team's friendly fire is off, 0 otherwise (adr-0039)
+//	11   2      DamageGroup     u16        0..65535                                       the subject's damage group: its team id while that team's friendly fire is off, 0 otherwise (teams' [damage-groups])
 //	13   1      Weapon          u8         0..255                                         the subject's held weapon
-//	14   4      Health          f32        finite, 0..200                                 the relayed health: the server's ledger, never 0 or below while Alive (adr-0017)
+//	14   4      Health          f32        finite, 0..200                                 the relayed health: the server's ledger, never 0 or below while Alive (lifecycle's [server-commits-death])
 //	18   4      Armor           f32        finite, 0..200                                 the relayed armor (the server's ledger)
 //	22   12     Position        3×f32      finite, |axis| <= 100000                       the subject's position
 //	34   6      Velocity        3×i16      each axis ±255.99 m/s, step 1/128; not -32768  the subject's velocity in m/s, quantized to 1/128 m/s
 //	40   2      Facing          u16 angle  any finite radians (wraps), step 2π/65536      the subject's heading in radians, quantized to 2π/65536
 //	42   2      Vehicle         u16 id     0..65534, 0xFFFF none                          the vehicle the subject sits in, NoVehicle on foot
 //	rule: Seat is 0 when Vehicle is NoVehicle (on foot). (non-canonical encoding)
-//	rule: Health is above 0 while Alive: a living player is never relayed at lethal health (adr-0017). (inconsistent fields)
+//	rule: Health is above 0 while Alive: a living player is never relayed at lethal health (lifecycle's [server-commits-death]). (inconsistent fields)
 //
-// RemoteVehicleSync (0x42, 49 bytes, server to client, unreliable): a vehicle's frame as the server relays it to one recipient, with the controlling player's teammate relation to the recipient (adr-0039: a relayed vehicle frame can hurt, by ramming or running over).
+// RemoteVehicleSync (0x42, 49 bytes, server to client, unreliable): a vehicle's frame as the server relays it to one recipient, with the controlling player's teammate relation to the recipient (teams' [teammate-stamp]: a relayed vehicle frame can hurt, by ramming or running over).
 //
 //	off  size  field           type     valid range                                    meaning
 //	2    2     Vehicle         u16 id   0..65534                                       the vehicle this frame is about
@@ -431,7 +449,7 @@
 //	45   4     Health          f32      finite, 0..100000                              the vehicle's health
 //	rule: Stamp.Teammate is false when Driver is NoPlayer. (inconsistent fields)
 //
-// RemoteWeaponShot (0x43, 79 bytes, server to client, unreliable): a WeaponShot as the server relays it to one recipient: with the shooter's teammate relation to that recipient, and, when the ray passed near the recipient, the recipient's rewound pose and its vehicle's pose (adr-0041, adr-0039).
+// RemoteWeaponShot (0x43, 79 bytes, server to client, unreliable): a WeaponShot as the server relays it to one recipient: with the shooter's teammate relation to that recipient, and, when the ray passed near the recipient, the recipient's rewound pose and its vehicle's pose (rewind's [rewind-to-shooters-view], teams' [teammate-stamp]).
 //
 //	off   size   field                   type     valid range                           meaning
 //	2     2      Shooter                 u16 id   0..65534                              the player who fired
@@ -458,7 +476,7 @@
 //	rule: Rewind.VehicleRotation is a unit quaternion when Rewind.InVehicle is true. (value out of range)
 //	rule: HitID is 0 when HitType is none. (non-canonical encoding)
 //
-// RemoteVehicleShot (0x44, 81 bytes, server to client, unreliable): a VehicleShot as the server relays it to one recipient, with the shooter's relation and the recipient's rewound pose, exactly as RemoteWeaponShot (adr-0041: vehicle gun rays rewind like WeaponShot; the Rhino cannon's never carries a valid Rewind).
+// RemoteVehicleShot (0x44, 81 bytes, server to client, unreliable): a VehicleShot as the server relays it to one recipient, with the shooter's relation and the recipient's rewound pose, exactly as RemoteWeaponShot (rewind's [rewind-to-shooters-view]: vehicle gun rays rewind like WeaponShot; the Rhino cannon's never carries a valid Rewind).
 //
 //	off   size   field                   type     valid range                           meaning
 //	2     2      Shooter                 u16 id   0..65534                              the player who fired
@@ -486,7 +504,7 @@
 //	rule: Rewind.VehicleRotation is a unit quaternion when Rewind.InVehicle is true. (value out of range)
 //	rule: HitID is 0 when HitType is none. (non-canonical encoding)
 //
-// RemoteProjectile (0x45, 38 bytes, server to client, unreliable): a ProjectileLaunch as the server relays it to one recipient, with the owner's teammate relation to that recipient (adr-0039).
+// RemoteProjectile (0x45, 38 bytes, server to client, unreliable): a ProjectileLaunch as the server relays it to one recipient, with the owner's teammate relation to that recipient (teams' [teammate-stamp]).
 //
 //	off  size  field           type     valid range               meaning
 //	2    2     Owner           u16 id   0..65534                  the player who launched it
@@ -520,7 +538,7 @@
 //	10   2     Stamp.Rev       u16      0..65535     the relation revision the answer was taken at; compare revisions with internal/revision (they wrap at 65535)
 //	rule: Victim is not Attacker. (inconsistent fields)
 //
-// RemoteVehicleExplode (0x48, 10 bytes, server to client, reliable): an accepted vehicle explosion as the server relays it to one recipient: the explosion's author (the credited killer) and the author's relation to the recipient, so the author's teammates inside refuse its damage (adr-0039).
+// RemoteVehicleExplode (0x48, 10 bytes, server to client, reliable): an accepted vehicle explosion as the server relays it to one recipient: the explosion's author (the credited killer) and the author's relation to the recipient, so the author's teammates inside refuse its damage (teams' [teammate-refused-by-victim]).
 //
 //	off  size  field           type     valid range            meaning
 //	2    2     Vehicle         u16 id   0..65534               the vehicle that exploded
@@ -530,7 +548,7 @@
 //	8    2     Stamp.Rev       u16      0..65535               the relation revision the answer was taken at; compare revisions with internal/revision (they wrap at 65535)
 //	rule: Stamp.Teammate is false when Author is NoPlayer. (inconsistent fields)
 //
-// CreateExplosion (0x49, 26 bytes, server to client, reliable): a gamemode explosion (create_explosion), with its creator and the creator's relation to the recipient (adr-0039: a server effect with a creator is stamped).
+// CreateExplosion (0x49, 26 bytes, server to client, reliable): a gamemode explosion (create_explosion), with its creator and the creator's relation to the recipient (teams' [teammate-stamp]: a server effect with a creator is stamped).
 //
 //	off  size  field           type     valid range               meaning
 //	2    2     Effect          u16      0..65535                  the server's id of this effect, +1 per effect (wraps)
@@ -557,22 +575,22 @@
 //
 //	off   size   field        type       valid range                                meaning
 //	2     2      Player       u16 id     0..65534                                   the player shown
-//	4     4      PlayerToken  u32        0..4294967295                              player_token: the connection's token, which every later lifecycle edge of the player carries (adr-0017)
+//	4     4      PlayerToken  u32        0..4294967295                              player_token: the connection's token, which every later lifecycle edge of the player carries (lifecycle's [player-token])
 //	8     2      DeathEpoch   u16        0..65535                                   death_epoch: the player's current life
 //	10    2      SyncSeq      u16        0..65535                                   sync_seq: the first relay number of the player's frames that belongs to this show; older frames are dropped
 //	12    1      Flags        u8 bits    bits 5..7 are 0                            flags: the bit fields below
 //	12.0  1 bit  Alive        bit        0 or 1                                     the server's alive: false shows a body lying dead
 //	12.1  4 bit  Seat         bits       0..8                                       the seat in Vehicle (0 = driver); 0 on foot
-//	13    2      DamageGroup  u16        0..65535                                   the player's damage group (adr-0039)
+//	13    2      DamageGroup  u16        0..65535                                   the player's damage group (teams' [damage-groups])
 //	15    1      Weapon       u8         0..255                                     the held weapon
 //	16    4      Health       f32        finite, 0..200                             the server's ledger health; above 0 while Alive
 //	20    4      Armor        f32        finite, 0..200                             the server's ledger armor
 //	24    12     Position     3×f32      finite, |axis| <= 100000                   the player's position
 //	36    2      Facing       u16 angle  any finite radians (wraps), step 2π/65536  the heading in radians, quantized to 2π/65536
 //	38    2      Vehicle      u16 id     0..65534, 0xFFFF none                      the vehicle the player sits in, NoVehicle on foot
-//	40    1      Pose         u8         0..255                                     the death pose the body lies in while not Alive: the one its PlayerWasted carried, so a late show lays the corpse as everyone else saw it (adr-0017); a raw game value, 0 while Alive
+//	40    1      Pose         u8         0..255                                     the death pose the body lies in while not Alive: the one its PlayerWasted carried, so a late show lays the corpse as everyone else saw it (lifecycle's [show-current-state]); a raw game value, 0 while Alive
 //	rule: Seat is 0 when Vehicle is NoVehicle (on foot). (non-canonical encoding)
-//	rule: Health is above 0 while Alive (adr-0017). (inconsistent fields)
+//	rule: Health is above 0 while Alive (lifecycle's [server-commits-death]). (inconsistent fields)
 //	rule: Pose is 0 while Alive. (non-canonical encoding)
 //
 // PlayerHide (0x4C, 8 bytes, server to client, reliable): removes a player's copy from the recipient (the player left, or left the recipient's streaming range).
@@ -581,18 +599,18 @@
 //	2    2     Player       u16 id  0..65534       the player hidden
 //	4    4     PlayerToken  u32     0..4294967295  player_token: the token of the connection being hidden, so a hide never removes a new player that reused the id
 //
-// PlayerWasted (0x4D, 14 bytes, server to client, reliable): the death edge the server sends to the players the victim is shown to (not to the victim), once per life, on a fresh commit (adr-0017).
+// PlayerWasted (0x4D, 14 bytes, server to client, reliable): the death edge the server sends to the players the victim is shown to (not to the victim), once per life, on a fresh commit (lifecycle's [lifecycle-edges]).
 //
 //	off  size  field        type    valid range            meaning
 //	2    2     Player       u16 id  0..65534               the victim
 //	4    4     PlayerToken  u32     0..4294967295          player_token: the victim's connection token; a receiver applies the edge only to the copy with that token
 //	8    2     DeathEpoch   u16     0..65535               death_epoch: the life that ended
-//	10   2     Killer       u16 id  0..65534, 0xFFFF none  the killer the server names (from the last credited damage; never a teammate, adr-0039), NoPlayer if none
+//	10   2     Killer       u16 id  0..65534, 0xFFFF none  the killer the server names (from the last credited damage; never a teammate, teams' [teammate-never-credited]), NoPlayer if none
 //	12   1     Weapon       u8      0..255                 the means of death: weapon or cause id
 //	13   1     Pose         u8      0..255                 the death animation to play: the victim's, or the default one
 //	rule: Killer is not Player (a suicide has no killer: NoPlayer). (inconsistent fields)
 //
-// PlayerSpawned (0x4E, 26 bytes, server to client, reliable): the respawn edge the server sends, on the grant, to the players the subject is shown to (adr-0017).
+// PlayerSpawned (0x4E, 26 bytes, server to client, reliable): the respawn edge the server sends, on the grant, to the players the subject is shown to (lifecycle's [lifecycle-edges]).
 //
 //	off  size  field        type       valid range                                meaning
 //	2    2     Player       u16 id     0..65534                                   the player respawning
@@ -602,7 +620,7 @@
 //	12   12    Position     3×f32      finite, |axis| <= 100000                   the spawn point
 //	24   2     Facing       u16 angle  any finite radians (wraps), step 2π/65536  the heading at the spawn point in radians, quantized to 2π/65536
 //
-// RespawnPlayer (0x4F, 18 bytes, server to client, reliable): the server's respawn grant to the respawning player: a new life at a point (adr-0017).
+// RespawnPlayer (0x4F, 18 bytes, server to client, reliable): the server's respawn grant to the respawning player: a new life at a point (lifecycle's [respawn-idempotent]).
 //
 //	off  size  field       type       valid range                                meaning
 //	2    2     DeathEpoch  u16        0..65535                                   death_epoch: the new life's generation
@@ -621,7 +639,7 @@
 //	2    2     Rev    u16   0..65535        the health revision (rev) of this command; armor shares it with health
 //	4    4     Armor  f32   finite, 0..200  the new armor, 0..MaxVital
 //
-// GiveHealth (0x52, 12 bytes, server to client, reliable): adds to the player's health up to a maximum and never lowers it (player:add_health, a reward; adr-0045).
+// GiveHealth (0x52, 12 bytes, server to client, reliable): adds to the player's health up to a maximum and never lowers it (player:add_health, a reward; vitals' [ledger-only-falls]).
 //
 //	off  size  field   type  valid range           meaning
 //	2    2     Rev     u16   0..65535              the health revision (rev) of this command
@@ -635,7 +653,7 @@
 //	4    4     Amount  f32   finite, 0 < v <= 200  the armor to add, above 0 and at most MaxVital
 //	8    4     Max     f32   finite, 0 < v <= 200  the ceiling the add stops at, above 0 and at most MaxVital
 //
-// DamageMultipliers (0x54, 28 bytes, server to client, reliable): the table of damage multipliers per class for the damage that WeaponProperties does not cover (dlmp.set_damage_multiplier; adr-0045).
+// DamageMultipliers (0x54, 28 bytes, server to client, reliable): the table of damage multipliers per class for the damage that WeaponProperties does not cover (dlmp.set_damage_multiplier; vitals' [damage-multipliers]).
 //
 //	off  size  field         type  valid range     meaning
 //	2    2     Rev           u16   0..65535        the table's revision, +1 per table sent on the connection (its own counter, not vital_rev)
@@ -646,7 +664,7 @@
 //	20   4     Explosion     f32   finite, 0..100  the multiplier of explosions (51)
 //	24   4     PredatorGun   f32   finite, 0..100  the multiplier of the Predator's guns (also scales their floor)
 //
-// GiveWeapon (0x55, 8 bytes, server to client, reliable): gives a weapon with ammo, following the game's rules: the same weapon again adds its ammo, a different weapon in a slot that pools ammo carries the displaced total over, any other slot is replaced (adr-weapon-inventory).
+// GiveWeapon (0x55, 8 bytes, server to client, reliable): gives a weapon with ammo, following the game's rules: the same weapon again adds its ammo, a different weapon in a slot that pools ammo carries the displaced total over, any other slot is replaced (inventory's [give-rules]).
 //
 //	off  size  field         type     valid range  meaning
 //	2    2     Rev           u16      0..65535     the inventory revision (rev) of this command, the player's next one; frames echo the last one applied as weapon_rev
@@ -690,7 +708,7 @@
 //	13   4     DamagePro   f32   finite, 0..1000         the damage per hit (per pellet) at the pro skill tier
 //	17   4     Range       f32   finite, 0 < v <= 10000  the weapon's range in metres
 //
-// SetWeaponSkill (0x5B, 5 bytes, server to client, reliable): sets one of the player's weapon skill levels; the skill is the server's, and a shot is floored at the tier it gives (the lower of two tiers within 5 s of a change; adr-0045).
+// SetWeaponSkill (0x5B, 5 bytes, server to client, reliable): sets one of the player's weapon skill levels; the skill is the server's, and a shot is floored at the tier it gives (the lower of two tiers within 5 s of a change; inventory's [skill-tier-grace]).
 //
 //	off  size  field  type  valid range  meaning
 //	2    1     Skill  u8    0..255       the game's weapon skill type (0 pistol .. 10 sniper rifle in SA-MP numbering); a raw game value
@@ -715,7 +733,7 @@
 //	2    2     Vehicle  u16 id   0..65534     the vehicle
 //	4    1     Frozen   u8 bool  0 or 1       the new state
 //
-// Ping (0xA0, 8 bytes, both ways, unreliable): asks the peer for a Pong; the server measures each connection's round-trip time with it (adr-0041).
+// Ping (0xA0, 8 bytes, both ways, unreliable): asks the peer for a Pong; the server measures each connection's round-trip time with it (rewind's [rtt-by-ping]).
 //
 //	off  size  field  type  valid range    meaning
 //	2    2     Seq    u16   0..65535       the sender's ping number; the Pong echoes it

@@ -100,7 +100,7 @@ const (
 	// lifecycle edges, reports that must not be lost).
 	Reliable // reliable
 	// ReliableIfLethal: unreliable, except the one that kills, which travels on the
-	// reliable lane ahead of the DeathReport (adr-0045 "Loss, order, reconnection").
+	// reliable lane ahead of the DeathReport (vitals' [lethal-report-first]).
 	// Only DamageReport travels this way.
 	ReliableIfLethal // unreliable; reliable if lethal
 )
@@ -249,8 +249,8 @@ func Peek(b []byte) (ID, error) {
 }
 
 // Critical reports whether a message must never be refused by the reliable lane, even
-// above its soft cap: the lifecycle edges PlayerWasted and PlayerSpawned (adr-0017),
-// every SetHealth to 0 (adr-0045: the server's zero after a death it committed), the
+// above its soft cap: the lifecycle edges PlayerWasted and PlayerSpawned (lifecycle's [lifecycle-edges]),
+// every SetHealth to 0 (vitals' [server-zero-after-death]), the
 // victim's own DeathReport (its pose is what every screen shows), and the lethal
 // DamageReport (HealthAfter 0), which travels on the lane ahead of that DeathReport and
 // must not be refused while the DeathReport behind it is taken. A lane that cannot take

@@ -1,7 +1,7 @@
 package wire
 
 // SetHealth sets the player's health to an absolute value (player:set_health). Lowering
-// is allowed; 0 kills through the client's normal death path (adr-0045).
+// is allowed; 0 kills through the client's normal death path (vitals' [death-by-ledger]).
 //
 // Health and armor commands share the connection's health revision and one ordered
 // queue with the weapon commands; a client that is dead drops a set but still takes its
@@ -33,7 +33,7 @@ func (m *SetArmor) walk(c *codec) {
 }
 
 // GiveHealth adds to the player's health up to a maximum and never lowers it
-// (player:add_health, a reward; adr-0045).
+// (player:add_health, a reward; vitals' [ledger-only-falls]).
 type GiveHealth struct {
 	// Rev is the health revision (rev) of this command.
 	Rev uint16
@@ -67,7 +67,7 @@ func (m *GiveArmor) walk(c *codec) {
 }
 
 // DamageMultipliers is the table of damage multipliers per class for the damage that
-// WeaponProperties does not cover (dlmp.set_damage_multiplier; adr-0045). The victim's
+// WeaponProperties does not cover (dlmp.set_damage_multiplier; vitals' [damage-multipliers]). The victim's
 // client applies the multiplier of the class the damage arrives with before the damage;
 // 0 refuses the hit entirely.
 //
@@ -104,7 +104,7 @@ func (m *DamageMultipliers) walk(c *codec) {
 
 // GiveWeapon gives a weapon with ammo, following the game's rules: the same weapon
 // again adds its ammo, a different weapon in a slot that pools ammo carries the
-// displaced total over, any other slot is replaced (adr-weapon-inventory).
+// displaced total over, any other slot is replaced (inventory's [give-rules]).
 type GiveWeapon struct {
 	// Rev is the inventory revision (rev) of this command, the player's next one;
 	// frames echo the last one applied as weapon_rev.
@@ -183,7 +183,7 @@ func (m *SetArmedWeapon) walk(c *codec) {
 
 // WeaponProperties changes one weapon's properties for the client's game: its damage at
 // each skill tier and its range. The server keeps recent revisions so a shot is floored
-// with the damage it was fired under (adr-0045).
+// with the damage it was fired under (vitals' [damage-floor]).
 type WeaponProperties struct {
 	// Rev is the weapon properties revision this change creates (global, +1 per
 	// change); shots echo the revision they were fired under as PropertiesRev.
@@ -211,7 +211,7 @@ func (m *WeaponProperties) walk(c *codec) {
 
 // SetWeaponSkill sets one of the player's weapon skill levels; the skill is the
 // server's, and a shot is floored at the tier it gives (the lower of two tiers within
-// 5 s of a change; adr-0045).
+// 5 s of a change; inventory's [skill-tier-grace]).
 type SetWeaponSkill struct {
 	// Skill is the game's weapon skill type (0 pistol .. 10 sniper rifle in SA-MP
 	// numbering); a raw game value.
@@ -226,7 +226,7 @@ func (m *SetWeaponSkill) walk(c *codec) {
 }
 
 // SetPlayerPosition moves the player (a gamemode teleport). The rewind history of the
-// player starts anew from the new position (adr-0041).
+// player starts anew from the new position (rewind's [history-restarts]).
 type SetPlayerPosition struct {
 	// Position is the new position.
 	Position Vec3
@@ -240,7 +240,7 @@ func (m *SetPlayerPosition) walk(c *codec) {
 }
 
 // SetVehiclePose moves a vehicle (a gamemode move). The vehicle's pose history starts
-// anew from where it now stands (adr-0041).
+// anew from where it now stands (rewind's [history-restarts]).
 type SetVehiclePose struct {
 	// Vehicle is the vehicle moved.
 	Vehicle uint16
@@ -257,7 +257,7 @@ func (m *SetVehiclePose) walk(c *codec) {
 }
 
 // SetVehicleFrozen freezes or unfreezes a vehicle. A frozen vehicle is not rewound, and
-// a freeze change starts its pose history anew (adr-0041).
+// a freeze change starts its pose history anew (rewind's [history-restarts]).
 type SetVehicleFrozen struct {
 	// Vehicle is the vehicle.
 	Vehicle uint16
@@ -281,7 +281,7 @@ type Welcome struct {
 	// Player is the client's own player id.
 	Player PlayerID
 	// PlayerToken is player_token: the token of this connection, which every
-	// lifecycle edge of the player carries (adr-0017).
+	// lifecycle edge of the player carries (lifecycle's [player-token]).
 	PlayerToken uint32
 }
 
@@ -291,7 +291,7 @@ func (m *Welcome) walk(c *codec) {
 }
 
 // Ping asks the peer for a Pong; the server measures each connection's round-trip time
-// with it (adr-0041).
+// with it (rewind's [rtt-by-ping]).
 type Ping struct {
 	// Seq is the sender's ping number; the Pong echoes it.
 	Seq uint16
@@ -307,7 +307,7 @@ func (m *Ping) walk(c *codec) {
 }
 
 // Pong answers a Ping at once, echoing it. A peer that delays its pongs inflates its
-// own round-trip time; the rewind caps what that buys at 400 ms (adr-0041).
+// own round-trip time; the rewind caps what that buys at 400 ms (rewind's [rewind-cap]).
 type Pong struct {
 	// Seq is the echoed ping number.
 	Seq uint16

@@ -2,7 +2,7 @@ package wire
 
 // DamageReport is the victim's report of damage its client applied to its own player:
 // the victim confirms the hit, and the server's ledger only ever goes down by it
-// (adr-0045).
+// (vitals' [ledger-only-falls]).
 //
 // The client clamps the vitals it reports to 0..MaxVital (a lethal hit leaves 0 health,
 // whatever the game's arithmetic says). A hit report is unreliable; the lethal one
@@ -25,7 +25,7 @@ type DamageReport struct {
 	// BodyPart is the body part hit (3 torso .. 9 head); not whitelisted by the
 	// decoder.
 	BodyPart uint8
-	// Ref is the packet the damage answers: "the shot it answers" (adr-0045).
+	// Ref is the packet the damage answers: "the shot it answers" (vitals' [trust-in-fields]).
 	Ref Ref
 	// HealthBefore is the health before the damage.
 	HealthBefore float32
@@ -65,7 +65,7 @@ func refNeedsAttacker(k RefKind) bool {
 }
 
 // DeathReport is the dying client's report of its own death, with the means and the
-// death animation, on the reliable lane (adr-0017).
+// death animation, on the reliable lane (lifecycle's [server-commits-death]).
 //
 // The server commits the death once per life; it replaces a pose the game cannot
 // produce with the default one (the lifecycle package whitelists the pose; the decoder
@@ -91,7 +91,7 @@ func (m *DeathReport) walk(c *codec) {
 }
 
 // RespawnRequest is a dead client's request to respawn, repeated on a timer until the
-// server grants it (adr-0017: idempotent, the server decides the moment).
+// server grants it (lifecycle's [respawn-idempotent]: the server decides the moment).
 type RespawnRequest struct {
 	// DeathEpoch is death_epoch: the life the client died in; a request for an older
 	// life than the server's is stale.
@@ -103,7 +103,7 @@ func (m *RespawnRequest) walk(c *codec) {
 }
 
 // RespawnPlayer is the server's respawn grant to the respawning player: a new life at a
-// point (adr-0017). A repeated request before the new life's first frame gets the same
+// point (lifecycle's [respawn-idempotent]). A repeated request before the new life's first frame gets the same
 // grant again, with the same DeathEpoch.
 type RespawnPlayer struct {
 	// DeathEpoch is death_epoch: the new life's generation.
@@ -121,7 +121,7 @@ func (m *RespawnPlayer) walk(c *codec) {
 }
 
 // PlayerWasted is the death edge the server sends to the players the victim is shown
-// to (not to the victim), once per life, on a fresh commit (adr-0017). It is critical:
+// to (not to the victim), once per life, on a fresh commit (lifecycle's [lifecycle-edges]). It is critical:
 // the reliable lane never refuses it.
 type PlayerWasted struct {
 	// Player is the victim.
@@ -132,7 +132,7 @@ type PlayerWasted struct {
 	// DeathEpoch is death_epoch: the life that ended.
 	DeathEpoch uint16
 	// Killer is the killer the server names (from the last credited damage; never a
-	// teammate, adr-0039), NoPlayer if none.
+	// teammate, teams' [teammate-never-credited]), NoPlayer if none.
 	Killer PlayerID
 	// Weapon is the means of death: weapon or cause id.
 	Weapon uint8
@@ -151,7 +151,7 @@ func (m *PlayerWasted) walk(c *codec) {
 }
 
 // PlayerSpawned is the respawn edge the server sends, on the grant, to the players the
-// subject is shown to (adr-0017). Receivers rebuild the subject's copy at the point. It
+// subject is shown to (lifecycle's [lifecycle-edges]). Receivers rebuild the subject's copy at the point. It
 // is critical: the reliable lane never refuses it.
 type PlayerSpawned struct {
 	// Player is the player respawning.

@@ -3,31 +3,31 @@ package wire
 // PlayerSync is the player's frame, sent by its client at least every 100 ms.
 //
 // It is the client's observation: health and armor may only lower the server's ledger
-// (adr-0045), clip and total may only lower the server's store while WeaponRev matches
-// (adr-weapon-inventory), and Alive and DeathEpoch are never relayed as they are: the
-// server stamps its own life state into RemotePlayerSync (adr-0017). A driver also sends
+// (vitals' [ledger-only-falls]), clip and total may only lower the server's store while WeaponRev matches
+// (inventory's [weapon-revision]), and Alive and DeathEpoch are never relayed as they are: the
+// server stamps its own life state into RemotePlayerSync (lifecycle's [server-commits-death]). A driver also sends
 // VehicleSync for its vehicle.
 type PlayerSync struct {
 	// Seq is the client's frame number, +1 per frame (wraps); a frame not newer than
 	// the last one taken is outdated.
 	Seq uint16
 	// VitalRev is vital_rev: the revision of the last health or armor command the
-	// client applied (adr-0045 "Health revision").
+	// client applied (vitals' [health-revision]).
 	VitalRev uint16
 	// DamageSeq is damage_seq: the number of the last damage report the client
-	// created (adr-0045 "The client's order").
+	// created (vitals' [client-order]).
 	DamageSeq uint16
 	// WeaponRev is weapon_rev: the revision of the last weapon command the client
-	// applied successfully (adr-weapon-inventory).
+	// applied successfully (inventory's [weapon-revision]).
 	WeaponRev uint16
-	// DeathEpoch is death_epoch: the life the client believes it is on (adr-0017).
+	// DeathEpoch is death_epoch: the life the client believes it is on (lifecycle's [death-epoch]).
 	DeathEpoch uint16
 	// Weapon is the held weapon (0 = fists).
 	Weapon uint8
-	// Alive is alive as the client sees it; it never commits a death (adr-0017).
+	// Alive is alive as the client sees it; it never commits a death (lifecycle's [server-commits-death]).
 	Alive bool
 	// FireHeld is true while the fire key is held; for continuous weapons (37, 41, 42)
-	// it makes the server spend ammo itself (adr-weapon-inventory).
+	// it makes the server spend ammo itself (inventory's [server-spends-continuous]).
 	FireHeld bool
 	// Seat is the seat in Vehicle (0 = driver); 0 on foot.
 	Seat uint8
@@ -79,33 +79,33 @@ func (m *PlayerSync) walk(c *codec) {
 //
 // The server fills Alive and DeathEpoch from its own life state (never the client's),
 // Health and Armor from its ledger, and Stamp with the subject's relation to this
-// recipient (adr-0017, adr-0045, adr-0039). SyncSeq numbers the subject's relayed
+// recipient (lifecycle's [server-commits-death], vitals' [ledger-only-falls], teams' [teammate-stamp]). SyncSeq numbers the subject's relayed
 // frames; a receiver drops a frame older than the barrier of the subject's last
 // PlayerSpawned or PlayerShow.
 type RemotePlayerSync struct {
 	// Player is the subject: the player whose frame this is.
 	Player PlayerID
 	// SyncSeq is sync_seq: the server's relay number of the subject's frames, +1 per
-	// relayed frame (adr-0017).
+	// relayed frame (lifecycle's [show-current-state]).
 	SyncSeq uint16
 	// DeathEpoch is death_epoch: the subject's life as the server counts it.
 	DeathEpoch uint16
 	// Alive is alive as the server holds it; it triggers no death and no respawn on
-	// the receiver (adr-0017).
+	// the receiver (lifecycle's [server-commits-death]).
 	Alive bool
 	// FireHeld is true while the subject holds the fire key.
 	FireHeld bool
-	// Stamp is the subject's teammate relation to the recipient (adr-0039).
+	// Stamp is the subject's teammate relation to the recipient (teams' [teammate-stamp]).
 	Stamp Stamp
 	// Seat is the seat in Vehicle (0 = driver); 0 on foot.
 	Seat uint8
 	// DamageGroup is the subject's damage group: its team id while that team's
-	// friendly fire is off, 0 otherwise (adr-0039).
+	// friendly fire is off, 0 otherwise (teams' [damage-groups]).
 	DamageGroup uint16
 	// Weapon is the subject's held weapon.
 	Weapon uint8
 	// Health is the relayed health: the server's ledger, never 0 or below while Alive
-	// (adr-0017).
+	// (lifecycle's [server-commits-death]).
 	Health float32
 	// Armor is the relayed armor (the server's ledger).
 	Armor float32
@@ -139,14 +139,14 @@ func (m *RemotePlayerSync) walk(c *codec) {
 	c.angle(&m.Facing, "Facing")
 	c.id16(&m.Vehicle, "Vehicle", true)
 	c.rule(m.Vehicle != NoVehicle || m.Seat == 0, "Seat", kindNonCanonical, "Seat is 0 when Vehicle is NoVehicle (on foot).")
-	c.rule(!m.Alive || m.Health > 0, "Health", kindInconsistent, "Health is above 0 while Alive: a living player is never relayed at lethal health (adr-0017).")
+	c.rule(!m.Alive || m.Health > 0, "Health", kindInconsistent, "Health is above 0 while Alive: a living player is never relayed at lethal health (lifecycle's [server-commits-death]).")
 }
 
 // VehicleSync is a vehicle's frame, sent by the client that controls the vehicle (its
 // driver, or the client that syncs it while empty).
 //
 // The server keeps the pose history of every vehicle from these frames for the shot
-// rewind (adr-0041).
+// rewind (rewind's [rewind-to-shooters-view]).
 type VehicleSync struct {
 	// Seq is the client's frame number for this vehicle, +1 per frame (wraps).
 	Seq uint16
@@ -174,7 +174,7 @@ func (m *VehicleSync) walk(c *codec) {
 }
 
 // RemoteVehicleSync is a vehicle's frame as the server relays it to one recipient, with
-// the controlling player's teammate relation to the recipient (adr-0039: a relayed
+// the controlling player's teammate relation to the recipient (teams' [teammate-stamp]: a relayed
 // vehicle frame can hurt, by ramming or running over).
 type RemoteVehicleSync struct {
 	// Vehicle is the vehicle this frame is about.
@@ -213,13 +213,13 @@ func (m *RemoteVehicleSync) walk(c *codec) {
 // player's copy.
 //
 // A recipient that did not see a player gets none of its lifecycle edges; its next show
-// builds the copy from this state (adr-0017). The token is what later edges are checked
-// against. The streaming rules themselves (ADR 0035) are the host's.
+// builds the copy from this state (lifecycle's [show-current-state]). The token is what later edges are checked
+// against. Which recipient sees which player (streaming) is the host's decision.
 type PlayerShow struct {
 	// Player is the player shown.
 	Player PlayerID
 	// PlayerToken is player_token: the connection's token, which every later
-	// lifecycle edge of the player carries (adr-0017).
+	// lifecycle edge of the player carries (lifecycle's [player-token]).
 	PlayerToken uint32
 	// DeathEpoch is death_epoch: the player's current life.
 	DeathEpoch uint16
@@ -230,7 +230,7 @@ type PlayerShow struct {
 	Alive bool
 	// Seat is the seat in Vehicle (0 = driver); 0 on foot.
 	Seat uint8
-	// DamageGroup is the player's damage group (adr-0039).
+	// DamageGroup is the player's damage group (teams' [damage-groups]).
 	DamageGroup uint16
 	// Weapon is the held weapon.
 	Weapon uint8
@@ -245,7 +245,7 @@ type PlayerShow struct {
 	// Vehicle is the vehicle the player sits in, NoVehicle on foot.
 	Vehicle uint16
 	// Pose is the death pose the body lies in while not Alive: the one its PlayerWasted
-	// carried, so a late show lays the corpse as everyone else saw it (adr-0017); a raw
+	// carried, so a late show lays the corpse as everyone else saw it (lifecycle's [show-current-state]); a raw
 	// game value, 0 while Alive.
 	Pose uint8
 }
@@ -268,7 +268,7 @@ func (m *PlayerShow) walk(c *codec) {
 	c.id16(&m.Vehicle, "Vehicle", true)
 	c.u8(&m.Pose, "Pose")
 	c.rule(m.Vehicle != NoVehicle || m.Seat == 0, "Seat", kindNonCanonical, "Seat is 0 when Vehicle is NoVehicle (on foot).")
-	c.rule(!m.Alive || m.Health > 0, "Health", kindInconsistent, "Health is above 0 while Alive (adr-0017).")
+	c.rule(!m.Alive || m.Health > 0, "Health", kindInconsistent, "Health is above 0 while Alive (lifecycle's [server-commits-death]).")
 	c.rule(!m.Alive || m.Pose == 0, "Pose", kindNonCanonical, "Pose is 0 while Alive.")
 }
 

@@ -4,18 +4,18 @@ package wire
 // by the shooter's client (a shotgun's pellets included).
 //
 // The server validates it against the shooter's store, range and rate
-// (adr-weapon-inventory), spends one round, and relays it to every recipient as a
-// RemoteWeaponShot, rewinding those the ray passed near (adr-0041). The hit claim has
+// (inventory's [shot-sanity-check]), spends one round, and relays it to every recipient as a
+// RemoteWeaponShot, rewinding those the ray passed near (rewind's [rewind-to-shooters-view]). The hit claim has
 // no effect on damage: the victim decides.
 type WeaponShot struct {
 	// ShotSeq is the shooter's shot number, +1 per shot (wraps); a victim's
 	// DamageReport answers the shot by it.
 	ShotSeq uint16
 	// DeathEpoch is death_epoch: the shooter's life; a shot of an earlier life is
-	// refused (the grant resets combat correlation, adr-0017).
+	// refused (the grant resets combat correlation, lifecycle's [death-epoch]).
 	DeathEpoch uint16
 	// PropertiesRev is the WeaponProperties revision the shot was fired under; the
-	// damage floor reads the weapon's damage from it (adr-0045).
+	// damage floor reads the weapon's damage from it (vitals' [damage-floor]).
 	PropertiesRev uint16
 	// Weapon is the weapon fired.
 	Weapon uint8
@@ -51,8 +51,8 @@ func hitRule(c *codec, t HitType, id uint16) {
 // Rhino's cannon ...), sent by the client firing them.
 //
 // Its rays rewind recipients like WeaponShot; the Rhino cannon's ray does not (it only
-// places an explosion, which hits whoever is there now; adr-0041). Vehicle guns fire at
-// the standard skill tier (adr-0045).
+// places an explosion, which hits whoever is there now; rewind's [rewind-to-shooters-view]). Vehicle guns fire at
+// the standard skill tier (inventory's [skill-tier-grace]).
 type VehicleShot struct {
 	// ShotSeq is the shooter's shot number, shared with WeaponShot, +1 per shot.
 	ShotSeq uint16
@@ -89,7 +89,7 @@ func (m *VehicleShot) walk(c *codec) {
 
 // RemoteWeaponShot is a WeaponShot as the server relays it to one recipient: with the
 // shooter's teammate relation to that recipient, and, when the ray passed near the
-// recipient, the recipient's rewound pose and its vehicle's pose (adr-0041, adr-0039).
+// recipient, the recipient's rewound pose and its vehicle's pose (rewind's [rewind-to-shooters-view], teams' [teammate-stamp]).
 //
 // A shot near a recipient is a datagram of its own for that recipient. The recipient
 // judges the shot by this stamp, moves itself (and its vehicle) to the rewound pose for
@@ -106,7 +106,7 @@ type RemoteWeaponShot struct {
 	// HitID is the id of what was hit; 0 when HitType is none.
 	HitID uint16
 	// Stamp is the shooter's teammate relation to the recipient; the shot is judged
-	// by it (adr-0039).
+	// by it (teams' [teammate-refused-by-victim]).
 	Stamp Stamp
 	// Origin is the start of the ray.
 	Origin Vec3
@@ -136,7 +136,7 @@ func (m *RemoteWeaponShot) walk(c *codec) {
 
 // RemoteVehicleShot is a VehicleShot as the server relays it to one recipient, with the
 // shooter's relation and the recipient's rewound pose, exactly as RemoteWeaponShot
-// (adr-0041: vehicle gun rays rewind like WeaponShot; the Rhino cannon's never carries
+// (rewind's [rewind-to-shooters-view]: vehicle gun rays rewind like WeaponShot; the Rhino cannon's never carries
 // a valid Rewind).
 type RemoteVehicleShot struct {
 	// Shooter is the player who fired.
@@ -205,7 +205,7 @@ func (r *Rewind) walk(c *codec) {
 // grenade, tear gas, a molotov, a satchel, a rocket (on foot or from a vehicle).
 //
 // An accepted launch on foot takes one round of the weapon behind it
-// (adr-weapon-inventory). The server relays it as RemoteProjectile.
+// (inventory's [shot-sanity-check]). The server relays it as RemoteProjectile.
 type ProjectileLaunch struct {
 	// Projectile is the owner's projectile number, +1 per launch (wraps); its
 	// Detonation and the victims' reports name it.
@@ -235,7 +235,7 @@ func (m *ProjectileLaunch) walk(c *codec) {
 }
 
 // RemoteProjectile is a ProjectileLaunch as the server relays it to one recipient, with
-// the owner's teammate relation to that recipient (adr-0039).
+// the owner's teammate relation to that recipient (teams' [teammate-stamp]).
 type RemoteProjectile struct {
 	// Owner is the player who launched it.
 	Owner PlayerID
@@ -312,8 +312,8 @@ func (m *RemoteDetonation) walk(c *codec) {
 
 // StealthKill is the attacker's claim of a stealth kill (the knife's paired animation).
 //
-// The server makes the whole decision (adr-0045 "Sources of damage"): it refuses a
-// teammate (adr-0039), counts the victim dead itself and waits 10 s longer for the
+// The server makes the whole decision (vitals' [sources-of-damage]): it refuses a
+// teammate (teams' [teammate-never-credited]), counts the victim dead itself and waits 10 s longer for the
 // victim's DeathReport, whose pose is the victim's to report.
 type StealthKill struct {
 	// Victim is the player the attacker claims to kill.
@@ -361,8 +361,8 @@ func (m *RemoteStealthKill) walk(c *codec) {
 // VehicleExplode is a client's report that a vehicle it controls exploded.
 //
 // An accepted explosion of a vehicle with occupants is a death counted by the server
-// for each occupant (adr-0045), except the killer's teammates while friendly fire is
-// off (adr-0039). The credited killer is the server's (ADR 0034); Attacker is only the
+// for each occupant (vitals' [death-by-ledger]), except the killer's teammates while friendly fire is
+// off (teams' [explosion-spares-teammates]). The credited killer is the server's (the host's vehicle credit); Attacker is only the
 // client's view.
 type VehicleExplode struct {
 	// Vehicle is the vehicle that exploded.
@@ -381,7 +381,7 @@ func (m *VehicleExplode) walk(c *codec) {
 
 // RemoteVehicleExplode is an accepted vehicle explosion as the server relays it to one
 // recipient: the explosion's author (the credited killer) and the author's relation to
-// the recipient, so the author's teammates inside refuse its damage (adr-0039). An
+// the recipient, so the author's teammates inside refuse its damage (teams' [teammate-refused-by-victim]). An
 // explosion without a credited killer has no author and kills everyone inside.
 type RemoteVehicleExplode struct {
 	// Vehicle is the vehicle that exploded.
@@ -403,7 +403,7 @@ func (m *RemoteVehicleExplode) walk(c *codec) {
 }
 
 // CreateExplosion is a gamemode explosion (create_explosion), with its creator and the
-// creator's relation to the recipient (adr-0039: a server effect with a creator is
+// creator's relation to the recipient (teams' [teammate-stamp]: a server effect with a creator is
 // stamped). A victim's report answers it with RefEffect and the Effect id.
 type CreateExplosion struct {
 	// Effect is the server's id of this effect, +1 per effect (wraps).

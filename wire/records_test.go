@@ -11,30 +11,30 @@ import (
 )
 
 // TestEveryMessageCarriesTheFieldsItsRecordNames lists, per message, the fields the
-// records (and issue 2) require, with the wire type they must have.
+// domain packages' rules (and issue 2) require, with the wire type they must have.
 func TestEveryMessageCarriesTheFieldsItsRecordNames(t *testing.T) {
 	want := map[ID][]string{
-		// adr-0045, adr-weapon-inventory, adr-0017: the frame.
+		// The frame: vitals' [health-revision] and [client-order], inventory's [weapon-revision], lifecycle's [death-epoch].
 		IDPlayerSync: {"VitalRev u16", "DamageSeq u16", "WeaponRev u16", "Weapon u8", "Clip u16", "Total u16",
 			"Health f32", "Armor f32", "Alive bit", "DeathEpoch u16", "Position 3×f32", "Facing u16 angle",
 			"Velocity 3×i16", "Vehicle u16 id", "Seat bits", "FireHeld bit"},
-		// adr-0017, adr-0045, adr-0039: the relayed frame.
+		// The relayed frame: lifecycle's [server-commits-death], teams' [teammate-stamp] and [damage-groups].
 		IDRemotePlayerSync: {"Player u16 id", "Alive bit", "DeathEpoch u16", "Health f32", "Stamp.Teammate bit",
 			"Stamp.Rev u16", "SyncSeq u16", "DamageGroup u16"},
 		IDVehicleSync:       {"Vehicle u16 id", "Position 3×f32", "Rotation 4×f32"},
 		IDRemoteVehicleSync: {"Vehicle u16 id", "Position 3×f32", "Rotation 4×f32", "Stamp.Teammate u8 bool", "Stamp.Rev u16"},
-		// adr-0045: the report.
+		// The report: vitals' [trust-in-fields].
 		IDDamageReport: {"DamageSeq u16", "VitalRev u16", "Attacker u16 id", "Weapon u8", "BodyPart u8",
 			"HealthBefore f32", "HealthAfter f32", "ArmorBefore f32", "ArmorAfter f32", "Loss f32",
 			"Ref.Kind u8 enum", "Ref.Seq u16"},
-		// adr-0017: lifecycle.
+		// Lifecycle: lifecycle's [lifecycle-edges], [respawn-idempotent], [player-token].
 		IDDeathReport:    {"Weapon u8", "Pose u8"},
 		IDRespawnRequest: {"DeathEpoch u16"},
 		IDRespawnPlayer:  {"DeathEpoch u16", "Position 3×f32"},
 		IDPlayerWasted:   {"Player u16 id", "PlayerToken u32", "Pose u8", "Killer u16 id", "Weapon u8"},
 		IDPlayerSpawned:  {"Player u16 id", "PlayerToken u32", "SyncSeq u16", "DeathEpoch u16", "Position 3×f32"},
 		IDPlayerShow:     {"Player u16 id", "PlayerToken u32", "DeathEpoch u16", "Alive bit", "SyncSeq u16", "DamageGroup u16"},
-		// adr-0041, adr-weapon-inventory, adr-0045: shots.
+		// Shots: rewind's [rewind-to-shooters-view], inventory's [shot-sanity-check], vitals' [damage-floor].
 		IDWeaponShot: {"Weapon u8", "Origin 3×f32", "HitPos 3×f32", "ShotSeq u16", "PropertiesRev u16", "DeathEpoch u16"},
 		IDVehicleShot: {"Vehicle u16 id", "Weapon u8", "Origin 3×f32", "HitPos 3×f32", "ShotSeq u16",
 			"PropertiesRev u16"},
@@ -48,27 +48,27 @@ func TestEveryMessageCarriesTheFieldsItsRecordNames(t *testing.T) {
 		IDRemoteProjectile: {"Owner u16 id", "Projectile u16", "Stamp.Teammate u8 bool", "Stamp.Rev u16"},
 		IDDetonation:       {"Projectile u16", "Position 3×f32"},
 		IDRemoteDetonation: {"Owner u16 id", "Projectile u16", "Position 3×f32", "Stamp.Teammate u8 bool", "Stamp.Rev u16"},
-		// adr-0045 sources of damage, adr-0039.
+		// vitals' [sources-of-damage], teams' [teammate-stamp].
 		IDStealthKill:          {"Victim u16 id"},
 		IDRemoteStealthKill:    {"Attacker u16 id", "Victim u16 id", "Stamp.Teammate u8 bool"},
 		IDVehicleExplode:       {"Vehicle u16 id"},
 		IDRemoteVehicleExplode: {"Vehicle u16 id", "Author u16 id", "Stamp.Teammate u8 bool", "Stamp.Rev u16"},
 		IDCreateExplosion:      {"Creator u16 id", "Position 3×f32", "Effect u16", "Stamp.Teammate u8 bool"},
 		IDCreateFire:           {"Creator u16 id", "Position 3×f32", "Effect u16", "Stamp.Teammate u8 bool"},
-		// adr-0045 gamemode commands.
+		// The gamemode's health commands: vitals' [one-command-queue].
 		IDSetHealth:         {"Rev u16", "Health f32"},
 		IDSetArmor:          {"Rev u16", "Armor f32"},
 		IDGiveHealth:        {"Rev u16", "Amount f32", "Max f32"},
 		IDGiveArmor:         {"Rev u16", "Amount f32", "Max f32"},
 		IDDamageMultipliers: {"Rev u16", "Melee f32", "Fire f32", "Spray f32", "Extinguisher f32", "Explosion f32", "PredatorGun f32"},
 		IDWeaponProperties:  {"Rev u16", "Weapon u8", "DamagePoor f32", "DamageStd f32", "DamagePro f32", "Range f32"},
-		// adr-weapon-inventory: the five weapon commands.
+		// The five weapon commands: inventory's [give-rules], [weapon-revision].
 		IDGiveWeapon:     {"Rev u16", "Weapon u8", "Ammo u16", "SetAsCurrent u8 bool"},
 		IDTakeWeapon:     {"Rev u16", "Weapon u8"},
 		IDSetWeaponAmmo:  {"Rev u16", "Weapon u8", "Total u16", "Clip u16"},
 		IDClearWeapons:   {"Rev u16"},
 		IDSetArmedWeapon: {"Rev u16", "Weapon u8"},
-		// adr-0041 round-trip time; adr-0017 Disconnect.
+		// Round-trip time: rewind's [rtt-by-ping]; Disconnect: lifecycle's [lifecycle-edges].
 		IDPing:       {"Seq u16", "Time u32"},
 		IDPong:       {"Seq u16", "Time u32"},
 		IDDisconnect: {"Reason u8 enum"},
@@ -115,7 +115,7 @@ func TestMaxSizeIsTheLargestMessage(t *testing.T) {
 	}
 }
 
-// TestEveryPacketThatCanHurtCarriesATeammateStamp: adr-0039 stamps the relation into
+// TestEveryPacketThatCanHurtCarriesATeammateStamp: teams' [teammate-stamp] stamps the relation into
 // every relayed frame (player and vehicle), shot, projectile and detonation, and every
 // server effect with a creator; the list is closed over the server-to-client messages.
 func TestEveryPacketThatCanHurtCarriesATeammateStamp(t *testing.T) {
@@ -137,8 +137,8 @@ func TestEveryPacketThatCanHurtCarriesATeammateStamp(t *testing.T) {
 }
 
 // TestHealthAndWeaponCommandsCarryTheirRevision: each health or armor command carries
-// the connection's next health revision (adr-0045), each of the five weapon commands
-// the player's next inventory revision (adr-weapon-inventory), both uint16 in the first
+// the connection's next health revision (vitals' [health-revision]), each of the five weapon commands
+// the player's next inventory revision (inventory's [weapon-revision]), both uint16 in the first
 // field, and the revision survives the wrap at 65535.
 func TestHealthAndWeaponCommandsCarryTheirRevision(t *testing.T) {
 	for _, id := range []ID{IDSetHealth, IDSetArmor, IDGiveHealth, IDGiveArmor,
@@ -220,8 +220,8 @@ func TestDeathPoseIsARawByteTheDecoderDoesNotWhitelist(t *testing.T) {
 	}
 }
 
-// TestBodyPartAndWeaponAreRawBytes: the body part whitelist (adr-0045 "Trust in
-// fields") and the weapon catalogue belong to vitals and inventory, which answer with
+// TestBodyPartAndWeaponAreRawBytes: the body part whitelist (vitals'
+// [trust-in-fields]) and the weapon catalogue belong to vitals and inventory, which answer with
 // verdicts; the wire carries any byte.
 func TestBodyPartAndWeaponAreRawBytes(t *testing.T) {
 	for v := range 256 {
@@ -234,7 +234,7 @@ func TestBodyPartAndWeaponAreRawBytes(t *testing.T) {
 	}
 }
 
-// TestRelayedHealthIsNeverLethalWhileAlive: adr-0017 relays a living player's frame with
+// TestRelayedHealthIsNeverLethalWhileAlive: lifecycle's [server-commits-death] relays a living player's frame with
 // hp <= 0 as hp = 1; the wire refuses a living player at 0 both ways, and a dead one may
 // lie at 0.
 func TestRelayedHealthIsNeverLethalWhileAlive(t *testing.T) {
@@ -288,7 +288,7 @@ func TestRemoteWeaponShotCarriesTheRecipientsRewoundPoseAndItsVehiclesPose(t *te
 }
 
 // TestCriticalMessagesAreTheLifecycleEdgesAndTheZero: PlayerWasted and PlayerSpawned
-// (adr-0017), SetHealth(0) (adr-0045), the victim's DeathReport.
+// (lifecycle's [lifecycle-edges]), SetHealth(0) (vitals' [server-zero-after-death]), the victim's DeathReport.
 func TestCriticalMessagesAreTheLifecycleEdgesAndTheZero(t *testing.T) {
 	critical := map[ID]bool{IDPlayerWasted: true, IDPlayerSpawned: true, IDDeathReport: true}
 	for _, m := range samples() {

@@ -35,15 +35,15 @@ const (
 	NoVehicle uint16 = 0xFFFF
 
 	// NoClip is the SetWeaponAmmo clip sentinel meaning "leave the clip as it is"
-	// (adr-weapon-inventory: `SetWeaponAmmo.clip` 0xFFFF is "not set").
+	// (inventory's [give-rules]: a clip of 0xFFFF is "not set").
 	NoClip uint16 = 0xFFFF
 )
 
 // Valid ranges the codec enforces on encode and on decode. Each is documented beside
 // the fields it governs in the layout tables of the package documentation.
 const (
-	// MaxVital is the highest health or armor on the wire: the record's MAX_VITAL_SET
-	// (adr-0045). A set or an add goes up to it, so no honest client ever shows more.
+	// MaxVital is the highest health or armor on the wire: MAX_VITAL_SET
+	// (vitals' [one-command-queue]). A set or an add goes up to it, so no honest client ever shows more.
 	MaxVital = 200
 
 	// MaxLoss is the highest loss a damage report may claim: all of MaxVital health
@@ -74,8 +74,8 @@ const (
 	// is 1000; a gamemode may set more).
 	MaxVehicleHealth = 100000
 
-	// MaxMultiplier is the highest damage multiplier of a class (adr-0045 "Damage
-	// multipliers"; 0 refuses the hit, 1 leaves the game's damage as it is).
+	// MaxMultiplier is the highest damage multiplier of a class (vitals' [damage-multipliers];
+	// 0 refuses the hit, 1 leaves the game's damage as it is).
 	MaxMultiplier = 100
 
 	// MaxWeaponDamage bounds the damage per hit (per pellet) of WeaponProperties.
@@ -99,8 +99,8 @@ func ClampVelocity(v Vec3) Vec3 {
 }
 
 // Body parts of a damage report (SA-MP numbering). The decoder does not whitelist the
-// body part: the record makes that a rule of the report's trust (adr-0045 "Trust in
-// fields"), which the vitals package enforces with a verdict.
+// body part: that is a rule of the report's trust (vitals'
+// [trust-in-fields]), which the vitals package enforces with a verdict.
 const (
 	BodyTorso    uint8 = 3
 	BodyGroin    uint8 = 4
@@ -118,7 +118,7 @@ type Vec3 struct{ X, Y, Z float32 }
 type Quat struct{ W, X, Y, Z float32 }
 
 // Stamp is the teammate relation the server stamps, per recipient, into every packet
-// that can hurt (adr-0039): whether the sender of the packet is the recipient's
+// that can hurt (teams' [teammate-stamp]): whether the sender of the packet is the recipient's
 // teammate, and the global relation revision that answer was taken at. The recipient
 // judges a shot by the shot's own stamp and everything else by the newest stamp of the
 // same sender.
@@ -156,7 +156,7 @@ const (
 	refKindCount
 )
 
-// Ref names the packet a damage report answers (adr-0045: the report carries "the shot
+// Ref names the packet a damage report answers (vitals' [trust-in-fields]: the report carries "the shot
 // it answers"), so the server can correlate the hit with what it relayed: together with
 // the report's Attacker it identifies one shot, projectile, effect or vehicle explosion.
 type Ref struct {
@@ -168,7 +168,7 @@ type Ref struct {
 }
 
 // HitType is what the shooter's client says its ray hit (SA-MP's bullet hit types).
-// It is the shooter's claim: it has no effect on damage (adr-0041), the victim decides.
+// It is the shooter's claim: it has no effect on damage (rewind's [victim-decides-hit]), the victim decides.
 type HitType uint8
 
 // The hit types of a shot.
@@ -199,7 +199,7 @@ const (
 	ReasonTimeout // timeout
 	// ReasonKicked: the gamemode removed the player.
 	ReasonKicked // kicked
-	// ReasonOverflow: the peer's reliable queue passed its hard cap (adr-0017: a
+	// ReasonOverflow: the peer's reliable queue passed its hard cap (lifecycle's [lifecycle-edges]: a
 	// recipient that overflows is disconnected instead of losing a critical event).
 	ReasonOverflow // overflow
 	// ReasonMalformed: the peer sent bytes this package could not decode.
@@ -213,7 +213,7 @@ const (
 	reasonCount
 )
 
-// Rewind is the recipient's own pose at the moment the shooter saw it (adr-0041), sent
+// Rewind is the recipient's own pose at the moment the shooter saw it (rewind's [rewind-to-shooters-view]), sent
 // in the recipient's copy of a shot when the ray passed near it. The recipient moves its
 // body (and, when it sits in a vehicle, its copy of that vehicle with itself inside) to
 // this pose for the shot's trace only; the hit stays its own computation.

@@ -148,8 +148,8 @@ func (c *Client) leaveSeat() {
 
 // VehicleHit applies amount of damage, dealt by attacker (wire.NoPlayer for none) with
 // weapon, to the vehicle the player drives. Damage to a vehicle is not damage to a player:
-// no teammate refusal, no report (adr-0039). When its health reaches 0 the vehicle is
-// wrecked and VehicleExplode goes on the lane with the last player who damaged it; the
+// no teammate refusal, no report (those are for damage to players). When its health
+// reaches 0 the vehicle is wrecked and VehicleExplode goes on the lane with the last player who damaged it; the
 // occupants (the driver included) die, or step out, when the server's
 // RemoteVehicleExplode comes back. It reports whether the vehicle exploded now.
 func (c *Client) VehicleHit(now time.Duration, attacker wire.PlayerID, weapon uint8, amount float32) (bool, error) {

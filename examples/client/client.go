@@ -23,14 +23,14 @@ const (
 	DefaultStealthAnim = 3 * time.Second
 	// DefaultSpawnSettle is how long after a revival the honest client waits before it
 	// acts (fires, throws, strikes, stealth-kills): the server accepts actions of a life
-	// only from its first living frame (adr-0017, lifecycle.World.MayAct), and frames are
+	// only from its first living frame (lifecycle's [first-living-frame], lifecycle.World.MayAct), and frames are
 	// unreliable. 500 ms is 15 frames: the chance that all of them are lost or overtaken
 	// by a shot is negligible at any loss rate the records consider.
 	DefaultSpawnSettle = 500 * time.Millisecond
 	// DefaultSprayRate is how many rounds per second a continuous weapon (flamethrower,
 	// spraycan, extinguisher) spends while its fire is held. The game's rate is higher
 	// still; what matters is that it is above the server's inventory.ContinuousSpendRate,
-	// so the server's count never falls below the client's (adr-weapon-inventory).
+	// so the server's count never falls below the client's (inventory's [never-below-client]; [spend-above-server]).
 	DefaultSprayRate = 20
 	// MaxSprayRate bounds Config.SprayRate.
 	MaxSprayRate = 1000
@@ -57,7 +57,7 @@ const (
 	DeathReportDelay = 150 * time.Millisecond
 	// KnifeWeapon is the weapon of a stealth kill.
 	KnifeWeapon uint8 = 4
-	// StartHealth and StartArmor are the vitals of every new life (adr-0045).
+	// StartHealth and StartArmor are the vitals of every new life (vitals' [ledger-only-falls]: a new life).
 	StartHealth float32 = 100
 	// StartArmor is the armor of every new life.
 	StartArmor float32 = 0
@@ -70,7 +70,7 @@ const (
 	// DefaultBodyPart is the body part the client reports for damage that does not come
 	// from a traced ray (blows, blasts, rams, fire, falls), and for a trace whose body part
 	// is off the whitelist: the torso. The body part never changes the damage to a player
-	// (adr-0045), but the server refuses one off the whitelist.
+	// (vitals' [trust-in-fields]), but the server refuses one off the whitelist.
 	DefaultBodyPart = wire.BodyTorso
 )
 
@@ -192,7 +192,7 @@ func (cfg *Config) fill() error {
 	return nil
 }
 
-// Client is the honest game client of one player: the client's side of every record, as a
+// Client is the honest game client of one player: the client's side of every rule, as a
 // pure state machine. It speaks to the server through its own transport.Endpoint
 // (Receive, Tick, Flush) and to the world around it through the game-side verbs (Move,
 // Fire, MeleeHit, ...), and it never lies: it applies what the server commands in order,
@@ -387,7 +387,7 @@ func (c *Client) Health() float32 { return c.health }
 func (c *Client) Armor() float32 { return c.armor }
 
 // Position returns where the player's body is. During a World.Trace call it is the
-// rewound pose of the shot being traced (adr-0041), and back afterwards.
+// rewound pose of the shot being traced (rewind's [rewind-to-shooters-view]), and back afterwards.
 func (c *Client) Position() wire.Vec3 { return c.pos }
 
 // Velocity returns the player's velocity as its frames carry it (before quantization).
@@ -469,7 +469,7 @@ func (c *Client) Properties(weapon uint8) (inventory.Weapon, bool) {
 }
 
 // Teammate reports whether player is this client's teammate by the newest stamp received
-// from it (adr-0039), and the stamp; false and the zero stamp when none was received.
+// from it (teams' [teammate-refused-by-victim]), and the stamp; false and the zero stamp when none was received.
 func (c *Client) Teammate(player wire.PlayerID) (bool, wire.Stamp) {
 	s, ok := c.tracker.Newest(player)
 	if !ok {
@@ -600,7 +600,7 @@ func (c *Client) LivesDropped() uint64 { return c.lives.Dropped() }
 func (c *Client) life() *Life { return c.lives.Last() }
 
 // ReportEntry is one damage report as the client created it: for the race measurement of
-// a report created before a health command and arriving after it (adr-0045).
+// a report created before a health command and arriving after it (vitals' [health-revision]).
 type ReportEntry struct {
 	// At is the moment the client created the report.
 	At time.Duration

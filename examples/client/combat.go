@@ -15,7 +15,7 @@ const MaxFuse = 30 * time.Second
 
 // The actions of the player. An honest client does only what its game lets it do: a gun
 // it owns, with a round in the clip, no faster than the weapon's minimum interval, within
-// its range (adr-weapon-inventory: the server's shot validation is a sanity check the
+// its range (inventory's [shot-sanity-check]: the server's shot validation is a sanity check the
 // honest client never trips). Each action returns an Action whose verdict says why it did
 // not happen; only Acted changes anything.
 
@@ -327,7 +327,7 @@ func (c *Client) Strike(now time.Duration, victim wire.PlayerID) (Action, error)
 
 // StealthKill claims a stealth kill of victim with the held knife: on foot, the victim's
 // copy alive within StealthReach, not a teammate by the newest stamp (the server would
-// refuse it, adr-0039). The StealthKill goes on the lane naming the victim's life as the
+// refuse it, teams' [teammate-never-credited]). The StealthKill goes on the lane naming the victim's life as the
 // client's copy shows it; the server decides the rest, and the victim's client plays the
 // animation and reports its own death.
 func (c *Client) StealthKill(now time.Duration, victim wire.PlayerID) (Action, error) {

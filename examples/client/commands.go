@@ -8,9 +8,9 @@ import (
 
 // The server's commands arrive on the reliable lane, in the order the server queued them,
 // and the client applies each at once, in that order: health, armor and weapon commands
-// form one ordered queue (adr-0045: set_health(50) then add_health(25, 100) gives 75).
+// form one ordered queue (vitals' [one-command-queue]: set_health(50) then add_health(25, 100) gives 75).
 
-// clampVital keeps a health or armor value in 0..wire.MaxVital (adr-0045 MAX_VITAL_SET).
+// clampVital keeps a health or armor value in 0..wire.MaxVital (MAX_VITAL_SET, vitals' [one-command-queue]).
 func clampVital(v float32) float32 {
 	switch {
 	case v < 0:
@@ -23,8 +23,8 @@ func clampVital(v float32) float32 {
 
 // vitalCommand applies SetHealth, SetArmor, GiveHealth or GiveArmor. The revision is
 // taken whatever happens: applied while alive, dropped while dead (or before the first
-// spawn), so the echo moves on either way (adr-0045 "A client drops a set or an add that
-// arrives while its player is dead, and still takes its revision").
+// spawn), so the echo moves on either way (vitals' [one-command-queue]: a client drops a set or an add that
+// arrives while its player is dead, and still takes its revision).
 func (c *Client) vitalCommand(id wire.ID, rev uint16, value, ceiling float32) {
 	c.counters.VitalCommands++
 	if c.alive {
@@ -69,7 +69,7 @@ func (c *Client) vitalCommand(id wire.ID, rev uint16, value, ceiling float32) {
 
 // weaponCommand applies one of the five weapon commands by the game's rules. The echo
 // (weapon_rev) moves only when the command applied: a failed apply leaves it, so the
-// server keeps ignoring a client whose store diverged (adr-weapon-inventory).
+// server keeps ignoring a client whose store diverged (inventory's [weapon-revision]).
 func (c *Client) weaponCommand(rev uint16, ok bool) {
 	c.counters.WeaponCommands++
 	if !ok {
@@ -107,7 +107,7 @@ func (c *Client) onSetArmedWeapon(m *wire.SetArmedWeapon) {
 
 // onWeaponProperties replaces the weapon's damage and range in the client's table and
 // remembers the revision: every later shot names it, so the server floors the hit with
-// the numbers the shooter had (adr-0045).
+// the numbers the shooter had (vitals' [damage-floor]).
 func (c *Client) onWeaponProperties(m *wire.WeaponProperties) {
 	if int(m.Weapon) >= inventory.NumWeapons {
 		return

@@ -26,7 +26,7 @@ const (
 	CauseFall         uint8 = 54 // a fall or a collision ("splat")
 )
 
-// The explosions the client computes itself (the server has no physics: adr-0045 leaves
+// The explosions the client computes itself (the server has no physics: vitals' [sources-of-damage] leaves
 // the amount of a blast to the victim). A blast of peak damage P and radius R does
 // P x (1 - d/R) to a player whose body is d metres from its centre, nothing from R on:
 // a linear falloff, before the explosion multiplier, taken armor first like any damage.
@@ -73,7 +73,7 @@ func BlastDamage(peak, radius, d float32) float32 {
 
 // MeleeDamage is the damage of one blow of weapon to a player as the client's game computes
 // it (0.33 already applied): 1.32 for the fists and a gun used as a club (the weakest move
-// at zero stats, adr-0045's floor), 1.65 for the brass knuckles, 2.64 for the other melee
+// at zero stats, vitals' [damage-floor]), 1.65 for the brass knuckles, 2.64 for the other melee
 // weapons, 9.9 for the chainsaw. Never below the server's melee floor (1.32 x the melee
 // multiplier - 0.01), so an honest blow is never charged more than it did.
 func MeleeDamage(weapon uint8) float32 {
@@ -88,7 +88,7 @@ func MeleeDamage(weapon uint8) float32 {
 	return 1.32
 }
 
-// mulClass is a damage multiplier class: the weapon the damage arrives with (adr-0045).
+// mulClass is a damage multiplier class: the weapon the damage arrives with (vitals' [damage-multipliers]).
 type mulClass uint8
 
 const (
@@ -134,8 +134,8 @@ type damage struct {
 	kill     bool // a death, not an amount (a vehicle explosion around its occupants)
 }
 
-// take judges and applies one damage: the client's side of adr-0039 (refuse a teammate's
-// damage before applying it) and adr-0045 (multiplier, armor first, a report per hit, a
+// take judges and applies one damage: the client's side of teams' [teammate-refused-by-victim] (refuse a teammate's
+// damage before applying it) and of vitals' [damage-multipliers] and [lethal-report-first] (multiplier, armor first, a report per hit, a
 // lethal report on the lane ahead of the DeathReport).
 func (c *Client) take(d damage) DamageResult {
 	if !c.alive {
@@ -210,8 +210,7 @@ func (c *Client) take(d damage) DamageResult {
 
 // report creates one damage report from vitals before (hb, ab) to the vitals now: it takes
 // the next number, echoes the health revision, and goes out unreliably, or on the lane
-// when lethal (adr-0045 "A lethal report travels on the reliable lane ahead of the
-// DeathReport").
+// when lethal (vitals' [lethal-report-first]).
 func (c *Client) report(attacker wire.PlayerID, weapon, bodyPart uint8, ref wire.Ref, hb, ab float32, lethal, sum bool) uint16 {
 	c.damageSeq = revision.Next(c.damageSeq)
 	hb, ab = clampVital(hb), clampVital(ab)
@@ -253,7 +252,7 @@ func wireBodyPart(b uint8) bool { return b >= wire.BodyTorso && b <= wire.BodyHe
 
 // sum is fire, spray or environmental damage being summed: applied at once, reported
 // FireSumInterval after its first tick, after the frames that already showed it
-// (adr-0045: "a sum ... comes after the frames that already showed it").
+// (vitals' [sums-after-frames]).
 type sum struct {
 	open     bool
 	attacker wire.PlayerID
@@ -373,7 +372,7 @@ func (c *Client) deathPose(d damage) lifecycle.Pose {
 
 // die ends the life: the DeathReport goes on the lane (after the lethal report, if any),
 // the player stops acting, and the first RespawnRequest follows it at once; Tick repeats
-// it every transport.RespawnRetry (adr-0017).
+// it every transport.RespawnRetry (lifecycle's [respawn-idempotent]).
 func (c *Client) die(killer wire.PlayerID, cause uint8, pose lifecycle.Pose, lethal uint16) {
 	c.flushSums(nil)
 	if killer == c.id {
@@ -388,7 +387,7 @@ func (c *Client) die(killer wire.PlayerID, cause uint8, pose lifecycle.Pose, let
 	// The DeathReport waits DeathReportDelay, as the game's death animation would: a shot
 	// or a projectile the player sent just before it died travels unreliably and could
 	// otherwise arrive after the report, when the server has committed the death and
-	// refuses the dead player's actions (adr-0045, mutual kill).
+	// refuses the dead player's actions (vitals' [mutual-kill]; [death-report-delay]).
 	c.deathMsg = wire.DeathReport{DeathEpoch: c.epoch, Killer: killer, Weapon: cause, Pose: uint8(pose)}
 	c.deathPending, c.deathDue = true, c.now+DeathReportDelay
 	c.nextRespawn = c.deathDue
@@ -579,7 +578,7 @@ func (c *Client) Sprayed(now time.Duration, attacker wire.PlayerID, weapon uint8
 
 // traceShot traces a relayed shot (RemoteWeaponShot or RemoteVehicleShot) against the
 // player: the body (and its vehicle) moves to the rewound pose the server sent, for the
-// trace only, and back afterwards (adr-0041). The hit, the body part and the damage stay
+// trace only, and back afterwards (rewind's [rewind-to-shooters-view]). The hit, the body part and the damage stay
 // the client's own computation.
 func (c *Client) traceShot(s Shot, rw *wire.Rewind) (int, uint8) {
 	pose := Pose{Position: c.pos, Vehicle: wire.NoVehicle}
@@ -746,10 +745,10 @@ func (c *Client) findEffect(id uint16) *effect {
 	return nil
 }
 
-// onRemoteVehicleExplode kills the occupants of an exploded vehicle (adr-0045: death by
+// onRemoteVehicleExplode kills the occupants of an exploded vehicle (vitals' [death-by-ledger]: death by
 // the server for its occupants), except when the explosion's author is this client's
 // teammate by the newest stamp: then the client takes nothing and leaves the wreck
-// (adr-0039).
+// (teams' [explosion-spares-teammates]).
 func (c *Client) onRemoteVehicleExplode(m *wire.RemoteVehicleExplode) {
 	c.observe(m.Author, m.Stamp)
 	if !c.veh.in || c.veh.vehicle != m.Vehicle {
@@ -797,7 +796,7 @@ func (c *Client) tickStealth(now time.Duration) {
 	}
 }
 
-// observe feeds the stamp of a packet from sender to the tracker (adr-0039: everything
+// observe feeds the stamp of a packet from sender to the tracker (teams' [teammate-refused-by-victim]: everything
 // but a shot is judged by the newest stamp of its sender).
 func (c *Client) observe(sender wire.PlayerID, s wire.Stamp) {
 	if sender == wire.NoPlayer {

@@ -1,8 +1,26 @@
 // Package client is the honest game client of the arbiter protocol: the client's side of
-// every design record, as a pure state machine. The simulator (examples/sim) puts many of
-// them on a simulated network with the reference server (examples/refserver) to measure
-// the records' promise that an honest player is never wronged; anyone writing a real client
-// can read this package as the reference for what a client must do.
+// every rule of the domain packages, as a pure state machine. The simulator
+// (examples/sim) puts many of them on a simulated network with the reference server
+// (examples/refserver) to measure the promise that an honest player is never wronged;
+// anyone writing a real client can read this package as the reference for what a client
+// must do. A rule cited by its bracketed name, such as vitals' [one-command-queue], is
+// defined under # Rules in the documentation of the package named.
+//
+// # Rules
+//
+// The client's own decisions, each under a short stable name that code and tests cite:
+//
+//   - [honest-amounts] The amounts the rules leave to the game (blasts, blows, fire, the
+//     death animations, the reload time, the skill levels: MeleeDamage, DetonationBlast,
+//     ExplosionPeak, CannonRadius, SkillTier, DefaultReloadTime, DefaultStealthAnim) are
+//     ours, chosen so that an honest client never claims less than the server's floors.
+//   - [death-report-delay] The DeathReport leaves DeathReportDelay (150 ms, the death
+//     animation) after the death, so a shot fired just before, which travels unreliably,
+//     does not reach the server after the committed death that would refuse it; the
+//     delay must exceed the link's jitter.
+//   - [spend-above-server] A continuous weapon spends Config.SprayRate rounds a second,
+//     more than the server's own spend (inventory.ContinuousSpendRate), so the server's
+//     count never falls below the client's.
 //
 // # Driving a Client
 //
@@ -47,7 +65,7 @@
 // While it has a body (alive or dead) the client sends PlayerSync every
 // transport.FrameInterval, so never more than transport.MaxFrameGap apart: Seq +1 per
 // frame (from 1); vital_rev, damage_seq and weapon_rev (below); its death_epoch and alive
-// (which the server reads and never relays: adr-0017); the held weapon with its clip and
+// (which the server reads and never relays: lifecycle's [server-commits-death]); the held weapon with its clip and
 // total; FireHeld while a continuous weapon's fire is held; health and armor clamped to
 // 0..200 and the velocity clamped by wire.ClampVelocity, so the frame always encodes; the
 // body's position and heading; its vehicle and seat. A driver also sends its vehicle's
@@ -55,10 +73,11 @@
 // first frame of a new life goes out at the revival itself, ahead of anything else of the
 // life: it is what confirms the life on the server.
 //
-// # Commands: one ordered queue (adr-0045, adr-weapon-inventory)
+// # Commands: one ordered queue
 //
 // The server's health, armor and weapon commands arrive on the reliable lane, and the
-// client applies each at once in arrival order: one queue, so set_health(50) followed by
+// client applies each at once in arrival order (vitals' [one-command-queue], inventory's
+// [give-rules] and [weapon-revision]): one queue, so set_health(50) followed by
 // add_health(25, 100) gives 75 whatever the network did.
 //
 //   - SetHealth/SetArmor set the exact value (clamped to 0..200); GiveHealth/GiveArmor add
@@ -85,16 +104,17 @@
 //   - DamageMultipliers replaces the multiplier table; WeaponProperties replaces one
 //     weapon's damage per tier and range in the client's table, and every later shot names
 //     its revision (PropertiesRev) so the server floors the hit with the numbers the
-//     shooter had. SetWeaponSkill sets a skill's tier by its level (SkillTier: ours, the
-//     records leave it open: poor below 200, standard below 999, pro from 999).
+//     shooter had. SetWeaponSkill sets a skill's tier by its level (SkillTier: ours, [honest-amounts]: poor below 200, standard below 999, pro from 999).
 //   - SetPlayerPosition moves the player (out of any vehicle); SetVehiclePose moves the
 //     vehicle it sits in; SetVehicleFrozen freezes a vehicle (MoveVehicle refuses it).
 //
-// # Damage: the victim decides and reports (adr-0045, adr-0039)
+// # Damage: the victim decides and reports
 //
-// Every damage the player takes goes through the same steps.
+// Every damage the player takes goes through the same steps (teams'
+// [teammate-refused-by-victim], vitals' [damage-multipliers], [client-order],
+// [sums-after-frames], [lethal-report-first]).
 //
-//  1. Teammates (adr-0039). Damage from another player is refused if that player is a
+//  1. Teammates. Damage from another player is refused if that player is a
 //     teammate: a shot (RemoteWeaponShot, RemoteVehicleShot) by the stamp its own packet
 //     carried, so a shot fired before a team change lands by what the victim knew then;
 //     everything else by the newest stamp received from its author (teams.Tracker: newest
@@ -119,8 +139,7 @@
 //     after their first tick, after the frames that already showed them, claiming what was
 //     left at the report; a health command or a death reports them earlier.
 //  5. Death. Damage that takes the health to 0 sends its report on the reliable lane, then
-//     the DeathReport (adr-0045: "a lethal report travels on the reliable lane ahead of the
-//     DeathReport"); sums still open go out first, claiming what was left before the lethal
+//     the DeathReport (vitals' [lethal-report-first]); sums still open go out first, claiming what was left before the lethal
 //     damage.
 //
 // What each source reports:
@@ -139,7 +158,8 @@
 //	fall, drowning (sum)        54, 53           none              none
 //	unowned fire (sum)          37               none              none
 //
-// The amounts are the client's own computation, as the records leave them to the victim:
+// The amounts are the client's own computation, as the rules leave them to the victim (vitals'
+// [sources-of-damage]; ours: [honest-amounts]):
 // a bullet does PlayerDamageFactor (0.33) x its weapon's standard-tier damage in the
 // client's table per pellet (the server floors at the shooter's tier, which never exceeds
 // it in the default catalogue); the Predator's guns 0.33 x PredatorDamage; a melee blow
@@ -147,38 +167,41 @@
 // P x (1 - d/R) at d metres from its centre, nothing from R on (BlastDamage; the peaks and
 // radii of DetonationBlast, ExplosionPeak with the radius of a CreateExplosion,
 // CannonRadius), at the player's present position ("the explosion hits whoever is there
-// now", adr-0041); rams, falls, drowning and fire are the world's amounts. Body parts come
+// now", rewind's [rewind-to-shooters-view]); rams, falls, drowning and fire are the world's amounts. Body parts come
 // from the trace; damage without a ray reports the torso (the body part never changes
 // the damage to a player, and it must be on the whitelist).
 //
-// # The rewound trace (adr-0041)
+// # The rewound trace
 //
+// Rewind's [rewind-to-shooters-view] and [victim-decides-hit] on the client.
 // When the server sends a relayed shot with the player's rewound pose (the ray passed near
 // it), the client moves its body, and its copy of the vehicle it sits in, to that pose for
 // the trace only: during World.Trace, Position and VehicleState report the rewound pose;
 // afterwards they are back. A shot without a rewind is traced at the present pose. The hit,
 // walls, the body part and the damage stay the client's own computation.
 //
-// # Death and respawn (adr-0017)
+// # Death and respawn
 //
-// The dying client sends DeathReport on the lane, DeathReportDelay (150 ms, the death
-// animation) after it died, with its life, its own belief of the
-// killer (the attacker of the lethal damage; none for a fall, set_health(0) or a suicide),
-// the means, and the death animation it played, always one of lifecycle's poses (a seat
+// The dying client sends DeathReport on the lane (lifecycle's [server-commits-death]),
+// DeathReportDelay (150 ms, the death animation) after it died ([death-report-delay]),
+// with its life, its own belief of the killer (the attacker of the lethal damage; none
+// for a fall, set_health(0) or a suicide), the means, and the death animation it played, always one of lifecycle's poses (a seat
 // pose in a vehicle, drowning, a fatal fall, a blast, a knock-down for blows and rams, a
 // head or leg shot, the knife's for a stealth kill; the default otherwise). It stops acting, keeps
 // sending frames with alive = 0 and health 0, and sends RespawnRequest naming the life it
 // died in right after the DeathReport and every transport.RespawnRetry. The delay keeps a
 // shot the player fired just before it died, which travels unreliably, from reaching the
-// server after the DeathReport, when the committed death would refuse it (adr-0045's
-// mutual kill): it must exceed the link's jitter. A RespawnPlayer revives it only if
-// lifecycle.ShouldRespawn says it is new (a newer generation, or the connection's first):
+// server after the DeathReport, when the committed death would refuse it (vitals'
+// [mutual-kill]): it must exceed the link's jitter. A RespawnPlayer revives it only if
+// lifecycle.ShouldRespawn says it is new (a newer generation, or the connection's first;
+// lifecycle's [respawn-idempotent]):
 // a repeated grant of the life it already lives in is ignored. The revival puts it at the
 // point with 100 health and 0 armor, empties its weapon store as the server's grant did,
 // without touching its weapon_rev echo (no packet carries a revision of that clear), drops
 // what the previous life left (reloads, sums, projectiles in the air), and sends the first
 // living frame at once. It then waits Config.SpawnSettle before acting: the server accepts
-// actions of a life only from its first living frame, and frames are unreliable.
+// actions of a life only from its first living frame (lifecycle's [first-living-frame]),
+// and frames are unreliable.
 //
 // A stealth kill of the player (RemoteStealthKill for its current life, not by a teammate)
 // plays the paired animation for Config.StealthAnim, then the player dies with the knife
@@ -186,16 +209,16 @@
 // death itself). When the vehicle the player sits in explodes (RemoteVehicleExplode), the
 // player dies at once, a death and not an amount, so no multiplier spares it; the lethal
 // report answers the explosion. If the explosion's author is a teammate by the newest
-// stamp, the player takes nothing and steps out of the wreck (adr-0039). The driver whose
+// stamp, the player takes nothing and steps out of the wreck (teams' [explosion-spares-teammates]). The driver whose
 // own game blew its vehicle up reports it (VehicleExplode, after DeathReportDelay so that
 // a gun shot it sent just before is not overtaken) and stays in the wreck until the
 // server's RemoteVehicleExplode decides: leaving the vehicle does not cancel the death
-// (adr-0045).
+// (vitals' [death-by-ledger]).
 //
-// # Copies of the others (adr-0017)
+// # Copies of the others
 //
 // The client keeps a copy of every player the server shows it (PlayerShow), by
-// lifecycle's receiver rules (lifecycle.Copy): a show builds the copy from the state it
+// lifecycle's receiver rules (lifecycle.Copy, [show-current-state], [player-token]): a show builds the copy from the state it
 // carries, replaying no edge; PlayerWasted and PlayerSpawned apply only to the connection
 // (player_token) and life they name; a spawn rebuilds the copy at its point with the
 // edge's sync_seq as the barrier below which late frames of the old life are dropped; a
@@ -203,9 +226,9 @@
 // never kills or revives the copy; PlayerHide removes only the connection it names. A new
 // connection on an id, and a hide, make the tracker forget the old sender.
 //
-// # Acting honestly (adr-weapon-inventory)
+// # Acting honestly
 //
-// Fire fires only a gun the store holds, with a round in the clip, no sooner than the
+// Fire fires only a gun the store holds (inventory's [shot-sanity-check]), with a round in the clip, no sooner than the
 // weapon's MinInterval after its last shot, along a ray no longer than its Range; one round
 // leaves the clip and the total, the weapon becomes the held one (as the server's spend
 // makes it), and the WeaponShot names the shot number, the life, the properties revision
@@ -218,17 +241,15 @@
 // the thrower died meanwhile, not after a revival) and takes its own blast. HoldFire holds
 // a continuous weapon's fire: frames show FireHeld and the weapon spends Config.SprayRate
 // rounds a second, more than the server's own spend, so the server's count never falls
-// below the client's. Strike keeps the held weapon's cadence on a victim in reach (the
+// below the client's ([spend-above-server]). Strike keeps the held weapon's cadence on a victim in reach (the
 // victim reports the blow); StealthKill claims a kill with the knife on a living victim
 // within StealthReach that is not a teammate.
 //
 // # What is ours, and what stays open
 //
-//   - The records leave to the game the amounts of blasts, blows and fire, the death
-//     animations, the reload time and the skill levels; the numbers here (MeleeDamage,
-//     DetonationBlast, ExplosionPeak, CannonRadius, SkillTier, DefaultReloadTime,
-//     DefaultStealthAnim) are ours, chosen so that an honest client never claims less than
-//     the server's floors.
+//   - The rules leave to the game the amounts of blasts, blows and fire, the death
+//     animations, the reload time and the skill levels; the numbers here are ours
+//     ([honest-amounts]).
 //   - Vehicle models are not on the wire: which vehicle is a Predator or a Rhino comes from
 //     the world (World.VehicleModel), and what its guns fire from the vehicle catalogue,
 //     which must be the server's.
@@ -238,8 +259,8 @@
 //   - A vehicle explosion hurts its occupants only (the server's rule); a blast of a
 //     vehicle near a player on foot is not modelled.
 //   - A shot fired in the life's last moments that arrives after the server committed the
-//     death is refused by the record's own rule ("after a death the server committed, the
-//     dead player's shots are refused"); the client cannot prevent it.
+//     death is refused by vitals' [mutual-kill]; the client cannot prevent it, only make it
+//     rarer ([death-report-delay]).
 //   - WeaponProperties carries damage and range only; a server table that changes a
 //     weapon's interval or clip reaches no client.
 //   - A real client would also send its own pings; this one only answers the server's.

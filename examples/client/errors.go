@@ -30,7 +30,7 @@ var (
 	ErrNotDriver = errors.New("client: not the driver")
 	// ErrExploding refuses LeaveVehicle of a driver whose vehicle exploded in its game: it
 	// stays in the wreck until the server's RemoteVehicleExplode says whether it dies or
-	// steps out (adr-0045: leaving the vehicle does not cancel the death).
+	// steps out (vitals' [death-by-ledger]: leaving the vehicle does not cancel the death).
 	ErrExploding = errors.New("client: vehicle exploded, waiting for the server")
 	// ErrFrozen refuses MoveVehicle of a vehicle the server froze.
 	ErrFrozen = errors.New("client: vehicle frozen")

@@ -116,7 +116,7 @@ func (c *Client) handle(m wire.Message) {
 
 // onRespawnPlayer revives the player if lifecycle.ShouldRespawn says the grant is new
 // (the first of the connection, or a newer generation); a repeated grant of the life the
-// client already lives in is ignored (adr-0017: a lost RespawnPlayer heals itself).
+// client already lives in is ignored (lifecycle's [respawn-idempotent]: a lost RespawnPlayer heals itself).
 func (c *Client) onRespawnPlayer(m *wire.RespawnPlayer) {
 	if !lifecycle.ShouldRespawn(c.spawned, lifecycle.Generation(c.epoch),
 		lifecycle.RespawnPlayer{Gen: lifecycle.Generation(m.DeathEpoch)}) {
@@ -141,7 +141,7 @@ func (c *Client) onRespawnPlayer(m *wire.RespawnPlayer) {
 	c.epoch = m.DeathEpoch
 	c.health, c.armor = StartHealth, StartArmor
 	// The revival clears the store, as the server's grant did, without touching the echo:
-	// no packet carries a revision of this clear (adr-weapon-inventory).
+	// no packet carries a revision of this clear (inventory's [weapon-revision]).
 	c.store.clear()
 	c.reloading, c.fireHeld, c.stealthing = false, false, false
 	c.fuses = [MaxFuses]fuse{}
@@ -152,7 +152,7 @@ func (c *Client) onRespawnPlayer(m *wire.RespawnPlayer) {
 	c.lives.Push(Life{Epoch: m.DeathEpoch, SpawnedAt: c.now, Point: m.Position, Killer: wire.NoPlayer})
 	c.event(Event{Kind: EventSpawned, Position: m.Position, Facing: m.Facing, Vehicle: wire.NoVehicle})
 	// The first living frame goes out at once, ahead of anything the new life sends: it
-	// is what confirms the life on the server (adr-0017), which takes nothing of the life
+	// is what confirms the life on the server (lifecycle's [first-living-frame]), which takes nothing of the life
 	// before it.
 	c.sendFrame(c.now)
 }

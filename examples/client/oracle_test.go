@@ -260,7 +260,7 @@ func (o *oracle) serve(m wire.Message) {
 		case r.Verdict == inventory.Accepted:
 		case r.Verdict == inventory.NotAlive && o.dead:
 			// Fired in the life's last moments, arriving after the server committed the
-			// death: refused by the record's own rule (adr-0045 "Mutual kill": after a
+			// death: refused by vitals' [mutual-kill] (after a
 			// death the server committed, the dead player's shots are refused).
 			o.lateShots++
 		default:
@@ -385,7 +385,7 @@ func (o *oracle) step(dt time.Duration, quiet bool) {
 	}
 	require.NoError(o.t, o.srv.Flush(o.now, func(d []byte) { o.down.put(o.now, d) }))
 	// The server's ammo count is never below the client's real one while no weapon command
-	// is in flight (adr-weapon-inventory's invariant).
+	// is in flight (inventory's [never-below-client]).
 	if o.inv.Rev() == o.c.Revisions().Weapon && o.c.DeathEpoch() == o.gen {
 		for _, s := range o.c.Weapons().Slots {
 			if s.Weapon == 0 {

@@ -9,7 +9,7 @@ import (
 )
 
 // Remote is the client's copy of another player, kept by the receiver's rules of
-// adr-0017 (lifecycle.Copy): a show builds it from the server's current state; a death
+// lifecycle (lifecycle.Copy, [show-current-state], [player-token]): a show builds it from the server's current state; a death
 // or respawn edge applies only to the connection (player_token) and the life it names; a
 // respawn rebuilds the copy at the spawn point with a new frame barrier (sync_seq); a
 // relayed frame applies only to the copy's life and at or past its barrier. The frame's
@@ -21,7 +21,7 @@ type Remote struct {
 	// The rest is what the last accepted relayed frame (or the show, or the spawn edge)
 	// said.
 	//
-	// Group is the player's damage group (adr-0039).
+	// Group is the player's damage group (teams' [damage-groups]).
 	Group uint16
 	// Weapon is the held weapon.
 	Weapon uint8

@@ -43,7 +43,7 @@ func TestUnspawnedClientRequestsItsConnectSpawnOnATimer(t *testing.T) {
 	require.Empty(t, of[*wire.PlayerSync](got), "an unspawned client sends no frames")
 }
 
-// ---- adr-0045: commands in one ordered queue, echoed ----
+// ---- vitals' [one-command-queue] and [health-revision]: commands in one ordered queue, echoed ----
 
 func TestCommandsApplyInOneOrderedQueue(t *testing.T) {
 	h := newHarness(t, Config{})
@@ -136,7 +136,7 @@ func TestSetHealthZeroKillsThroughTheDeathPath(t *testing.T) {
 	require.True(t, lifecycle.Pose(drs[0].Pose).Valid())
 }
 
-// ---- adr-weapon-inventory: give rules, echo only on success ----
+// ---- inventory's [give-rules] and [weapon-revision]: echo only on success ----
 
 func TestWeaponRevEchoedOnlyOnASuccessfulApply(t *testing.T) {
 	h := newHarness(t, Config{})
@@ -246,7 +246,7 @@ func TestRevivalClearsTheStoreAndKeepsTheEcho(t *testing.T) {
 	require.Equal(t, StartArmor, f.Armor)
 }
 
-// ---- adr-0045: damage reports, numbering, echo, multipliers, armor ----
+// ---- vitals' [client-order] and [damage-multipliers]: damage reports, numbering, echo, multipliers, armor ----
 
 func TestDamageReportsAreNumberedFromOneAndEchoedInFrames(t *testing.T) {
 	h := newHarness(t, Config{})
@@ -327,7 +327,7 @@ func TestDamageTakesArmorFirst(t *testing.T) {
 }
 
 // TestMultipliedDamageTakesArmorFirst: the multiplier scales the blow first, then armor
-// takes what it can of the scaled amount and health the rest (adr-0045).
+// takes what it can of the scaled amount and health the rest (vitals' [damage-multipliers]).
 func TestMultipliedDamageTakesArmorFirst(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.join()
@@ -454,7 +454,7 @@ func TestLethalFireSumGoesOnTheLaneAtOnce(t *testing.T) {
 	require.Equal(t, CauseFire, got[2].(*wire.DeathReport).Weapon)
 }
 
-// ---- adr-0039: teammate refusal by the stamps ----
+// ---- teams' [teammate-refused-by-victim]: teammate refusal by the stamps ----
 
 func TestShotIsJudgedByItsOwnStamp(t *testing.T) {
 	h := newHarness(t, Config{})
@@ -509,7 +509,7 @@ func TestOtherDamageIsJudgedByTheNewestStampOfItsSender(t *testing.T) {
 	}
 }
 
-// ---- adr-0041: the rewound trace ----
+// ---- rewind's [rewind-to-shooters-view]: the rewound trace ----
 
 func TestBodyMovesToTheRewoundPoseForTheTraceOnly(t *testing.T) {
 	h := newHarness(t, Config{})
@@ -576,7 +576,7 @@ func TestShotgunReportsOnePerPelletThatHit(t *testing.T) {
 	require.InDelta(t, 100-15*3.3, h.c.Health(), 1e-3)
 }
 
-// ---- adr-0017: death, respawn timer, ShouldRespawn ----
+// ---- lifecycle's [respawn-idempotent]: death, respawn timer, ShouldRespawn ----
 
 func TestRespawnRequestRepeatsOnATimerUntilANewRespawnPlayer(t *testing.T) {
 	h := newHarness(t, Config{})

@@ -7,7 +7,7 @@ import (
 
 // store is the client's weapon store: the game's 13 slots and the held slot. Its give rules
 // are the game's, the same the server's inventory package follows
-// (adr-weapon-inventory), so the two stores agree command for command; a property test
+// (inventory's [give-rules]), so the two stores agree command for command; a property test
 // runs both on the same random commands.
 type store struct {
 	slots  [inventory.NumSlots]inventory.Slot

@@ -12,9 +12,9 @@ import (
 
 // TestStoreFollowsTheServersGiveRules runs random weapon commands through the server's
 // inventory package and delivers every message it returns to the client: after each one
-// the client's store, held weapon and echo must be the server's (adr-weapon-inventory: "A
+// the client's store, held weapon and echo must be the server's (inventory's [give-rules]: a
 // give follows the game's own ammo rules, so the store matches what the client will
-// have"). Skill changes ride along, so clip refills use the same tier on both sides.
+// have). Skill changes ride along, so clip refills use the same tier on both sides.
 func TestStoreFollowsTheServersGiveRules(t *testing.T) {
 	for seed := uint64(1); seed <= 25; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 3))

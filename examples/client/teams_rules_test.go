@@ -9,7 +9,7 @@ import (
 	"github.com/arbitergo/arbiter/wire"
 )
 
-// adr-0039 on the victim's client: a shot is judged by the stamp its own packet carried;
+// teams' [teammate-refused-by-victim] on the victim's client: a shot is judged by the stamp its own packet carried;
 // everything else by the newest stamp received from its author, whatever packet carried it.
 
 // rival is the remote player whose damage these tests judge.

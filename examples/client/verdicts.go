@@ -19,7 +19,7 @@ const (
 	Dead // dead
 	// Settling: the life (or, for VehicleFire, the seat) is younger than
 	// Config.SpawnSettle; the server has likely not taken the first frame that shows it
-	// yet, and would refuse the act (adr-0017).
+	// yet, and would refuse the act (lifecycle's [first-living-frame]).
 	Settling // settling
 	// Animating: the player is inside the paired animation of a stealth kill.
 	Animating // animating
@@ -46,7 +46,7 @@ const (
 	// OnFoot: the action needs the player on foot (a throw, a stealth kill) or in a seat.
 	OnFoot // on foot
 	// Teammate: the victim of a stealth kill is a teammate by the newest stamp; the server
-	// would refuse it (adr-0039).
+	// would refuse it (teams' [teammate-never-credited]).
 	Teammate // teammate
 	// NoVictim: the victim has no living copy on this client.
 	NoVictim // no victim
@@ -87,10 +87,10 @@ const (
 	DamageLethal // lethal
 	// DamageRefusedTeammate: the damage came from a teammate by the stamp that judges it
 	// (the shot's own, else the newest of its sender): not applied, no hit reaction, no
-	// report (adr-0039).
+	// report (teams' [teammate-refused-by-victim]).
 	DamageRefusedTeammate // refused teammate
 	// DamageZeroMultiplier: the damage's class has multiplier 0: refused entirely, like a
-	// teammate's (adr-0045).
+	// teammate's (vitals' [damage-multipliers]).
 	DamageZeroMultiplier // zero multiplier
 	// DamageMissed: nothing reached the player (the trace found no pellet, the blast ended
 	// before the player's position).

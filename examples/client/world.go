@@ -7,7 +7,7 @@ import (
 )
 
 // World is what the client's game would compute from its own collision world and models.
-// The server has no collision world (adr-0041): only the victim's game knows whether a wall
+// The server has no collision world (rewind's [victim-decides-hit]): only the victim's game knows whether a wall
 // stood between the shooter and itself, so the client asks the world. In the simulator the
 // world is the match's small game world; a real client has its game engine here.
 //
@@ -18,7 +18,7 @@ type World interface {
 	// vehicle) stands at pose, and the body part the hit struck (one of 3..9; anything
 	// else is reported as the torso). 0 pellets is a miss: the ray passed by or a wall
 	// stopped it. While Trace runs, the client's Position (and its vehicle's pose) is the
-	// pose given: for a shot the server rewound, the rewound one (adr-0041); otherwise the
+	// pose given: for a shot the server rewound, the rewound one (rewind's [rewind-to-shooters-view]); otherwise the
 	// present one.
 	Trace(self wire.PlayerID, shot Shot, pose Pose) (pellets int, bodyPart uint8)
 	// VehicleModel tells the model of vehicle, and false for a vehicle the game does not
@@ -38,7 +38,7 @@ type Shot struct {
 	Weapon uint8
 	// Vehicle is the vehicle whose guns fired, wire.NoVehicle for a hand-held weapon.
 	Vehicle uint16
-	// HitType and HitID are the shooter's claim, which decides nothing (adr-0041).
+	// HitType and HitID are the shooter's claim, which decides nothing (rewind's [victim-decides-hit]).
 	HitType wire.HitType
 	HitID   uint16
 	// Origin and HitPos are the ray.

@@ -43,8 +43,9 @@ const (
 	// allows. It gains every shot the server relays beyond the weapon's cadence.
 	CheatSpam // spam
 	// CheatVehicleGod: the car it drives never takes damage (a vehicle god-mode trainer),
-	// and it drives whenever it can. Vehicle health stays the client's in the records, so
-	// nothing is measured as a gain: the vehicle_god_mode detector (adr-0041) must flag it.
+	// and it drives whenever it can. Vehicle health stays the client's (no rule makes the
+	// server own it), so nothing is measured as a gain: vitals'
+	// [vehicle-god-mode-detector] must flag it.
 	CheatVehicleGod // vehicle_god
 	// CheatStaleEcho: after its game took a health or armor command it withholds the
 	// lane's acknowledgement (StaleAckHold, just short of the link timeout) and keeps

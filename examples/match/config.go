@@ -34,7 +34,7 @@ type Config struct {
 	Vehicles int
 	// Settle is the quiet time after play before the final comparison (default 12 s).
 	Settle time.Duration
-	// Race turns the match into the record's measurement of commands racing damage:
+	// Race turns the match into the measurement of commands racing damage ([race-measurement]):
 	// every player is under fire, and the gamemode sends RaceCommands set_health
 	// commands to the players under fire instead of its usual mix.
 	Race bool

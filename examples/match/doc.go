@@ -3,6 +3,28 @@
 // world, and a gamemode script, all on the deterministic network simulator
 // (internal/sim). It measures the project's promises instead of assuming them.
 //
+// # Rules
+//
+// A match measures the project's promise, the root package's [honest-never-wronged]: no
+// early death, no cut frame, no refused shot or command, no disagreement (see What a
+// match measures). What else it holds the server to, and the measurements it reproduces,
+// each under a short stable name that code and tests cite (a domain package's rule is
+// cited with the package's name, as in vitals' [health-revision], and defined under
+// # Rules in that package's documentation):
+//
+//   - [every-source-occurs] A default match makes every source of damage of vitals'
+//     [sources-of-damage] occur, so the promise is measured on all of them.
+//   - [race-measurement] With Config.Race, set_health commands sent to players under fire
+//     at 200 ms of round trip: how many cross a damage report created before the client
+//     applied them (why vitals has its [health-revision]).
+//   - [fixed-windows-rejected] The alternative the health revision replaced, measured
+//     for comparison: a server that ignores the damage reports arriving within a fixed
+//     window after a health command and applies every other (RaceWindows); the race
+//     counts on how many commands each window would have corrupted the ledger.
+//   - [frames-first] In every match, how many frames echoing a report reach the server
+//     before the report itself (about a third at 0-30 ms of jitter: why frames wait for
+//     reports, vitals' [client-order]).
+//
 // # What a match plays
 //
 // Players join with Hello, spawn, and fight in a flat square arena: they walk between
@@ -42,7 +64,7 @@
 //   - refused commands: a gamemode command refused for a player the server held alive
 //     and counted;
 //   - disagreements: a hit an honest victim reported that the server neither credited
-//     nor discarded by a record's rule (a shot accepted before a team change); during
+//     nor discarded by a domain package's rule (a shot accepted before a team change); during
 //     play, the server's count of a weapon below the honest client's once both applied
 //     the same commands (Report.Weapons.CountBelow); and, after the match settled
 //     (Config.Settle of quiet play), any player whose life, generation, health, armor or
@@ -50,7 +72,8 @@
 //
 // The Report also counts frames, shots, reports by source, deaths by how they were
 // committed, respawns, commands, the server's events and the network's work, and
-// reproduces two measurements of adr-0045: with Config.Race, set_health commands sent to
+// reproduces two measurements of the health ledger ([race-measurement],
+// [fixed-windows-rejected], [frames-first]): with Config.Race, set_health commands sent to
 // players under fire at 200 ms of round trip, how many cross a damage report created
 // before the client applied them, and on how many a fixed time window (RaceWindows) would
 // have corrupted the ledger while the revision rule does not; and, in every match, how

@@ -26,7 +26,7 @@ const (
 )
 
 // RaceWindows are the fixed time windows of the rejected alternative the race compares the
-// revision rule with (adr-0045, "Alternatives considered"): a server that ignores the
+// revision rule with ([fixed-windows-rejected]): a server that ignores the
 // damage reports arriving within the window after a health command, and applies every
 // report arriving after it.
 var RaceWindows = []time.Duration{100 * time.Millisecond, 250 * time.Millisecond, 500 * time.Millisecond, time.Second}

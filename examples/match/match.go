@@ -395,7 +395,7 @@ func sanctionedRefusal(v refserver.Verdict) bool {
 // sanctionedDiscard reports whether a report the server did not credit was discarded by a
 // rule of the records that an honest victim can meet: a hit from an action accepted
 // before a team change, or damage between teammates the victim applied because its newest
-// stamp was older than the change (adr-0039); both come as VerdictTeammate. Every other
+// stamp was older than the change (teams' [teammate-refused-by-victim]); both come as VerdictTeammate. Every other
 // discard (a vitals verdict: stale, too far ahead, another life, a future revision, ...)
 // is a wrong: an honest victim's reports are never discarded for them.
 func sanctionedDiscard(v refserver.Verdict) bool {
@@ -497,7 +497,7 @@ func (m *Match) compareFinal() {
 // sameStore compares the server's weapon store with the client's: the same weapon in every
 // slot, the same held weapon with the same total and clip. A weapon that is not held is
 // seen only through the frames that held it, so its readback is exact "up to one frame
-// interval" of holding it (adr-weapon-inventory): the rounds spent in the last frame
+// interval" of holding it (inventory's [never-below-client]): the rounds spent in the last frame
 // interval before a switch are never shown. For those the invariant is compared instead:
 // the server's count is never below the client's.
 func sameStore(slots [inventory.NumSlots]inventory.Slot, held uint8, w client.Weapons) bool {

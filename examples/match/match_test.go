@@ -16,7 +16,7 @@ var soak = flag.Bool("match.soak", false, "run the full grid: every seed of the 
 
 // TestDefaultMatchWrongsNoHonestPlayer plays the reference match (shortened under the race
 // detector) and checks the project's promise: no honest player is wronged, and every
-// source of damage of adr-0045's table occurred.
+// source of damage of vitals' [sources-of-damage] occurred ([every-source-occurs]).
 func TestDefaultMatchWrongsNoHonestPlayer(t *testing.T) {
 	cfg := Default() // ten simulated minutes, about five seconds
 	if raceEnabled {
@@ -92,7 +92,7 @@ func TestGridWrongsNoHonestPlayer(t *testing.T) {
 	}
 }
 
-// TestRaceMeasurements reproduces the record's two measurements: at 200 ms of round trip
+// TestRaceMeasurements reproduces the two measurements [race-measurement] and [frames-first]: at 200 ms of round trip
 // some set_health commands cross a damage report created before the client applied them,
 // a fixed window around the command corrupts the ledger on some of them while the
 // revision rule never does; and with 0-30 ms of jitter a good share of the frames arrive

@@ -257,7 +257,7 @@ func (m *Match) trackClient(p *player) {
 
 // checkCounts compares, every ThinkInterval, the server's count of each weapon of every
 // honest player with its client's, once both applied the same commands in the same life:
-// the server's is never below (adr-weapon-inventory's invariant).
+// the server's is never below (inventory's [never-below-client]).
 func (m *Match) checkCounts(now time.Duration) {
 	for _, p := range m.players {
 		if p.cheat != nil || !p.c.Alive() {

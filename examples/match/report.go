@@ -111,7 +111,7 @@ type Wronged struct {
 	// counted.
 	RefusedCommands int `json:"refused_commands"`
 	// Disagreements: hits an honest victim reported that the server neither credited nor
-	// may discard by a record's rule, and, after the match settled, players whose health,
+	// may discard by a domain package's rule, and, after the match settled, players whose health,
 	// armor, weapons or life the server and the client disagree on.
 	Disagreements int `json:"disagreements"`
 	// RefusedEntries: frames of an honest client refused for the seat they claim (the
@@ -179,15 +179,16 @@ type OriginReport struct {
 	LostLaunch float64 `json:"lost_launch_m"`
 }
 
-// RaceReport is the record's measurements, reproduced.
+// RaceReport is the health ledger's measurements, reproduced ([race-measurement],
+// [fixed-windows-rejected]).
 type RaceReport struct {
 	// SetHealth is the number of set_health commands whose crossing was measured.
 	SetHealth int `json:"set_health"`
 	// Crossed is how many of them crossed a damage report created before the client
 	// applied them (the report reached the server after the command was sent).
 	Crossed int `json:"crossed"`
-	// Windows says, for each fixed time window of RaceWindows (the rejected alternative of
-	// adr-0045), on how many commands it would have corrupted the ledger: a report from
+	// Windows says, for each fixed time window of RaceWindows (the rejected alternative,
+	// [fixed-windows-rejected]), on how many commands it would have corrupted the ledger: a report from
 	// before the command applied after the window, or one from after it ignored inside.
 	Windows []WindowResult `json:"windows"`
 	// RevisionCorrupted is how many the revision rule corrupted (the server's real
@@ -196,7 +197,7 @@ type RaceReport struct {
 	// ReportedHits is the number of hit reports whose first frame after them was seen.
 	ReportedHits int `json:"reported_hits"`
 	// FramesFirst is how many of them the server received the frame echoing the report
-	// before the report itself (adr-0045: 32 % at 0-30 ms of jitter).
+	// before the report itself ([frames-first]: 32 % at 0-30 ms of jitter).
 	FramesFirst int `json:"frames_first"`
 	// FramesFirstPercent is FramesFirst as a percentage of ReportedHits.
 	FramesFirstPercent float64 `json:"frames_first_percent"`

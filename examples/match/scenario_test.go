@@ -157,7 +157,8 @@ func toPlayer(i int, f sim.NodeID, to sim.NodeID) bool {
 	return f == serverNode && to == sim.NodeID(i+1)
 }
 
-// ---- adr-0045 "Loss, order, reconnection", row by row, over the simulated network ----
+// ---- vitals' [client-order], [lethal-report-first] and [health-revision] (loss, order,
+// reconnection), row by row, over the simulated network ----
 
 // A hit report (unreliable) is lost: the frame lowers the ledger itself after 1 s; the
 // hit has no attribution and no floor.

@@ -264,7 +264,7 @@ func (w *World) claimHit(now time.Duration, p *player, ht wire.HitType, hid uint
 	}
 }
 
-// claimVehicleHit feeds the vehicle_god_mode detector (adr-0041) of the driver of vehicle
+// claimVehicleHit feeds the vehicle_god_mode detector (vitals' [vehicle-god-mode-detector]) of the driver of vehicle
 // hid, which a shot of p claims to hit: judged against the vehicle's pose the driver was
 // sent as the shot's recipient (rewound with the vehicle, or its present pose when the
 // vehicle is frozen), and counted only when the ray passed within VehicleClaimReach of

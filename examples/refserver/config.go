@@ -88,7 +88,7 @@ const (
 	// run-over or rotor blades (the length of the largest vehicles).
 	RamDistance = 20
 	// VehicleCreditWindow is how long after an accepted shot claiming a hit on a vehicle
-	// its shooter is credited with the vehicle's explosion (ours: ADR 0034 is missing).
+	// its shooter is credited with the vehicle's explosion ([vehicle-credit]).
 	VehicleCreditWindow = 10 * time.Second
 	// ClaimReach is how close to a ray the rewound position a victim was sent must lie for
 	// a claimed hit on it to feed the god-mode detector. The position is the body's root;
@@ -269,7 +269,7 @@ const (
 	// vitals.PredatorDamage and their own multiplier class.
 	ModelPredator = inventory.ModelPredator
 	// ModelRhino is the Rhino, whose cannon's ray only sets the point of an explosion and
-	// rewinds nobody (adr-0041).
+	// rewinds nobody (rewind's [rewind-to-shooters-view]).
 	ModelRhino = inventory.ModelRhino
 	// ModelHunter and ModelHydra are the aircraft that launch rockets of their own (the
 	// only projectiles a vehicle launches; they come from no player's store).
@@ -327,7 +327,7 @@ type Config struct {
 	Loadout []Loadout
 	// Weapons configures the weapon catalogue (zero: GTA San Andreas).
 	Weapons inventory.Config
-	// Vitals configures every player's ledger and god-mode detector (zero: the record).
+	// Vitals configures every player's ledger and god-mode detector (zero: vitals' defaults).
 	Vitals vitals.Config
 	// VehicleGodMode configures every player's vehicle_god_mode detector (zero: the
 	// package's defaults, see vitals.VehicleDetector).

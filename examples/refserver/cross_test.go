@@ -581,7 +581,7 @@ func segDist(a, b, p wire.Vec3) float32 {
 // other than through a rule: its ledger (beyond the damage the server credited to the
 // hostile on it), its store, its life (without a credited hit, stealth kill or vehicle
 // explosion of the hostile), its seat, the relays of its frames and shots to the others,
-// its record events; a hostile shot or detonation that hurt an honest player starting
+// its gamemode events; a hostile shot or detonation that hurt an honest player starting
 // where the server never accepted the hostile to be; an honest driver's vehicle taken over.
 func crossChecks(with, base *crossRun) []string {
 	var bad []string

@@ -27,7 +27,7 @@ func (w *World) blame(p *player) lifecycle.Blame {
 	return lifecycle.Blame{Killer: w.killerHandle(p, last.Attacker, w.teams.Rev()), Cause: cause}
 }
 
-// onDeathReport takes the victim's DeathReport (adr-0017): committed once per life by the
+// onDeathReport takes the victim's DeathReport (lifecycle's [server-commits-death]): committed once per life by the
 // lifecycle, with the server's killer and cause (the counted death's, or the last damage),
 // and the victim's pose.
 func (w *World) onDeathReport(now time.Duration, p *player, m *wire.DeathReport) Verdict {
@@ -111,7 +111,7 @@ func (w *World) committed(now time.Duration, p *player, c lifecycle.Commit) {
 		Gen: uint16(c.Death.Gen), Commit: c.Source, Pose: c.Death.Pose})
 }
 
-// onRespawnRequest takes a RespawnRequest (adr-0017): granted when the lifecycle's policy
+// onRespawnRequest takes a RespawnRequest (lifecycle's [respawn-idempotent]): granted when the lifecycle's policy
 // allows, the same grant again for a repeated request before the first living frame.
 // Nothing is asked of the lifecycle unless the answer can be queued.
 func (w *World) onRespawnRequest(now time.Duration, p *player, m *wire.RespawnRequest) Verdict {
@@ -196,7 +196,7 @@ func (w *World) refuseStealth(now time.Duration, p *player, m *wire.StealthKill,
 	return v
 }
 
-// onStealthKill judges a stealth kill claim (the server's whole decision, adr-0045): both
+// onStealthKill judges a stealth kill claim (the server's whole decision, vitals' [sources-of-damage]): both
 // players acting in the lives the claim names, the victim's life counted, the knife in the
 // attacker's store, the two within StealthKillRange, not teammates. An accepted kill counts
 // the victim dead (the wait gets StealthKillExtra) and is relayed, reliably and stamped, to
@@ -265,7 +265,7 @@ func (w *World) refuseExplode(now time.Duration, p *player, m *wire.VehicleExplo
 }
 
 // onVehicleExplode takes a vehicle explosion from the player the server granted its
-// driver's seat, or who held it within ContinuousWindow (ours: ADR 0034 is missing). The
+// driver's seat, or who held it within ContinuousWindow ([vehicle-credit]). The
 // attacker the client names is credited as the author only if it had an accepted shot
 // claiming a hit on this vehicle within VehicleCreditWindow, in its current life. The occupants are judged by teams.JudgeExplosion: the author's teammates
 // are spared (their clients refuse the damage), everyone else inside is counted dead

@@ -198,7 +198,7 @@ func TestLeavingInsideTheDeathWaitLeavesDead(t *testing.T) {
 }
 
 // A teammate is never named killer, even for damage it dealt before the two joined the
-// same team (adr-0039): a's credited shot is still b's last damage when the two join one
+// same team (teams' [teammate-never-credited]): a's credited shot is still b's last damage when the two join one
 // team, and b's client reports its death right after.
 func TestKillerIsNeverATeammateEvenForDamageBeforeJoiningTheTeam(t *testing.T) {
 	h, a, b := duel(t, deagle)

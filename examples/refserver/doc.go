@@ -178,8 +178,8 @@
 //     its fire held within ContinuousWindow, within its range.
 //   - teams.JudgeReport decides credit (a shot by the stamp it was relayed with; anything
 //     else by the relation now): a report between teammates, or of a shot accepted before a
-//     team change, is not credited and never becomes the last damage. The records raise
-//     no gamemode event for it; the World raises the diagnostic report_not_credited with
+//     team change, is not credited and never becomes the last damage (teams'
+//     [teammate-never-credited]). The event set ([event-set]) has no gamemode event for it; the World raises the diagnostic report_not_credited with
 //     VerdictTeammate, so a host can tell it from a wrong.
 //   - The floor comes with the report: vitals.BulletFloor of the shot's damage, lowered to
 //     the damage of any weapon properties revision the victim may still apply (from the
@@ -258,8 +258,7 @@
 // the driver's seat (or who held it by a frame within ContinuousWindow: the report on the
 // lane may follow the frame that leaves it); the occupants are the seat table's. The
 // attacker it names is the explosion's author only if it had an accepted shot claiming a
-// hit on that vehicle within VehicleCreditWindow in its current life (ours: ADR 0034 is
-// missing). teams.JudgeExplosion judges the occupants: the author's teammates are spared,
+// hit on that vehicle within VehicleCreditWindow in its current life ([vehicle-credit]). teams.JudgeExplosion judges the occupants: the author's teammates are spared,
 // the others counted dead (vitals.VehicleExploded); leaving the vehicle does not cancel
 // it. The vehicle is wrecked in the rewind (no longer rewound) and RemoteVehicleExplode
 // goes, stamped with the author, to everyone.
@@ -278,10 +277,10 @@
 // the package's errors (wrapping the deciding package's own), changes nothing, sends
 // nothing, and raises command_refused.
 //
-//   - Health and armor (adr-0045): SetHealth, SetArmor, AddHealth, AddArmor. Only in a life
+//   - Health and armor (vitals' [one-command-queue]): SetHealth, SetArmor, AddHealth, AddArmor. Only in a life
 //     the server counts (ErrNotAlive); values finite (ErrNotFinite), 0..200, adds above 0
 //     (ErrOutOfRange). set_health(0) is critical and counts the death.
-//   - Weapons (adr-weapon-inventory): GiveWeapon, TakeWeapon, SetWeaponAmmo, ClearWeapons,
+//   - Weapons (inventory's [give-rules]): GiveWeapon, TakeWeapon, SetWeaponAmmo, ClearWeapons,
 //     SetArmedWeapon, SetWeaponSkill (ErrWeapon); in any life state (the loadout comes
 //     before the first frame). Every accepted pong hands the rewind's round-trip estimate
 //     to the player's inventory (SetRTT): old shots of a weapon a command overwrote are
@@ -289,15 +288,15 @@
 //   - SetDamageMultipliers (world-wide, each connection's own table revision; joiners get
 //     it) and SetWeaponProperties (a gun's damage per tier and range, a new catalogue
 //     revision to every connection; ErrPropertiesBusy).
-//   - Teams (adr-0039): CreateTeam, ChangeTeam, RemoveTeam, SetFriendlyFire, JoinTeam,
+//   - Teams (teams' [teammate-stamp]): CreateTeam, ChangeTeam, RemoveTeam, SetFriendlyFire, JoinTeam,
 //     LeaveTeam (ErrTeam). They send nothing: the next frames carry the relation.
-//   - Respawn policy (adr-0017): DecideRespawn with lifecycle.AllowAt / Hold / AtPoint,
+//   - Respawn policy ([respawn-policy]): DecideRespawn with lifecycle.AllowAt / Hold / AtPoint,
 //     SetSpawnPoint (ErrRespawn).
 //   - Effects: CreateExplosion, CreateFire (ErrTooManyEffects at MaxEffects live).
 //   - Vehicles and positions: CreateVehicle (a model of the vehicle catalogue, else
 //     ErrOutOfRange), MoveVehicle, RespawnVehicle, FreezeVehicle, SetPlayerPosition
-//     (ErrUnknownVehicle, ErrVehicleExists); each restarts the rewind history as adr-0041
-//     says. Kick.
+//     (ErrUnknownVehicle, ErrVehicleExists); each restarts the rewind history (rewind's
+//     [history-restarts]). Kick.
 //   - Readbacks: Vitals, Health, Armor, Weapons, HeldWeapon, Ammo, WeaponRev, Alive, Phase,
 //     Generation, RTT, Team, Token, Connected, Players, VehicleWrecked, PlayerSeat (the
 //     seat table's), LaneStats, Stats.
@@ -306,7 +305,7 @@
 //
 // Events are typed values (Event, EventKind) with a deterministic String, drained with
 // Events, at most MaxPendingEvents waiting (more are dropped and counted). The gamemode
-// events of the records: player_damage, player_death (with how it was committed),
+// events ([event-set]): player_damage, player_death (with how it was committed),
 // player_spawn, and the suspicion flags god_mode (a frame's raise cut), god_mode_suspect
 // (the detector) and vehicle_god_mode_suspect (the vehicle detector: a claimed hit on a
 // vehicle, accepted against the rewound pose its driver was sent, feeds the driver's
@@ -331,7 +330,7 @@
 // Every message of a client gets a named Verdict: direction, connection, life and epoch,
 // ids (players, vehicles, projectiles, effects), ranges, duplicates; the domain packages
 // judge the rest with their own verdicts and errors. A datagram of one connection changes
-// another player's state only through a rule of the records (FuzzCrossPlayer runs a world
+// another player's state only through a rule of a domain package (FuzzCrossPlayer runs a world
 // of honest scripted players with and without a hostile connection's datagrams and
 // compares their ledgers, stores, lives, seats, relays and events). Nothing a client
 // sends panics the World (FuzzReceive) or grows its memory beyond a named cap:
@@ -370,7 +369,7 @@
 //     RefusalEvents per RefusalInterval per connection (connections that never said
 //     Hello by slot, ids outside the slots together); the rest are counted and summarized
 //     by one refusals_suppressed event when the interval ends. Diagnostics stop at
-//     MaxPendingEvents - RecordEventReserve waiting, so the records' events
+//     MaxPendingEvents - RecordEventReserve waiting, so the gamemode events
 //     (player_damage, player_death, player_spawn, god_mode and the suspicion flags)
 //     always have room.
 //
@@ -391,25 +390,31 @@
 // with shots, credited reports and every relay (everybody sees everybody, so a frame costs
 // n-1 relays).
 //
-// # Decisions that are ours because a record is missing
+// # Rules
 //
-//   - ADR 0034 (vehicle damage credit): a vehicle explosion's author is the player it
+// The reference server's own decisions, where no domain package's rule decides, each
+// under a short stable name that code and tests cite (a rule of a domain package is cited
+// with the package's name, as in teams' [teammate-never-credited], and defined under
+// # Rules in that package's documentation):
+//
+//   - [vehicle-credit] Ours: a vehicle explosion's author is the player it
 //     names if that player had an accepted shot claiming a hit on the vehicle within
 //     VehicleCreditWindow in its current life; only the driver's report is taken.
-//   - ADR 0035 (streaming): everybody sees everybody, but a PlayerShow is queued only while
+//   - [streaming] Ours: everybody sees everybody, but a PlayerShow is queued only while
 //     the recipient's lane holds fewer than ShowBacklogRoom messages; the rest follow as the
 //     lane drains (each Tick). Until a subject is shown to a recipient, the recipient gets
 //     none of its frames and none of its lifecycle edges; the show builds the copy from the
-//     current state (adr-0017).
-//   - ADR 0029 (events): the event set and fields above; refused damage raises no
+//     current state (lifecycle's [show-current-state]).
+//   - [event-set] Ours: the event set and fields above; refused damage raises no
 //     player_damage and names no killer.
-//   - ADR 0040 (god mode): the detector is vitals'; the World feeds it a claimed hit on a
+//   - [god-mode-feed] Ours: the detector is vitals' ([god-mode-detector]); the World feeds it a claimed hit on a
 //     player near the ray, and evaluates it every SuspectInterval.
-//   - ADR 0033 (causes): the correlation rules per cause above, with their distances
+//   - [cause-correlation] Ours: the correlation rules per cause above, with their distances
 //     (PositionSlack, RamDistance, BlastRadius, StealthKillRange, ContinuousRange) and
 //     windows (ShotCreditWindow, ExplosionWindow, FireLifetime, ProjectileLifetime).
-//   - Where a client's own actions start (the record makes the server own the start of
-//     a hitscan ray and the cause of a projectile, and names no tolerance): the
+//   - [claim-start-reach] Ours: where a client's own actions start (vitals'
+//     [sources-of-damage] makes the server own the start of a hitscan ray and the cause of
+//     a projectile, and names no tolerance): the
 //     tolerances above, sized from the simulator's honest worst case at 400 ms, 30 ms of
 //     jitter and 5 % loss, with a margin: OriginReach 3 m on foot (measured 1.25 m),
 //     SeatedOriginReach 8 m in a seat (measured 5.2 m), both plus the lead of
@@ -420,31 +425,30 @@
 //     path, bound 53 m). The simulator fires no
 //     rockets and launches nothing from a vehicle: RocketSpeed, RocketTimeSlack,
 //     MaxRocketTravel and VehicleLaunchReach are sized from the game alone.
-//   - ADR 0012 / 0020 (respawn policy): the lifecycle's default delay, overridable per
+//   - [respawn-policy] Ours: lifecycle's default delay ([respawn-delay]), overridable per
 //     death with DecideRespawn; the connect spawn at once unless Config.HoldConnectSpawn.
-//   - ADR 0009 / 0013 / 0014 (facade, grants, rewards): the Go verbs above; a command is
+//   - [facade-verbs] Ours: the gamemode's facade, grants and rewards are the Go verbs above; a command is
 //     committed when its message is queued; the spawn loadout is Config.Loadout.
-//   - ADR 0021 (disconnect): leaving frees the slot in every package; a new connection on
+//   - [leave-frees-slot] Ours: leaving frees the slot in every package; a new connection on
 //     the id starts from nothing but its lifecycle generation.
-//   - ADR 0054 (storage): none; carrying health over a reconnection is the gamemode's.
-//   - The bullet floor and weapon properties: the record floors a bullet with the
+//   - [no-storage] Ours: nothing is stored; carrying health over a reconnection is the gamemode's.
+//   - [floor-lowest-revision] Ours: vitals' [damage-floor] floors a bullet with the
 //     revision the shot echoed; when the gamemode lowers a weapon's damage, a victim that
 //     already applied the new table computes less than that floor, and the ledger would
-//     take more than the victim lost (the record's own rule: a floor must never be above
-//     the game's damage). The World takes the lowest damage among the shot's revision and
+//     take more than the victim lost (a floor must never be above the game's damage). The World takes the lowest damage among the shot's revision and
 //     every revision the victim may still apply, acknowledged as for multiplier tables.
-//   - Lost launches: ProjectileLaunch and Detonation are both unreliable; a detonation
+//   - [lost-launch] Ours: ProjectileLaunch and Detonation are both unreliable; a detonation
 //     whose launch was lost is judged as its launch (owned, rounds, spent) instead of
 //     being refused, so an honest grenade is not refused for a lost datagram.
 //   - Vehicles: the protocol has no message that creates one on the clients, so
 //     CreateVehicle sends nothing (the host's world knows its vehicles); RespawnVehicle
 //     sends SetVehiclePose. Weapon skill levels: SkillLevelPoor/Std/Pro.
-//   - Seats and vehicle guns: the records speak of "the driver" and of vehicle guns
-//     without saying who decides either. Ours: the seat table from accepted entries
+//   - [seat-table] Ours: the rules speak of "the driver" and of vehicle guns without
+//     saying who decides either: the seat table from accepted entries
 //     (EntryReach, EntryCorrectionInterval), and each model's guns, seats, ranges, rates
 //     and mounts from the vehicle catalogue (VehicleGunSlack, VehicleGunLag,
 //     VehicleGunMaxSpeed for the origin). An explosion is not bound to the vehicle's
-//     health: the health is the driver's own word (no record makes the server own it),
+//     health: the health is the driver's own word (no rule makes the server own it),
 //     so a rule "its frames showed it burning (250 or less) first" would cost a cheating
 //     driver one forged frame; and a rocket or a shell takes a car from full health to a
 //     wreck between two frames, which the rule would need every explosion source
@@ -455,9 +459,9 @@
 // # Left to the host, and open
 //
 //   - Telling a new connection on a reused id from datagrams of the old one (the lane
-//     starts at 0 on both): the host's handshake. Streaming by distance (ADR 0035).
+//     starts at 0 on both): the host's handshake. Streaming by distance ([streaming]).
 //   - A client that never reloads fires within its total and cadence (inventory's open
-//     hole). Vehicle health stays the driver's client's (no record makes the server own
+//     hole). Vehicle health stays the driver's client's (no rule makes the server own
 //     it): a client that repairs its car between two frames shows each fall and is not
 //     caught by vehicle_god_mode; only a car that never shows the damage is.
 //   - A PlayerHide refused by a full lane leaves the recipient a ghost copy until a show
@@ -482,8 +486,8 @@
 //     MaxFootSpeed on foot, MaxOriginSpeed in a seat). A host with a map (or that turns
 //     the game's entrances off) can add a speed gate in front of onPlayerSync.
 //   - A driver that reports its vehicle's explosion and leaves it before the
-//     RemoteVehicleExplode comes back is still counted dead by the server (the record:
-//     leaving does not cancel the death); its client must not live on.
+//     RemoteVehicleExplode comes back is still counted dead by the server (vitals'
+//     [death-by-ledger]: leaving does not cancel the death); its client must not live on.
 //
 // A World is not safe for concurrent use.
 package refserver

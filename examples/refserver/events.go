@@ -40,7 +40,7 @@ const (
 	// Seq the number of unconfirmed claims.
 	EventGodModeSuspect // god_mode_suspect
 	// EventVehicleGodModeSuspect (suspicion flag of the vehicle_god_mode detector,
-	// adr-0041): over the detector's window the vehicles the player drove lost far less
+	// vitals' [vehicle-god-mode-detector]): over the detector's window the vehicles the player drove lost far less
 	// health in its frames than shooters claimed against their rewound poses. Vehicle is
 	// the vehicle it drove last, Amount the claimed loss, Deducted the felt loss, Seq the
 	// number of claimed hits.

@@ -118,7 +118,7 @@ func laneFull(id PlayerID, err error) error {
 	return fmt.Errorf("%w: player %d: %w", ErrLaneFull, id, err)
 }
 
-// ---- health and armor (adr-0045) ----
+// ---- health and armor (vitals' [one-command-queue], [health-revision]) ----
 
 // healthCommand is the common path of the four health and armor verbs: check the lane,
 // commit in vitals, queue, and remember the revision for its acknowledgement.
@@ -215,7 +215,7 @@ func (w *World) SetDamageMultipliers(now time.Duration, m vitals.Multipliers) er
 	return nil
 }
 
-// ---- weapons (adr-weapon-inventory) ----
+// ---- weapons (inventory's [give-rules], [weapon-revision]) ----
 
 // weaponCommand is the common path of the weapon verbs: check the lane, commit in the
 // inventory (which takes the player's next revision), queue.
@@ -369,7 +369,7 @@ func (w *World) SetWeaponProperties(now time.Duration, weapon uint8, damage [inv
 	return nil
 }
 
-// ---- teams (adr-0039) ----
+// ---- teams (teams' [damage-groups], [teammate-stamp]) ----
 //
 // Team commands send nothing: the next relayed frames carry the new relation within a
 // heartbeat, stamped per recipient.
@@ -424,7 +424,7 @@ func (w *World) LeaveTeam(player PlayerID) error {
 	return w.teamResult("leave_team", err)
 }
 
-// ---- respawn policy (adr-0017) ----
+// ---- respawn policy ([respawn-policy]) ----
 
 // DecideRespawn sets the gamemode's respawn decision for the death of life gen of a
 // player (or its connect spawn): lifecycle.AllowAt, lifecycle.Hold, AtPoint. A request
@@ -462,7 +462,7 @@ func (w *World) SetSpawnPoint(player PlayerID, pt lifecycle.SpawnPoint) error {
 
 // CreateExplosion is create_explosion: an explosion of the game's type at pos with radius
 // (0 < radius <= 1000 m), credited to creator (NoPlayer for none). It is sent reliably to
-// every connection, stamped with the creator's relation to each (adr-0039: a server effect
+// every connection, stamped with the creator's relation to each (teams' [teammate-stamp]: a server effect
 // with a creator is stamped), and remembered for ExplosionWindow so the victims' reports
 // (RefEffect) are credited to the creator. It returns the effect id.
 func (w *World) CreateExplosion(now time.Duration, creator PlayerID, typ uint8, pos wire.Vec3, radius float32) (uint16, error) {
@@ -574,7 +574,7 @@ func (w *World) vehicleCommand(now time.Duration, verb string, id uint16, m wire
 
 // MoveVehicle is a gamemode move of a vehicle: SetVehiclePose to every connection, and
 // the rewind histories of the vehicle and of the players sitting in it start anew there
-// (adr-0041).
+// (rewind's [history-restarts]).
 func (w *World) MoveVehicle(now time.Duration, id uint16, pos wire.Vec3, rot wire.Quat) error {
 	return w.poseVehicle(now, "move_vehicle", id, pos, rot, false)
 }

@@ -164,7 +164,7 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 
 // onVehicleSync takes a vehicle's frame from the player the server granted its driver's
 // seat: recorded in the vehicle's rewind history and relayed with the driver's teammate
-// stamp per recipient (a vehicle's frame can hurt: adr-0039). Anyone else's is refused:
+// stamp per recipient (a vehicle's frame can hurt: teams' [teammate-stamp]). Anyone else's is refused:
 // a vehicle's pose comes only from its driver.
 func (w *World) onVehicleSync(now time.Duration, p *player, m *wire.VehicleSync) Verdict {
 	v := w.vehicle(m.Vehicle)

@@ -155,7 +155,7 @@ func TestRepeatedRespawnRequestBeforeTheFirstLivingFrameGetsTheSameGrant(t *test
 	require.Len(t, h.events(EventRespawnGranted), 2, "one grant each")
 }
 
-// Rule (adr-0017): a recipient that does not see the subject gets no edges; its next show
+// Rule (lifecycle's [show-current-state]): a recipient that does not see the subject gets no edges; its next show
 // builds the copy from the current state. Two subjects the newcomer's lane has no room to
 // show yet die; one of them is granted a respawn before either is shown.
 func TestUnshownSubjectSendsNoEdgesAndItsShowCarriesTheCurrentLife(t *testing.T) {

@@ -473,7 +473,7 @@ func (w *World) sendMultipliers(now time.Duration, p *player) bool {
 }
 
 // relayHealth is the health a relay or a show carries: the ledger, never at or below 0 for
-// a player the server holds alive, 0 for one it holds dead (adr-0017).
+// a player the server holds alive, 0 for one it holds dead (lifecycle's [server-commits-death]).
 func relayHealth(alive bool, ledger float32) float32 {
 	if !alive {
 		return 0

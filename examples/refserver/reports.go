@@ -204,7 +204,7 @@ func (w *World) correlateShot(now time.Duration, p *player, m *wire.DamageReport
 // bulletFloor is the floor of a hit by the shot rec on victim p: 0.33 x the damage the
 // shot's properties revision gives at the shooter's floor tier, but never above what the
 // victim's own table may give, when the gamemode lowered the damage in a revision the
-// victim may already apply (ours: the record floors with the shot's revision only, which
+// victim may already apply ([floor-lowest-revision]: vitals' [damage-floor] names the shot's revision only, which
 // would take more than an honest victim lost, and it says a floor must never be above the
 // game's own damage). The victim may apply any revision from the last one it acknowledged
 // PropertiesGrace ago to the newest (or the catalogue's first table before its join's
@@ -498,7 +498,7 @@ func (w *World) countDeath(now time.Duration, p *player, d vitals.Death) {
 
 // killerHandle turns the attacker vitals names into the lifecycle's handle of a killer: no
 // one for the victim itself, a player no longer connected (or a new one on its id), or the
-// victim's teammate at the relation revision rev or now (adr-0039: never a teammate).
+// victim's teammate at the relation revision rev or now (teams' [teammate-never-credited]).
 func (w *World) killerHandle(victim *player, id PlayerID, rev uint16) lifecycle.Handle {
 	if id == NoPlayer || id == victim.id {
 		return lifecycle.Handle{ID: lifecycle.NoPlayer}

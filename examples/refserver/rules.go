@@ -163,7 +163,7 @@ func (r StealthKillRule) Judge(knife, owned bool, closest float32) Verdict {
 
 // VehicleCreditRule decides who authored a vehicle's explosion: the player the driver's
 // report names, if its last accepted shot claiming a hit on that vehicle came within
-// Window, in its current life (ours: the record of vehicle damage credit is missing).
+// Window, in its current life ([vehicle-credit]).
 type VehicleCreditRule struct {
 	// Window is VehicleCreditWindow.
 	Window time.Duration

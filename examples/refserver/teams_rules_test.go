@@ -78,7 +78,7 @@ func from[T wire.Message](c *tclient, id PlayerID, sender func(T) PlayerID, st f
 }
 
 // A packet that can hurt carries, for each recipient, whether its sender is the
-// recipient's teammate and the relation revision (adr-0039): every relayed frame of a
+// recipient's teammate and the relation revision (teams' [teammate-stamp]): every relayed frame of a
 // player and of a vehicle, shot, projectile and detonation, every stealth kill and vehicle
 // explosion (stamped with its author), and every server effect with a creator. A relay is
 // never sent back to its sender.
@@ -291,7 +291,7 @@ func TestEveryPacketThatCanHurtCarriesItsSendersStampPerRecipient(t *testing.T) 
 }
 
 // The killer of a counted death is judged by the relation when the death was counted and
-// when it is committed (adr-0039, teams.Registry.JudgeKiller): a teammate at either moment
+// when it is committed (teams' [teammate-never-credited], teams.Registry.JudgeKiller): a teammate at either moment
 // is never named; a player apart at both is, whatever happened between.
 func TestKillerIsJudgedByTheRelationWhenTheDeathWasCountedAndAtTheCommit(t *testing.T) {
 	rows := []struct {
@@ -373,7 +373,7 @@ func TestKillerIsJudgedByTheRelationWhenTheDeathWasCountedAndAtTheCommit(t *test
 
 // A vehicle explosion without a credited killer has no author and kills everyone inside;
 // the attacker of an occupant's last damage is its killer, unless it is the occupant's
-// teammate (adr-0039 Consequences).
+// teammate (teams' [explosion-spares-teammates], [teammate-never-credited]).
 func TestExplosionWithoutAKillerKillsEveryoneInsideNamingTheLastAttackerButNeverATeammate(t *testing.T) {
 	h := newHarness(t, testConfig())
 	a, b, c, d := h.join(0), h.join(1), h.join(2), h.join(3)
@@ -435,7 +435,7 @@ func TestExplosionWithoutAKillerKillsEveryoneInsideNamingTheLastAttackerButNever
 }
 
 // A damage report between teammates is not credited: no player_damage, and it does not
-// become the victim's last damage (adr-0039; teams.ReportVerdict.Credited), whatever
+// become the victim's last damage (teams' [teammate-never-credited]; teams.ReportVerdict.Credited), whatever
 // kind of damage it is.
 func TestReportBetweenTeammatesEarnsNoLastDamage(t *testing.T) {
 	join := func(t *testing.T, h *harness) {

@@ -43,7 +43,7 @@ func TestJSONReportsNoHonestPlayerWronged(t *testing.T) {
 
 // TestRaceScenarioReproducesTheRecordsMeasurements runs `go run ./examples/sim -scenario
 // race` at its default length (80 set_health commands at 200 ms; a few seconds) and checks
-// the record's measurements: how many of the 80 commands crossed a damage report, that the
+// the race measurements of examples/match: how many of the 80 commands crossed a damage report, that the
 // revision rule corrupted the ledger on none of them while a fixed window did on some, and
 // the share of frames that arrived before their report.
 func TestRaceScenarioReproducesTheRecordsMeasurements(t *testing.T) {

@@ -75,7 +75,7 @@ type Endpoint struct {
 	fromLane bool
 }
 
-// New returns an endpoint for side with a lane of the record's defaults.
+// New returns an endpoint for side with a lane of package lane's defaults.
 func New(side Side) (*Endpoint, error) {
 	if side != Server && side != Client {
 		return nil, fmt.Errorf("transport: unknown side %d", side)

@@ -1,12 +1,12 @@
 // Package lane is the ordered reliable stream of one connection: the reliable lane the
-// design records rely on for every message that must arrive, arrive once and arrive in
+// domain packages' rules rely on for every message that must arrive, arrive once and arrive in
 // order. The messages it carries are package wire's encodings, as opaque payloads.
 //
 // A Lane is one end of the ordered reliable stream of one connection. Deaths, respawns,
 // the server's health, armor and weapon commands, damage multiplier and weapon property
 // tables, the victim's lethal damage report and its DeathReport, chat: everything the
-// records say must arrive, arrive once and arrive in order travels on it (ADR 0017: "one
-// ordered reliable stream per connection"). Each side of a connection keeps one Lane; the
+// rules say must arrive, arrive once and arrive in order travels on it
+// ([one-ordered-stream]). Each side of a connection keeps one Lane; the
 // lane carries opaque byte payloads (the encoded messages of package wire) and knows
 // nothing of their meaning.
 //
@@ -15,6 +15,24 @@
 // now time.Duration, and every output is a returned value. The same calls in the same order
 // give the same bytes, so a match replays bit for bit. A Lane is not safe for concurrent
 // use; the host calls it from the goroutine that owns the connection's world.
+//
+// # Rules
+//
+// The lane's rules, each under a short stable name that code and tests cite:
+//
+//   - [one-ordered-stream] One ordered reliable stream per connection: every message on
+//     it arrives, once, in the order queued.
+//   - [lane-soft-cap] At SoftCap (512) queued messages an ordinary message is refused.
+//   - [lane-hard-cap] A critical message (wire's [critical-messages]) is never refused by
+//     the soft cap and never dropped; at HardCap the connection is broken instead of
+//     losing it.
+//   - [lane-retransmit] A sent message still unacknowledged Retransmit (250 ms) after its
+//     last transmission is sent again.
+//   - [lane-link-timeout] A critical event waits for delivery until the link breaks: when
+//     the oldest unacknowledged message was first sent LinkTimeout (15 s) ago, the lane
+//     gives the link up.
+//   - [acks-are-reported] The sender learns when each message was acknowledged, in
+//     order, so the rules that wait for the peer to have a message can count from it.
 //
 // # Wiring a lane into a host
 //
@@ -71,17 +89,17 @@
 // A message is "queued" from Queue until the peer has it (acknowledged, or held beyond a
 // gap), whether it was sent yet or not.
 //
-//   - Soft cap (SoftCap = 512 messages, ADR 0039's "limit 512", and SoftCapBytes):
+//   - Soft cap (SoftCap = 512 messages, [lane-soft-cap], and SoftCapBytes):
 //     an ordinary message that would go past it is refused with ErrSoftCap and leaves no
 //     trace.
-//   - Critical messages (those Critical reports: PlayerWasted and PlayerSpawned of ADR
-//     0017, the server's SetHealth(0) of ADR 0045, the victim's DeathReport) are never
+//   - Critical messages (those Critical reports: PlayerWasted and PlayerSpawned, the
+//     server's SetHealth(0), the victim's DeathReport; [lane-hard-cap]) are never
 //     refused by the soft cap and never dropped. Beyond the hard cap
 //     (HardCap = 1024 messages, HardCapBytes) the connection is broken instead: the
 //     lane enters MustDisconnect, Queue returns an error wrapping ErrMustDisconnect
 //     and ErrHardCap, and the host sends Disconnect. Only a critical message can reach
 //     the hard cap, because ordinary ones stop at the soft cap.
-//   - Link timeout (LinkTimeout = 15 s, ADR 0045's "until the link breaks (15 s)"):
+//   - Link timeout (LinkTimeout = 15 s, [lane-link-timeout]):
 //     when the oldest unacknowledged message was first sent that long ago, Poll puts the
 //     lane into MustDisconnect with ErrLinkTimeout. A peer that stops acknowledging
 //     is dropped after 15 s, long before its queue could reach the hard cap.
@@ -115,8 +133,8 @@
 //     a lost acknowledgement is repaired by the retransmission it causes. Datagrams that
 //     only carry acknowledgements are never acknowledged, so two lanes never ping-pong.
 //   - The sender reports every acknowledged message with the time the acknowledgement
-//     arrived (PopAcked, and Acked for a single sequence number). This is what ADR 0045
-//     builds on: a respawn only after the victim acknowledged the critical SetHealth(0), a
+//     arrived (PopAcked, and Acked for a single sequence number; [acks-are-reported]). This is
+//     what the health ledger builds on: a respawn only after the victim acknowledged the critical SetHealth(0), a
 //     health command settled 2 s after its acknowledgement, a multiplier table in force 2 s
 //     after its acknowledgement. "Acknowledged" means the cumulative ack passed the
 //     message: the peer has it and every message before it, so its host has it in order

@@ -63,10 +63,10 @@ const (
 	DatagramID = wire.FirstTransportID
 
 	// SoftCap is the default number of queued (unacknowledged) messages at which an
-	// ordinary message is refused (ADR 0039: the reliable lane's limit of 512).
+	// ordinary message is refused ([lane-soft-cap]).
 	SoftCap = 512
 	// HardCap is the default number of queued messages at which a critical message
-	// breaks the connection instead of being queued (ADR 0017).
+	// breaks the connection instead of being queued ([lane-hard-cap]).
 	HardCap = 1024
 	// SoftCapBytes is the default payload volume of queued messages at which an
 	// ordinary message is refused.
@@ -116,11 +116,10 @@ const (
 	AckLog = 1024
 
 	// Retransmit is the time after which a sent, unacknowledged message is sent again
-	// (ADR 0039: "retransmission after 250 ms").
+	// ([lane-retransmit]).
 	Retransmit = 250 * time.Millisecond
 	// LinkTimeout is how long the oldest message may stay unacknowledged after its first
-	// transmission before the lane gives the link up (ADR 0045: a critical event "waits for
-	// delivery until the link breaks (15 s)").
+	// transmission before the lane gives the link up ([lane-link-timeout]).
 	LinkTimeout = 15 * time.Second
 )
 

@@ -446,7 +446,7 @@ func TestLaneBurstOfLossesDoesNotStallTheStream(t *testing.T) {
 
 // TestLaneNoRetransmissionWhenAcksArriveWithin250ms: on a clean link with a round trip
 // below Retransmit nothing is sent twice, and at 400 ms each message is sent twice at
-// most (the record's fixed timer fires once before the acknowledgement can arrive).
+// most ([lane-retransmit]'s fixed timer fires once before the acknowledgement can arrive).
 func TestLaneNoRetransmissionWhenAcksArriveWithin250ms(t *testing.T) {
 	for _, tc := range []struct {
 		oneWay  time.Duration
