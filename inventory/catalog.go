@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/arbitergo/arbiter/internal/causes"
 	"github.com/arbitergo/arbiter/internal/revision"
 )
 
@@ -120,7 +121,7 @@ const (
 
 // Weapon is one row of the catalogue.
 //
-// Kind, Slot, Pooled and Skill are the structure every store depends on: they are fixed
+// Kind, Slot, Pooled, Skill, StealthKill and Cause are the structure every store depends on: they are fixed
 // for the life of a Catalog. The rest are properties the gamemode may change through a
 // new revision (Catalog.Update).
 type Weapon struct {
@@ -155,7 +156,33 @@ type Weapon struct {
 	// MinInterval is the fastest allowed gap between two shots (or blows) of the weapon;
 	// 0 means the weapon is not rate-checked.
 	MinInterval time.Duration
+	// Credits is how many hit reports one shot may credit per victim
+	// ([credits-per-shot]); 0 means one per pellet. Only a KindBullet weapon may set it,
+	// and never below its pellets.
+	Credits uint8
+	// StealthKill: the weapon can kill from behind in one move (the knife). Only a
+	// KindMelee weapon may set it. Fixed for the life of a Catalog.
+	StealthKill bool
+	// Cause is the damage cause the weapon's damage arrives with ([weapon-causes]): a
+	// KindProjectile's detonation (CauseExplosion, or CauseFire for the molotov, whose
+	// detonation may also be reported as an explosion) and a KindContinuous weapon's
+	// spray (CauseFire, CauseSpraycan, CauseExtinguisher); 0 for every other kind. Fixed
+	// for the life of a Catalog.
+	Cause uint8
 }
+
+// The damage causes besides the weapon ids 0..46 (SA-MP's numbering): the one set of
+// cause names of arbiter, the same ids vitals and lifecycle name.
+const (
+	CauseFire         = causes.Fire         // fire, with or without a flamethrower
+	CauseSpraycan     = causes.Spraycan     // the spraycan
+	CauseExtinguisher = causes.Extinguisher // the fire extinguisher
+	CauseVehicle      = causes.Vehicle      // ramming, running over
+	CauseRotor        = causes.Rotor        // helicopter blades
+	CauseExplosion    = causes.Explosion    // any explosion
+	CauseDrowning     = causes.Drowning     // drowning
+	CauseFall         = causes.Fall         // a fall or a collision ("splat")
+)
 
 // Table is a whole catalogue: one Weapon per id 0..NumWeapons-1.
 type Table [NumWeapons]Weapon
@@ -217,15 +244,37 @@ func validateTable(t *Table) error {
 		if w.MinInterval < 0 {
 			return bad("min interval", "negative")
 		}
+		if w.Credits != 0 && (w.Kind != KindBullet || int(w.Credits) < pellets(w)) {
+			return bad("credits", "set on a weapon that is no gun, or below its pellets")
+		}
+		if w.StealthKill && w.Kind != KindMelee {
+			return bad("stealth kill", "set on a weapon that is no melee weapon")
+		}
+		if !causeFits(w.Kind, w.Cause) {
+			return bad("cause", "does not fit the kind")
+		}
 	}
 	return nil
+}
+
+// causeFits reports whether a weapon of kind k may arrive with damage cause c
+// ([weapon-causes]).
+func causeFits(k Kind, c uint8) bool {
+	switch k {
+	case KindProjectile:
+		return c == CauseExplosion || c == CauseFire
+	case KindContinuous:
+		return c == CauseFire || c == CauseSpraycan || c == CauseExtinguisher
+	}
+	return c == 0
 }
 
 // sameStructure reports whether two tables agree on what the stores depend on.
 func sameStructure(a, b *Table) bool {
 	for id := range a {
 		x, y := &a[id], &b[id]
-		if x.Kind != y.Kind || x.Slot != y.Slot || x.Pooled != y.Pooled || x.Skill != y.Skill {
+		if x.Kind != y.Kind || x.Slot != y.Slot || x.Pooled != y.Pooled || x.Skill != y.Skill ||
+			x.StealthKill != y.StealthKill || x.Cause != y.Cause {
 			return false
 		}
 	}
@@ -274,6 +323,8 @@ type Catalog struct {
 	vehicles       *VehicleCatalog
 
 	kind     [NumWeapons]Kind
+	stealth  [NumWeapons]bool
+	cause    [NumWeapons]uint8
 	slot     [NumWeapons]int8
 	skillIdx [NumWeapons]int8 // index into skills, -1 for none
 	skills   [NumWeapons]SkillStat
@@ -321,6 +372,8 @@ func NewCatalog(cfg Config) (*Catalog, error) {
 	for id := range t {
 		w := &t[id]
 		c.kind[id] = w.Kind
+		c.stealth[id] = w.StealthKill
+		c.cause[id] = w.Cause
 		c.slot[id] = w.Slot
 		c.skillIdx[id] = -1
 		if w.Skill == NoSkill || w.Kind == KindNone {
@@ -490,6 +543,45 @@ func pellets(w *Weapon) int {
 		return 1
 	}
 	return int(w.Pellets)
+}
+
+// Credits returns how many hit reports one shot of weapon in revision rev may credit per
+// victim ([credits-per-shot]): the table's Credits, or one per pellet when it has none.
+// Errors: ErrUnknownWeapon, ErrPropertiesTooOld, ErrPropertiesFuture.
+func (c *Catalog) Credits(rev uint16, weapon uint8) (int, error) {
+	if err := c.checkWeapon(weapon); err != nil {
+		return 0, err
+	}
+	t, err := c.lookup(rev)
+	if err != nil {
+		return 0, err
+	}
+	return credits(&t[weapon]), nil
+}
+
+func credits(w *Weapon) int { return max(pellets(w), int(w.Credits)) }
+
+// StealthKill reports whether weapon can kill from behind in one move (the knife): its
+// catalogue's StealthKill column. False for ids outside the catalogue.
+func (c *Catalog) StealthKill(weapon uint8) bool {
+	return int(weapon) < NumWeapons && c.stealth[weapon]
+}
+
+// Cause returns the damage cause weapon's damage arrives with ([weapon-causes]): its
+// catalogue's Cause column, 0 for a weapon whose damage names the weapon itself and for
+// ids outside the catalogue.
+func (c *Catalog) Cause(weapon uint8) uint8 {
+	if int(weapon) >= NumWeapons {
+		return 0
+	}
+	return c.cause[weapon]
+}
+
+// DetonationCause reports whether a detonation of a projectile of weapon may arrive with
+// damage cause cause ([weapon-causes]): an explosion always, and the weapon's own Cause
+// (the molotov's fire).
+func (c *Catalog) DetonationCause(weapon, cause uint8) bool {
+	return cause == CauseExplosion || c.Kind(weapon) == KindProjectile && cause == c.Cause(weapon)
 }
 
 // Kind returns the kind of weapon (KindNone for ids outside the catalogue).

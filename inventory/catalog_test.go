@@ -82,6 +82,27 @@ func TestDefaultTableMatchesTheGameData(t *testing.T) {
 		check("range_weaponstat_m", w.StatRange, float32(num(get("range_weaponstat_m"))))
 		check("range_generous_m", w.Range, float32(num(get("range_generous_m"))))
 		check("min_interval_ms", w.MinInterval, time.Duration(num(get("min_interval_ms")))*time.Millisecond)
+		// The behaviour columns the data has no column for, checked against what it has:
+		// a shot credits at least its pellets (the Combat Shotgun 8, the data's doubt), the
+		// knife alone kills by stealth, and a continuous weapon sprays its own cause id.
+		wantCredits := max(int(num(get("pellets"))), 1)
+		if id == 27 {
+			wantCredits = 8
+		}
+		check("credits", credits(&w), wantCredits)
+		check("stealth kill", w.StealthKill, get("name") == "Knife")
+		switch get("kind") {
+		case "continuous":
+			check("cause", w.Cause, uint8(id))
+		case "projectile":
+			want := CauseExplosion
+			if get("name") == "Molotov" {
+				want = CauseFire
+			}
+			check("cause", w.Cause, want)
+		default:
+			check("cause", w.Cause, uint8(0))
+		}
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
@@ -133,6 +154,13 @@ func TestTableValidationNamesTheBrokenRule(t *testing.T) {
 		{"stat range negative", func(t *Table) { t[31].StatRange = -3 }},
 		{"gun without range", func(t *Table) { t[31].Range = 0 }},
 		{"negative interval", func(t *Table) { t[31].MinInterval = -time.Millisecond }},
+		{"credits on a melee weapon", func(t *Table) { t[4].Credits = 2 }},
+		{"credits below the pellets", func(t *Table) { t[25].Credits = 8 }},
+		{"stealth kill on a gun", func(t *Table) { t[31].StealthKill = true }},
+		{"cause on a gun", func(t *Table) { t[31].Cause = CauseExplosion }},
+		{"projectile without a cause", func(t *Table) { t[16].Cause = 0 }},
+		{"projectile spraying paint", func(t *Table) { t[16].Cause = CauseSpraycan }},
+		{"continuous weapon exploding", func(t *Table) { t[41].Cause = CauseExplosion }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -193,10 +221,12 @@ func TestHostSuppliesItsOwnTable(t *testing.T) {
 
 func TestNewRevisionMustKeepTheStoreStructure(t *testing.T) {
 	for name, change := range map[string]func(*Table){
-		"kind":   func(t *Table) { t[wColt].Kind = KindProjectile },
-		"slot":   func(t *Table) { t[wColt].Slot = 3; t[wColt].Pooled = true },
-		"pooled": func(t *Table) { t[wMP5].Pooled = false; t[wUzi].Pooled = false; t[wTec9].Pooled = false },
-		"skill":  func(t *Table) { t[wColt].Skill = SkillM4 },
+		"kind":    func(t *Table) { t[wColt].Kind = KindProjectile; t[wColt].Cause = CauseExplosion },
+		"stealth": func(t *Table) { t[1].StealthKill = true },
+		"cause":   func(t *Table) { t[18].Cause = CauseExplosion },
+		"slot":    func(t *Table) { t[wColt].Slot = 3; t[wColt].Pooled = true },
+		"pooled":  func(t *Table) { t[wMP5].Pooled = false; t[wUzi].Pooled = false; t[wTec9].Pooled = false },
+		"skill":   func(t *Table) { t[wColt].Skill = SkillM4 },
 	} {
 		c := newCatalog(t)
 		table := DefaultTable()

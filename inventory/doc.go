@@ -32,12 +32,25 @@
 //   - [skill-tier-grace] A shot is floored at the tier the player's skill gives, the lower
 //     of two tiers within SkillChangeGrace of a change; vehicle guns fire at the standard
 //     tier.
+//   - [credits-per-shot] One shot credits at most so many hit reports per victim: the
+//     weapon's Credits column, or one per pellet (the Combat Shotgun 8, more than the
+//     game's 4 pellets, because the data's sources disagree and a report refused costs
+//     an honest player more than one credited too many).
+//   - [weapon-causes] What a weapon does besides its ids is a column of the catalogue,
+//     read alike by the server, the honest client and the bots: StealthKill (the knife
+//     kills from behind in one move), Cause (the damage cause a projectile's detonation
+//     arrives with, an explosion or, for the molotov, fire, which may also arrive as an
+//     explosion; the cause of a continuous weapon's spray: fire, spray paint,
+//     extinguisher foam). The damage causes besides the weapons (CauseFire ...
+//     CauseFall) are one set of names, the same ids vitals and lifecycle name. A new
+//     weapon rule is one column plus one pure function of it.
 //
 // # The pieces
 //
 // A Catalog is the world's weapon catalogue: for every weapon id 0..46 its kind, slot,
-// whether its slot pools ammo, its skill stat, and the properties the gamemode may tune
-// (clip and damage per skill tier, pellets, range, minimum interval). The defaults are
+// whether its slot pools ammo, its skill stat, what it does (StealthKill, Cause), and the
+// properties the gamemode may tune (clip and damage per skill tier, pellets, Credits,
+// range, minimum interval). The defaults are
 // GTA San Andreas (DefaultTable); a host passes its own Table in Config. Properties are
 // revisioned: Catalog.Update publishes a new revision as a WeaponProperties message,
 // and a shot names the revision it was fired under, so it is judged, and its hit

@@ -93,6 +93,9 @@ type ShotResult struct {
 	Damage float32
 	// Pellets is the number of pellets of one pull (1 for a non-shotgun).
 	Pellets int
+	// Credits is how many hit reports the shot may credit per victim
+	// ([credits-per-shot]): the weapon's Credits, or one per pellet.
+	Credits int
 }
 
 // String returns "accepted, paid from the store" or the refusal.
@@ -239,7 +242,7 @@ func (inv *Inventory) Shot(now time.Duration, alive bool, shot Shot) ShotResult 
 	}
 
 	inv.shotTAT[w] = tat
-	res := ShotResult{Verdict: Accepted, Paid: inv.pay(now, s, displaced, w), Pellets: pellets(props)}
+	res := ShotResult{Verdict: Accepted, Paid: inv.pay(now, s, displaced, w), Pellets: pellets(props), Credits: credits(props)}
 	if s != nil {
 		inv.active = inv.cat.slot[w]
 	}

@@ -7,13 +7,25 @@ import "time"
 // testdata/, and a test checks this table against it field by field):
 //
 //   - slot, kind, pooled ammo and skill stat as the game has them;
+//
 //   - clip and raw damage per skill tier (poor, std, pro); weapons without tiers repeat
 //     the standard figure; melee, thrown and special weapons have no damage figure;
+//
 //   - pellets of the three shotguns;
+//
 //   - StatRange is the game's own range, Range the generous server-side limit used to
 //     validate a shot's ray (the data's range_generous_m);
+//
 //   - MinInterval is the fastest allowed gap between shots; the data's "-" (thrown
 //     weapons, rockets, the flamethrower, special weapons) is 0: not rate-checked.
+//
+//   - the behaviour columns the data file has no column for, from the game: Credits, 8
+//     for the Combat Shotgun, from the data README's doubt on its pellets (the game fires
+//     4, a widely used server check accepts 8 x its damage from one shot); StealthKill
+//     for the knife, the one weapon of the game's stealth kill; Cause, the explosion for
+//     the thrown weapons, the rockets and the satchel, fire for the molotov, and for the
+//     continuous weapons the cause of their spray, which is their own id (37 fire, 41
+//     spraycan, 42 extinguisher: the game's damage cause numbering).
 //
 // The unused ids 19-21 are KindNone: no weapon. The detonator (40) and the spraycan and
 // extinguisher intervals are copied as the data has them, although no WeaponShot names
@@ -28,7 +40,7 @@ func DefaultTable() Table {
 		1:  {Name: "Brassknuckle", Kind: KindMelee, Slot: 0, Range: 1.76, MinInterval: 250 * ms},
 		2:  {Name: "Golfclub", Kind: KindMelee, Slot: 1, Range: 1.76, MinInterval: 250 * ms},
 		3:  {Name: "Nightstick", Kind: KindMelee, Slot: 1, Range: 1.76, MinInterval: 250 * ms},
-		4:  {Name: "Knife", Kind: KindMelee, Slot: 1, Range: 1.76, MinInterval: 250 * ms},
+		4:  {Name: "Knife", Kind: KindMelee, Slot: 1, Range: 1.76, MinInterval: 250 * ms, StealthKill: true},
 		5:  {Name: "Bat", Kind: KindMelee, Slot: 1, Range: 1.76, MinInterval: 250 * ms},
 		6:  {Name: "Shovel", Kind: KindMelee, Slot: 1, Range: 1.6, MinInterval: 250 * ms},
 		7:  {Name: "Poolstick", Kind: KindMelee, Slot: 1, Range: 1.76, MinInterval: 250 * ms},
@@ -40,9 +52,9 @@ func DefaultTable() Table {
 		13: {Name: "Silver Vibrator", Kind: KindMelee, Slot: 10, Range: 1.76, MinInterval: 250 * ms},
 		14: {Name: "Flower", Kind: KindMelee, Slot: 10, Range: 1.76, MinInterval: 250 * ms},
 		15: {Name: "Cane", Kind: KindMelee, Slot: 10, Range: 1.76, MinInterval: 250 * ms},
-		16: {Name: "Grenade", Kind: KindProjectile, Slot: 8, Clip: tiers16(1, 1, 1), Range: 40},
-		17: {Name: "Teargas", Kind: KindProjectile, Slot: 8, Clip: tiers16(1, 1, 1), Range: 40},
-		18: {Name: "Molotov", Kind: KindProjectile, Slot: 8, Clip: tiers16(1, 1, 1), Range: 40},
+		16: {Name: "Grenade", Kind: KindProjectile, Slot: 8, Clip: tiers16(1, 1, 1), Range: 40, Cause: CauseExplosion},
+		17: {Name: "Teargas", Kind: KindProjectile, Slot: 8, Clip: tiers16(1, 1, 1), Range: 40, Cause: CauseExplosion},
+		18: {Name: "Molotov", Kind: KindProjectile, Slot: 8, Clip: tiers16(1, 1, 1), Range: 40, Cause: CauseFire},
 		19: {Name: "unused", Kind: KindNone, Slot: NoSlot},
 		20: {Name: "unused", Kind: KindNone, Slot: NoSlot},
 		21: {Name: "unused", Kind: KindNone, Slot: NoSlot},
@@ -51,7 +63,7 @@ func DefaultTable() Table {
 		24: {Name: "Deagle", Kind: KindBullet, Slot: 2, Skill: SkillDesertEagle, Clip: tiers16(7, 7, 7), HasDamage: true, Damage: tiers32(70, 140, 140), StatRange: 35, Range: 35, MinInterval: 120 * ms},
 		25: {Name: "Shotgun", Kind: KindBullet, Slot: 3, Pooled: true, Skill: SkillShotgun, Clip: tiers16(1, 1, 1), HasDamage: true, Damage: tiers32(10, 10, 10), Pellets: 15, StatRange: 40, Range: 40, MinInterval: 800 * ms},
 		26: {Name: "Sawed-off", Kind: KindBullet, Slot: 3, Pooled: true, Skill: SkillSawnOff, Clip: tiers16(2, 2, 4), HasDamage: true, Damage: tiers32(10, 10, 10), Pellets: 15, StatRange: 35, Range: 35, MinInterval: 120 * ms},
-		27: {Name: "Combat Shotgun", Kind: KindBullet, Slot: 3, Pooled: true, Skill: SkillCombatShotgun, Clip: tiers16(7, 7, 7), HasDamage: true, Damage: tiers32(15, 15, 15), Pellets: 4, StatRange: 40, Range: 40, MinInterval: 120 * ms},
+		27: {Name: "Combat Shotgun", Kind: KindBullet, Slot: 3, Pooled: true, Skill: SkillCombatShotgun, Clip: tiers16(7, 7, 7), HasDamage: true, Damage: tiers32(15, 15, 15), Pellets: 4, StatRange: 40, Range: 40, MinInterval: 120 * ms, Credits: 8},
 		28: {Name: "Uzi", Kind: KindBullet, Slot: 4, Pooled: true, Skill: SkillMachinePistol, Clip: tiers16(50, 50, 100), HasDamage: true, Damage: tiers32(20, 20, 20), StatRange: 35, Range: 35, MinInterval: 50 * ms},
 		29: {Name: "MP5", Kind: KindBullet, Slot: 4, Pooled: true, Skill: SkillSMG, Clip: tiers16(30, 30, 30), HasDamage: true, Damage: tiers32(25, 25, 25), StatRange: 45, Range: 45, MinInterval: 90 * ms},
 		30: {Name: "AK-47", Kind: KindBullet, Slot: 5, Pooled: true, Skill: SkillAK47, Clip: tiers16(30, 30, 30), HasDamage: true, Damage: tiers32(30, 30, 30), StatRange: 70, Range: 70, MinInterval: 90 * ms},
@@ -59,14 +71,14 @@ func DefaultTable() Table {
 		32: {Name: "Tec-9", Kind: KindBullet, Slot: 4, Pooled: true, Skill: SkillMachinePistol, Clip: tiers16(50, 50, 100), HasDamage: true, Damage: tiers32(20, 20, 20), StatRange: 35, Range: 35, MinInterval: 50 * ms},
 		33: {Name: "Rifle", Kind: KindBullet, Slot: 6, Clip: tiers16(1, 1, 1), HasDamage: true, Damage: tiers32(75, 75, 75), StatRange: 100, Range: 100, MinInterval: 800 * ms},
 		34: {Name: "Sniper", Kind: KindBullet, Slot: 6, Clip: tiers16(1, 1, 1), HasDamage: true, Damage: tiers32(125, 125, 125), StatRange: 300, Range: 320, MinInterval: 800 * ms},
-		35: {Name: "Rocket Launcher", Kind: KindProjectile, Slot: 7, Clip: tiers16(1, 1, 1), HasDamage: true, Damage: tiers32(75, 75, 75), StatRange: 55, Range: 55},
-		36: {Name: "Rocket Launcher HS", Kind: KindProjectile, Slot: 7, Clip: tiers16(1, 1, 1), HasDamage: true, Damage: tiers32(75, 75, 75), StatRange: 55, Range: 55},
-		37: {Name: "Flamethrower", Kind: KindContinuous, Slot: 7, Clip: tiers16(500, 500, 500), HasDamage: true, Damage: tiers32(25, 25, 25), StatRange: 5.1, Range: 5.1},
+		35: {Name: "Rocket Launcher", Kind: KindProjectile, Slot: 7, Clip: tiers16(1, 1, 1), HasDamage: true, Damage: tiers32(75, 75, 75), StatRange: 55, Range: 55, Cause: CauseExplosion},
+		36: {Name: "Rocket Launcher HS", Kind: KindProjectile, Slot: 7, Clip: tiers16(1, 1, 1), HasDamage: true, Damage: tiers32(75, 75, 75), StatRange: 55, Range: 55, Cause: CauseExplosion},
+		37: {Name: "Flamethrower", Kind: KindContinuous, Slot: 7, Clip: tiers16(500, 500, 500), HasDamage: true, Damage: tiers32(25, 25, 25), StatRange: 5.1, Range: 5.1, Cause: CauseFire},
 		38: {Name: "Minigun", Kind: KindBullet, Slot: 7, Clip: tiers16(500, 500, 500), HasDamage: true, Damage: tiers32(140, 140, 140), StatRange: 75, Range: 75, MinInterval: 20 * ms},
-		39: {Name: "Satchel", Kind: KindProjectile, Slot: 8, Clip: tiers16(1, 1, 1), HasDamage: true, Damage: tiers32(75, 75, 75), StatRange: 40, Range: 40},
+		39: {Name: "Satchel", Kind: KindProjectile, Slot: 8, Clip: tiers16(1, 1, 1), HasDamage: true, Damage: tiers32(75, 75, 75), StatRange: 40, Range: 40, Cause: CauseExplosion},
 		40: {Name: "Bomb", Kind: KindOther, Slot: 12, Clip: tiers16(1, 1, 1), HasDamage: true, StatRange: 25, Range: 25},
-		41: {Name: "Spraycan", Kind: KindContinuous, Slot: 9, Clip: tiers16(500, 500, 500), HasDamage: true, Damage: tiers32(1, 1, 1), StatRange: 6.1, Range: 6.1, MinInterval: 10 * ms},
-		42: {Name: "Fire Extinguisher", Kind: KindContinuous, Slot: 9, Clip: tiers16(500, 500, 500), HasDamage: true, Damage: tiers32(1, 1, 1), StatRange: 10.1, Range: 10.1, MinInterval: 10 * ms},
+		41: {Name: "Spraycan", Kind: KindContinuous, Slot: 9, Clip: tiers16(500, 500, 500), HasDamage: true, Damage: tiers32(1, 1, 1), StatRange: 6.1, Range: 6.1, MinInterval: 10 * ms, Cause: CauseSpraycan},
+		42: {Name: "Fire Extinguisher", Kind: KindContinuous, Slot: 9, Clip: tiers16(500, 500, 500), HasDamage: true, Damage: tiers32(1, 1, 1), StatRange: 10.1, Range: 10.1, MinInterval: 10 * ms, Cause: CauseExtinguisher},
 		43: {Name: "Camera", Kind: KindOther, Slot: 9, Clip: tiers16(1, 1, 1), Range: 100},
 		44: {Name: "Nightvision", Kind: KindOther, Slot: 11, Range: 100},
 		45: {Name: "Infrared", Kind: KindOther, Slot: 11, Range: 100},

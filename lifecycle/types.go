@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/arbitergo/arbiter/internal/causes"
 	"github.com/arbitergo/arbiter/internal/ids"
 	"github.com/arbitergo/arbiter/internal/revision"
 )
@@ -94,17 +95,17 @@ func ftoa(f float32) string { return strconv.FormatFloat(float64(f), 'g', -1, 32
 // Causes of death besides the weapon ids 0..46 (SA-MP's numbering).
 const (
 	// CauseVehicle is a ram or a run-over.
-	CauseVehicle uint8 = 49
+	CauseVehicle = causes.Vehicle
 	// CauseHeliBlades is a helicopter's rotor blades.
-	CauseHeliBlades uint8 = 50
+	CauseHeliBlades = causes.Rotor
 	// CauseExplosion is any explosion.
-	CauseExplosion uint8 = 51
+	CauseExplosion = causes.Explosion
 	// CauseDrowning is drowning.
-	CauseDrowning uint8 = 53
+	CauseDrowning = causes.Drowning
 	// CauseSplat is a fall or a collision.
-	CauseSplat uint8 = 54
+	CauseSplat = causes.Fall
 	// CauseUnknown is a cause nobody knows.
-	CauseUnknown uint8 = 255
+	CauseUnknown = causes.Unknown
 )
 
 // ValidCause reports whether c is on the cause list: a weapon id 0..46 of the game except

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arbitergo/arbiter/internal/causes"
 	"github.com/arbitergo/arbiter/internal/ids"
 )
 
@@ -70,18 +71,19 @@ type PlayerID = ids.PlayerID
 const NoPlayer = ids.NoPlayer
 
 // UnknownWeapon is the weapon id of an unknown cause.
-const UnknownWeapon uint8 = 255
+const UnknownWeapon = causes.Unknown
 
-// Weapon ids of damage causes that the package names.
+// Weapon ids of damage causes that the package names: the one set of cause names of
+// arbiter (the weapon catalogue and the death rules name the same ids).
 const (
-	WeaponFire         uint8 = 37 // fire, with or without a flamethrower
-	WeaponSpraycan     uint8 = 41 // the spraycan
-	WeaponExtinguisher uint8 = 42 // the fire extinguisher
-	WeaponVehicle      uint8 = 49 // ramming, running over
-	WeaponRotor        uint8 = 50 // helicopter blades
-	WeaponExplosion    uint8 = 51 // any explosion
-	WeaponDrowning     uint8 = 53 // drowning
-	WeaponFall         uint8 = 54 // collision or fall ("splat")
+	WeaponFire         = causes.Fire         // fire, with or without a flamethrower
+	WeaponSpraycan     = causes.Spraycan     // the spraycan
+	WeaponExtinguisher = causes.Extinguisher // the fire extinguisher
+	WeaponVehicle      = causes.Vehicle      // ramming, running over
+	WeaponRotor        = causes.Rotor        // helicopter blades
+	WeaponExplosion    = causes.Explosion    // any explosion
+	WeaponDrowning     = causes.Drowning     // drowning
+	WeaponFall         = causes.Fall         // collision or fall ("splat")
 )
 
 // Body parts of the whitelist (SA-MP numbering).
