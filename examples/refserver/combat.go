@@ -163,11 +163,7 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 	if sr.HasDamage {
 		damage = sr.Damage
 	}
-	pellets := max(sr.Pellets, 1)
-	if m.Weapon == weaponCombatShotgun {
-		pellets = max(pellets, CombatShotgunCredits)
-	}
-	w.remember(now, p, m.ShotSeq, m.Weapon, pellets, vitals.SourceBullet, damage, sr.Tier, false)
+	w.remember(now, p, m.ShotSeq, m.Weapon, sr.Credits, vitals.SourceBullet, damage, sr.Tier, false)
 	w.claimHit(now, p, m.HitType, m.HitID, r, res.Recipients, vitals.PlayerDamageFactor*sr.Damage, sr.Damage)
 	w.relayShot(p, enc, res.Recipients, func(st wire.Stamp, rw wire.Rewind) wire.Message {
 		o.Stamp, o.Rewind = st, rw

@@ -185,10 +185,11 @@ func TestCombatShotgunCreditsUpToEightReportsPerVictim(t *testing.T) {
 	h, a, b := duel(t, spas)
 	w, err := h.w.catalog.Weapon(h.w.catalog.Revision(), spas)
 	require.NoError(t, err)
-	require.Less(t, int(w.Pellets), CombatShotgunCredits, "the game's 4 pellets, fewer than the generous cap")
+	require.Equal(t, uint8(8), w.Credits, "the catalogue's Credits column")
+	require.Less(t, w.Pellets, w.Credits, "the game's 4 pellets, fewer than the generous cap")
 	require.Equal(t, VerdictAccepted, h.shoot(a, wire.Vec3{X: 10}, wire.HitPlayer, 1))
 	ref := wire.Ref{Kind: wire.RefWeaponShot, Seq: a.shotSeq}
-	for range CombatShotgunCredits {
+	for range w.Credits {
 		require.Equal(t, VerdictAccepted, h.hit(b, 0, spas, ref, 1))
 	}
 	require.Equal(t, VerdictNoCredit, h.hit(b, 0, spas, ref, 1), "one more than the cap")

@@ -277,15 +277,6 @@ const (
 	ModelHydra  = inventory.ModelHydra
 )
 
-// CombatShotgunCredits is how many hit reports one Combat Shotgun shot may credit per
-// victim: the game fires 4 pellets, but the weapon data's sources disagree (a widely used
-// server check accepts 8), and a report refused costs an honest player more than one
-// credited too many (each still pays at least its floor, never more than its claim).
-const CombatShotgunCredits = 8
-
-// weaponCombatShotgun is the Combat Shotgun's weapon id.
-const weaponCombatShotgun uint8 = 27
-
 // Skill levels the World sends for each tier (SetWeaponSkill; ours: the game's 0..999).
 const (
 	// SkillLevelPoor is the level sent for inventory.TierPoor.

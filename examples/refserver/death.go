@@ -218,7 +218,7 @@ func (w *World) onStealthKill(now time.Duration, p *player, m *wire.StealthKill)
 	if victim.vit.Life() != vitals.LifeCounted {
 		return w.refuseStealth(now, p, m, VerdictTargetNotAlive, "victim "+victim.vit.Life().String())
 	}
-	knife := m.Weapon == weaponKnife && w.catalog.Kind(m.Weapon) == inventory.KindMelee
+	knife := w.catalog.StealthKill(m.Weapon)
 	if v := w.rules.StealthKill.Judge(knife, knife && p.inv.Owns(m.Weapon), w.closest(p, victim)); v != VerdictAccepted {
 		return w.refuseStealth(now, p, m, v, "")
 	}
@@ -329,7 +329,7 @@ func (w *World) onVehicleExplode(now time.Duration, p *player, m *wire.VehicleEx
 	veh.boom = explosion{valid: true, at: now, serial: w.nextSerial(), author: author, join: join, pos: veh.pos}
 	weapon := m.Weapon
 	if !lifecycle.ValidCause(weapon) {
-		weapon = weaponExplosion
+		weapon = inventory.CauseExplosion
 	}
 	o := &w.msgs.vexplode
 	*o = wire.RemoteVehicleExplode{Vehicle: m.Vehicle, Author: author, Weapon: weapon}

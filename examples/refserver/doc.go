@@ -165,8 +165,8 @@
 //   - Duplicated report numbers are dropped before anything (the report's number filter).
 //   - Correlation by what the report answers: a shot of the attacker relayed to this life
 //     of the victim, within its window, same weapon, with a credit left (a shotgun one per
-//     pellet, the Combat Shotgun CombatShotgunCredits: the data's sources disagree on its
-//     pellets, and a generous cap costs nothing); a detonation of the attacker's projectile within ExplosionWindow and
+//     pellet, the Combat Shotgun 8: the catalogue's Credits column, inventory's
+//     [credits-per-shot]); a detonation of the attacker's projectile within ExplosionWindow and
 //     BlastRadius (a molotov's fire too); a live gamemode effect whose creator is the
 //     attacker, within its radius; an accepted explosion of that vehicle with its author; a
 //     melee blow of an attacker that may act, holds the weapon (or the fists, or a gun as

@@ -10,17 +10,20 @@ import (
 	"github.com/arbitergo/arbiter/wire"
 )
 
-// Weapon and cause ids the correlation names.
-const (
-	weaponKnife        uint8 = 4
-	weaponMolotov      uint8 = 18
-	weaponFire         uint8 = vitals.WeaponFire
-	weaponSpraycan     uint8 = vitals.WeaponSpraycan
-	weaponExtinguisher uint8 = vitals.WeaponExtinguisher
-	weaponVehicle      uint8 = vitals.WeaponVehicle
-	weaponRotor        uint8 = vitals.WeaponRotor
-	weaponExplosion    uint8 = vitals.WeaponExplosion
-)
+// sourceOfCause is the ledger's source of damage that arrives with a cause of the
+// catalogue's Cause column (inventory's [weapon-causes]): a continuous weapon's spray, a
+// molotov's fire, an explosion.
+func sourceOfCause(cause uint8) vitals.Source {
+	switch cause {
+	case inventory.CauseSpraycan:
+		return vitals.SourceSpray
+	case inventory.CauseExtinguisher:
+		return vitals.SourceExtinguisher
+	case inventory.CauseExplosion:
+		return vitals.SourceExplosion
+	}
+	return vitals.SourceFire
+}
 
 // correlation is what the World established about a damage report before the ledger.
 type correlation struct {
@@ -130,7 +133,7 @@ func (w *World) correlate(now time.Duration, p *player, m *wire.DamageReport, in
 		return w.correlateContinuous(now, p, m, in)
 	}
 	switch m.Weapon {
-	case weaponVehicle, weaponRotor:
+	case inventory.CauseVehicle, inventory.CauseRotor:
 		return w.correlateRam(now, p, m, in)
 	}
 	// Falls, drowning, unowned explosions, unknown causes: the environment.
@@ -173,7 +176,7 @@ func (w *World) correlateShot(now time.Duration, p *player, m *wire.DamageReport
 	}
 	if rec.cannon {
 		// The Rhino's shell explodes where the ray ends: its damage is the explosion's.
-		if m.Weapon != weaponExplosion {
+		if m.Weapon != inventory.CauseExplosion {
 			return environment(in, VerdictWrongWeapon)
 		}
 		in.Source = vitals.SourceExplosion
@@ -242,16 +245,13 @@ func (w *World) correlateDetonation(now time.Duration, p *player, m *wire.Damage
 	}
 	rec := &a.projectiles[int(m.Ref.Seq)%MaxProjectiles]
 	found := rec.valid && rec.seq == m.Ref.Seq && rec.detonated && rec.life == a.lifeSerial
-	fire := m.Weapon == weaponFire && rec.weapon == weaponMolotov
-	cause := m.Weapon == weaponExplosion || fire
+	cause := w.catalog.DetonationCause(rec.weapon, m.Weapon)
 	// The distance is asked of the rewind only for a detonation that the rest admits.
 	within := found && cause && !w.farFrom(rec.detAt, p, rec.detPos, w.rules.Detonation.Radius)
 	if v := w.rules.Detonation.Judge(found, now-rec.detAt, rec.detSerial > p.lifeSerial, cause, within); v != VerdictAccepted {
 		return environment(in, v)
 	}
-	if fire {
-		in.Source = vitals.SourceFire
-	}
+	in.Source = sourceOfCause(m.Weapon)
 	in.Attacker, in.Correlated = a.id, true
 	return correlation{verdict: VerdictAccepted}
 }
@@ -262,9 +262,9 @@ func (w *World) correlateEffect(now time.Duration, p *player, m *wire.DamageRepo
 		return environment(in, VerdictNoSuchAction)
 	}
 	window := ExplosionWindow
-	want := weaponExplosion
+	want := inventory.CauseExplosion
 	if e.fire {
-		window, want = FireLifetime+ExplosionWindow, weaponFire
+		window, want = FireLifetime+ExplosionWindow, inventory.CauseFire
 	}
 	if now-e.at > window {
 		return environment(in, VerdictNoSuchAction)
@@ -285,10 +285,7 @@ func (w *World) correlateEffect(now time.Duration, p *player, m *wire.DamageRepo
 	if creator == NoPlayer {
 		return environment(in, VerdictAccepted)
 	}
-	in.Source = vitals.SourceExplosion
-	if e.fire {
-		in.Source = vitals.SourceFire
-	}
+	in.Source = sourceOfCause(want)
 	in.Attacker, in.Correlated = creator, true
 	return correlation{verdict: VerdictAccepted}
 }
@@ -301,7 +298,7 @@ func (w *World) correlateVehicleExplosion(now time.Duration, p *player, m *wire.
 	if v.boom.serial <= p.lifeSerial {
 		return environment(in, VerdictNotRelayed)
 	}
-	if m.Weapon != weaponExplosion {
+	if m.Weapon != inventory.CauseExplosion {
 		return environment(in, VerdictWrongWeapon)
 	}
 	if w.farFrom(v.boom.at, p, v.boom.pos, BlastRadius) {
@@ -351,14 +348,7 @@ func (w *World) correlateMelee(now time.Duration, p *player, m *wire.DamageRepor
 // attacker one of whose frames of the last ContinuousWindow showed that weapon held with
 // its fire, and that came within the weapon's range (plus ContinuousRange).
 func (w *World) correlateContinuous(now time.Duration, p *player, m *wire.DamageReport, in *vitals.ReportInput) correlation {
-	switch m.Weapon {
-	case weaponSpraycan:
-		in.Source = vitals.SourceSpray
-	case weaponExtinguisher:
-		in.Source = vitals.SourceExtinguisher
-	default:
-		in.Source = vitals.SourceFire
-	}
+	in.Source = sourceOfCause(w.catalog.Cause(m.Weapon))
 	if m.Attacker == NoPlayer {
 		return environment(in, VerdictAccepted)
 	}
