@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/wire"
 )
 
@@ -93,7 +94,7 @@ func (c *Client) EnterVehicle(now time.Duration, vehicle uint16, seat uint8, pos
 		return fmt.Errorf("%w: %d", ErrInVehicle, c.veh.vehicle)
 	}
 	c.veh = seatState{in: true, vehicle: vehicle, seat: seat, since: now, pose: pose, health: health, wrecked: health == 0,
-		lastAttacker: wire.NoPlayer, lastWeapon: CauseExplosion}
+		lastAttacker: wire.NoPlayer, lastWeapon: inventory.CauseExplosion}
 	c.pos, c.vel = pose.Position, pose.Velocity
 	c.fireHeld = false
 	return nil

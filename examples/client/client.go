@@ -55,8 +55,6 @@ const (
 	// unreliably; without the delay, jitter could carry it to the server after the report,
 	// where the committed death refuses it. It must exceed the link's jitter.
 	DeathReportDelay = 150 * time.Millisecond
-	// KnifeWeapon is the weapon of a stealth kill.
-	KnifeWeapon uint8 = 4
 	// StartHealth and StartArmor are the vitals of every new life (vitals' [ledger-only-falls]: a new life).
 	StartHealth float32 = 100
 	// StartArmor is the armor of every new life.
@@ -272,15 +270,16 @@ type Client struct {
 	vehSyncSeq uint16
 
 	// pending combat
-	fuses        [MaxFuses]fuse
-	stealthing   bool
-	stealthBy    wire.PlayerID
-	stealthUntil time.Duration
-	sums         [MaxOpenSums]sum
-	lastGun      time.Duration
-	gunUsed      bool
-	lastBlow     time.Duration
-	blowUsed     bool
+	fuses         [MaxFuses]fuse
+	stealthing    bool
+	stealthBy     wire.PlayerID
+	stealthWeapon uint8 // the weapon of the stealth kill that is killing the player
+	stealthUntil  time.Duration
+	sums          [MaxOpenSums]sum
+	lastGun       time.Duration
+	gunUsed       bool
+	lastBlow      time.Duration
+	blowUsed      bool
 
 	// the others
 	tracker teams.Tracker

@@ -340,7 +340,8 @@ func (c *Client) StealthKill(now time.Duration, victim wire.PlayerID) (Action, e
 	if c.veh.in {
 		return c.refuse(OnFoot)
 	}
-	if c.store.held() != KnifeWeapon {
+	knife := c.store.held()
+	if int(knife) >= inventory.NumWeapons || !c.table[knife].StealthKill {
 		return c.refuse(WrongKind)
 	}
 	r := c.remotes[victim]
@@ -353,7 +354,7 @@ func (c *Client) StealthKill(now time.Duration, victim wire.PlayerID) (Action, e
 	if distance(c.pos, r.Position) > StealthReach {
 		return c.refuse(OutOfRange)
 	}
-	_, err := c.ep.Queue(now, &wire.StealthKill{Victim: victim, VictimEpoch: uint16(r.Copy.Gen), DeathEpoch: c.epoch, Weapon: KnifeWeapon})
+	_, err := c.ep.Queue(now, &wire.StealthKill{Victim: victim, VictimEpoch: uint16(r.Copy.Gen), DeathEpoch: c.epoch, Weapon: knife})
 	c.sendError(err)
 	c.counters.StealthKills++
 	return Action{Verdict: Acted}, nil

@@ -60,7 +60,7 @@ func TestVehicleExplodesAtZeroHealthNamingItsLastAttacker(t *testing.T) {
 	boom, err := h.c.VehicleHit(h.now, 3, 31, 60)
 	require.NoError(t, err)
 	require.False(t, boom)
-	boom, err = h.c.VehicleHit(h.now, wire.NoPlayer, CauseFall, 50) // a crash: keeps the last attacker
+	boom, err = h.c.VehicleHit(h.now, wire.NoPlayer, inventory.CauseFall, 50) // a crash: keeps the last attacker
 	require.NoError(t, err)
 	require.True(t, boom)
 	got := h.flush()
@@ -82,11 +82,11 @@ func TestVehicleExplodesAtZeroHealthNamingItsLastAttacker(t *testing.T) {
 	require.Equal(t, []wire.ID{wire.IDDamageReport, wire.IDDeathReport, wire.IDRespawnRequest}, ids(got))
 	rep := got[0].(*wire.DamageReport)
 	require.Equal(t, wire.Ref{Kind: wire.RefVehicleExplode, Seq: 12}, rep.Ref)
-	require.Equal(t, CauseExplosion, rep.Weapon)
+	require.Equal(t, inventory.CauseExplosion, rep.Weapon)
 	require.Equal(t, wire.PlayerID(3), rep.Attacker)
 	require.Equal(t, float32(0), rep.HealthAfter)
 	dr := got[1].(*wire.DeathReport)
-	require.Equal(t, CauseExplosion, dr.Weapon)
+	require.Equal(t, inventory.CauseExplosion, dr.Weapon)
 	require.Equal(t, uint8(lifecycle.PoseCarDeadLeft), dr.Pose)
 }
 
@@ -188,7 +188,7 @@ func TestRelayedVehicleShotsPredatorAndCannon(t *testing.T) {
 	for i, r := range reps {
 		require.Equal(t, wire.Ref{Kind: wire.RefVehicleShot, Seq: uint16(i + 1)}, r.Ref)
 	}
-	require.Equal(t, CauseExplosion, reps[2].Weapon)
+	require.Equal(t, inventory.CauseExplosion, reps[2].Weapon)
 }
 
 // ---- stealth kill ----
@@ -371,10 +371,10 @@ func TestSpraySumsAreClassedByTheirWeapon(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.join()
 	h.send(&wire.DamageMultipliers{Rev: 1, Melee: 1, Fire: 1, Spray: 0.5, Extinguisher: 0, Explosion: 1, PredatorGun: 1})
-	r, err := h.c.Sprayed(h.now, 3, CauseSpraycan, 4)
+	r, err := h.c.Sprayed(h.now, 3, inventory.CauseSpraycan, 4)
 	require.NoError(t, err)
 	require.InDelta(t, 2, r.Loss, 1e-5)
-	r, err = h.c.Sprayed(h.now, 3, CauseExtinguisher, 4)
+	r, err = h.c.Sprayed(h.now, 3, inventory.CauseExtinguisher, 4)
 	require.NoError(t, err)
 	require.Equal(t, DamageZeroMultiplier, r.Verdict)
 	_, err = h.c.Sprayed(h.now, 3, 24, 4)
@@ -382,7 +382,7 @@ func TestSpraySumsAreClassedByTheirWeapon(t *testing.T) {
 	got := h.run(h.now+300*ms, 10*ms)
 	reps := of[*wire.DamageReport](got)
 	require.Len(t, reps, 1)
-	require.Equal(t, CauseSpraycan, reps[0].Weapon)
+	require.Equal(t, inventory.CauseSpraycan, reps[0].Weapon)
 	require.Equal(t, wire.PlayerID(3), reps[0].Attacker)
 }
 
@@ -396,10 +396,10 @@ func TestFallAndDrowningAreSummedWithoutAnAuthor(t *testing.T) {
 	got := h.run(h.now+400*ms, 10*ms)
 	reps := of[*wire.DamageReport](got)
 	require.Len(t, reps, 2, "one sum per cause")
-	require.Equal(t, CauseFall, reps[0].Weapon)
+	require.Equal(t, inventory.CauseFall, reps[0].Weapon)
 	require.Equal(t, wire.NoPlayer, reps[0].Attacker)
 	require.InDelta(t, 12, reps[0].Loss, 1e-5)
-	require.Equal(t, CauseDrowning, reps[1].Weapon)
+	require.Equal(t, inventory.CauseDrowning, reps[1].Weapon)
 	require.InDelta(t, 2, reps[1].Loss, 1e-5)
 	// Each sum is consistent: before - after = loss.
 	for _, r := range reps {

@@ -14,18 +14,6 @@ import (
 	"github.com/arbitergo/arbiter/wire/lane"
 )
 
-// Causes of damage besides the weapons (SA-MP's numbering).
-const (
-	CauseFire         uint8 = 37 // fire, with or without a flamethrower
-	CauseSpraycan     uint8 = 41 // the spraycan
-	CauseExtinguisher uint8 = 42 // the fire extinguisher
-	CauseVehicle      uint8 = 49 // ramming, running over
-	CauseRotor        uint8 = 50 // helicopter blades
-	CauseExplosion    uint8 = 51 // any explosion
-	CauseDrowning     uint8 = 53 // drowning
-	CauseFall         uint8 = 54 // a fall or a collision ("splat")
-)
-
 // The explosions the client computes itself (the server has no physics: vitals' [sources-of-damage] leaves
 // the amount of a blast to the victim). A blast of peak damage P and radius R does
 // P x (1 - d/R) to a player whose body is d metres from its centre, nothing from R on:
@@ -352,13 +340,13 @@ func (c *Client) deathPose(d damage) lifecycle.Pose {
 		return b
 	}
 	switch {
-	case d.weapon == CauseDrowning:
+	case d.weapon == inventory.CauseDrowning:
 		return lifecycle.PoseDrown
-	case d.weapon == CauseFall:
+	case d.weapon == inventory.CauseFall:
 		return lifecycle.PoseFallCollapse
-	case d.weapon == CauseExplosion:
+	case d.weapon == inventory.CauseExplosion:
 		return pick(lifecycle.PoseSkidBack, lifecycle.PoseSkidFront)
-	case d.weapon == CauseVehicle || d.weapon == CauseRotor || d.class == classMelee:
+	case d.weapon == inventory.CauseVehicle || d.weapon == inventory.CauseRotor || d.class == classMelee:
 		return pick(lifecycle.PoseKnockedLeft, lifecycle.PoseKnockedRight)
 	case d.bodyPart == wire.BodyHead:
 		return lifecycle.PoseShotFace
@@ -476,13 +464,13 @@ func (c *Client) MeleeHit(now time.Duration, attacker wire.PlayerID, weapon uint
 // driver, no multiplier, reported at once. A driverless vehicle (wire.NoPlayer) hurts
 // without an author.
 func (c *Client) Rammed(now time.Duration, driver wire.PlayerID, amount float32) (DamageResult, error) {
-	return c.vehicleDamage(now, driver, CauseVehicle, amount)
+	return c.vehicleDamage(now, driver, inventory.CauseVehicle, amount)
 }
 
 // RotorHit applies amount of damage from the rotor blades of a helicopter flown by driver
 // (cause 50), like Rammed.
 func (c *Client) RotorHit(now time.Duration, driver wire.PlayerID, amount float32) (DamageResult, error) {
-	return c.vehicleDamage(now, driver, CauseRotor, amount)
+	return c.vehicleDamage(now, driver, inventory.CauseRotor, amount)
 }
 
 func (c *Client) vehicleDamage(now time.Duration, driver wire.PlayerID, cause uint8, amount float32) (DamageResult, error) {
@@ -498,18 +486,18 @@ func (c *Client) vehicleDamage(now time.Duration, driver wire.PlayerID, cause ui
 // Fall applies amount of damage from a fall or a collision (cause 54): no author, no
 // multiplier, summed and reported FireSumInterval after its first tick.
 func (c *Client) Fall(now time.Duration, amount float32) (DamageResult, error) {
-	return c.environment(now, CauseFall, amount)
+	return c.environment(now, inventory.CauseFall, amount)
 }
 
 // Drown applies amount of drowning damage (cause 53), summed like Fall.
 func (c *Client) Drown(now time.Duration, amount float32) (DamageResult, error) {
-	return c.environment(now, CauseDrowning, amount)
+	return c.environment(now, inventory.CauseDrowning, amount)
 }
 
 // Burn applies amount of damage from a fire nobody owns (a burning wreck; cause 37): the
 // fire multiplier, summed like Fall.
 func (c *Client) Burn(now time.Duration, amount float32) (DamageResult, error) {
-	return c.environment(now, CauseFire, amount)
+	return c.environment(now, inventory.CauseFire, amount)
 }
 
 func (c *Client) environment(now time.Duration, cause uint8, amount float32) (DamageResult, error) {
@@ -520,7 +508,7 @@ func (c *Client) environment(now time.Duration, cause uint8, amount float32) (Da
 		return DamageResult{}, err
 	}
 	cl := classNone
-	if cause == CauseFire {
+	if cause == inventory.CauseFire {
 		cl = classFire
 	}
 	return c.take(damage{attacker: wire.NoPlayer, weapon: cause, class: cl, amount: amount, sum: true}), nil
@@ -542,7 +530,7 @@ func (c *Client) InFire(now time.Duration, effect uint16, amount float32) (Damag
 	if e == nil {
 		return DamageResult{}, fmt.Errorf("%w: %d", ErrUnknownEffect, effect)
 	}
-	return c.take(damage{attacker: e.creator, weapon: CauseFire, class: classFire, amount: amount, sum: true,
+	return c.take(damage{attacker: e.creator, weapon: inventory.CauseFire, class: classFire, amount: amount, sum: true,
 		ref: wire.Ref{Kind: wire.RefEffect, Seq: effect}}), nil
 }
 
@@ -560,18 +548,23 @@ func (c *Client) Sprayed(now time.Duration, attacker wire.PlayerID, weapon uint8
 	if err := checkPlayer(attacker); err != nil {
 		return DamageResult{}, err
 	}
-	var cl mulClass
-	switch weapon {
-	case CauseFire:
-		cl = classFire
-	case CauseSpraycan:
-		cl = classSpray
-	case CauseExtinguisher:
-		cl = classExtinguisher
-	default:
+	if int(weapon) >= inventory.NumWeapons || c.table[weapon].Kind != inventory.KindContinuous {
 		return DamageResult{}, fmt.Errorf("%w: weapon %d is not continuous", ErrOutOfRange, weapon)
 	}
+	cl := classOfCause(c.table[weapon].Cause)
 	return c.take(damage{attacker: attacker, weapon: weapon, class: cl, amount: amount, sum: true}), nil
+}
+
+// classOfCause is the multiplier class of damage that arrives with a cause of the
+// catalogue's Cause column (inventory's [weapon-causes]): a continuous weapon's spray.
+func classOfCause(cause uint8) mulClass {
+	switch cause {
+	case inventory.CauseSpraycan:
+		return classSpray
+	case inventory.CauseExtinguisher:
+		return classExtinguisher
+	}
+	return classFire
 }
 
 // ---- damage the server relays ----
@@ -683,7 +676,7 @@ func (c *Client) blast(author wire.PlayerID, stamp wire.Stamp, shot bool, centre
 		c.counters.HitsMissed++
 		return DamageResult{Verdict: DamageMissed}
 	}
-	return c.take(damage{attacker: author, weapon: CauseExplosion, bodyPart: DefaultBodyPart, ref: ref,
+	return c.take(damage{attacker: author, weapon: inventory.CauseExplosion, bodyPart: DefaultBodyPart, ref: ref,
 		class: classExplosion, amount: amount, shot: shot, stamp: stamp})
 }
 
@@ -758,7 +751,7 @@ func (c *Client) onRemoteVehicleExplode(m *wire.RemoteVehicleExplode) {
 	if !c.alive {
 		return
 	}
-	r := c.take(damage{attacker: m.Author, weapon: CauseExplosion, bodyPart: DefaultBodyPart, kill: true,
+	r := c.take(damage{attacker: m.Author, weapon: inventory.CauseExplosion, bodyPart: DefaultBodyPart, kill: true,
 		ref: wire.Ref{Kind: wire.RefVehicleExplode, Seq: m.Vehicle}, stamp: m.Stamp})
 	if r.Verdict == DamageRefusedTeammate {
 		v := c.veh.vehicle
@@ -780,7 +773,7 @@ func (c *Client) onRemoteStealthKill(m *wire.RemoteStealthKill) {
 		c.counters.HitsRefusedTeammate++
 		return
 	}
-	c.stealthing, c.stealthBy, c.stealthUntil = true, m.Attacker, c.now+c.cfg.StealthAnim
+	c.stealthing, c.stealthBy, c.stealthWeapon, c.stealthUntil = true, m.Attacker, m.Weapon, c.now+c.cfg.StealthAnim
 	c.fireHeld = false
 	c.event(Event{Kind: EventStealthVictim, Position: c.pos, Attacker: m.Attacker, Weapon: m.Weapon})
 }
@@ -792,7 +785,7 @@ func (c *Client) tickStealth(now time.Duration) {
 	}
 	c.stealthing = false
 	if c.alive {
-		c.die(c.stealthBy, KnifeWeapon, lifecycle.PoseKnifeStealth, 0)
+		c.die(c.stealthBy, c.stealthWeapon, lifecycle.PoseKnifeStealth, 0)
 	}
 }
 

@@ -223,7 +223,7 @@ func (o *oracle) serve(m wire.Message) {
 			d, err := o.cat.Damage(o.cat.Revision(), m.Weapon, inventory.TierPoor)
 			require.NoError(o.t, err)
 			in.Floor = vitals.BulletFloor(d)
-		case m.Ref.Kind == wire.RefEffect && m.Weapon == CauseFire:
+		case m.Ref.Kind == wire.RefEffect && m.Weapon == inventory.CauseFire:
 			in.Source = vitals.SourceFire
 		case m.Attacker == wire.NoPlayer:
 			in.Source, in.Correlated = vitals.SourceEnvironment, false

@@ -396,7 +396,7 @@ func TestFireSumIsReportedAfterTheFramesThatShowedIt(t *testing.T) {
 	rep := reps[0]
 	require.Equal(t, wire.Ref{Kind: wire.RefEffect, Seq: 5}, rep.Ref)
 	require.Equal(t, wire.PlayerID(4), rep.Attacker)
-	require.Equal(t, CauseFire, rep.Weapon)
+	require.Equal(t, inventory.CauseFire, rep.Weapon)
 	require.InDelta(t, 20, rep.Loss, 1e-4)
 	require.Equal(t, StartHealth, rep.HealthBefore)
 	require.InDelta(t, 80, rep.HealthAfter, 1e-4)
@@ -447,11 +447,11 @@ func TestLethalFireSumGoesOnTheLaneAtOnce(t *testing.T) {
 	require.Equal(t, []wire.ID{wire.IDDamageReport, wire.IDDamageReport, wire.IDDeathReport, wire.IDRespawnRequest}, ids(got),
 		"the open fall sum first (unreliable), then the lethal fire sum and the DeathReport on the lane")
 	fall, fire := got[0].(*wire.DamageReport), got[1].(*wire.DamageReport)
-	require.Equal(t, CauseFall, fall.Weapon)
-	require.Equal(t, CauseFire, fire.Weapon)
+	require.Equal(t, inventory.CauseFall, fall.Weapon)
+	require.Equal(t, inventory.CauseFire, fire.Weapon)
 	require.Equal(t, float32(0), fire.HealthAfter)
 	require.Equal(t, r.Report, fire.DamageSeq)
-	require.Equal(t, CauseFire, got[2].(*wire.DeathReport).Weapon)
+	require.Equal(t, inventory.CauseFire, got[2].(*wire.DeathReport).Weapon)
 }
 
 // ---- teams' [teammate-refused-by-victim]: teammate refusal by the stamps ----

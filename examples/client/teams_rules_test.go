@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/wire"
 )
 
@@ -132,26 +133,26 @@ func TestSprayedDamageIsJudgedByTheNewestStampOfItsAttacker(t *testing.T) {
 	h.send(rivalFrame(1, teammateAt(5)))
 	// An older frame arriving later must not bring the old relation back.
 	h.send(rivalFrame(2, apartAt(4)))
-	for _, w := range []uint8{CauseFire, CauseSpraycan, CauseExtinguisher} {
+	for _, w := range []uint8{inventory.CauseFire, inventory.CauseSpraycan, inventory.CauseExtinguisher} {
 		r, err := h.c.Sprayed(h.now, rival, w, 3)
 		require.NoError(t, err)
 		require.Equal(t, DamageRefusedTeammate, r.Verdict, "weapon %d", w)
 	}
 	require.Equal(t, StartHealth, h.c.Health())
 	h.send(rivalFrame(3, apartAt(6)))
-	r, err := h.c.Sprayed(h.now, rival, CauseFire, 3)
+	r, err := h.c.Sprayed(h.now, rival, inventory.CauseFire, 3)
 	require.NoError(t, err)
 	require.Equal(t, DamageApplied, r.Verdict)
 	require.Equal(t, 3, h.c.Counters().HitsRefusedTeammate)
 	reps := reportsOf(h.run(h.now+500*time.Millisecond, 10*time.Millisecond))
 	require.Len(t, reps, 1)
-	require.Equal(t, CauseFire, reps[0].Weapon)
+	require.Equal(t, inventory.CauseFire, reps[0].Weapon)
 	require.Equal(t, rival, reps[0].Attacker)
 }
 
 func TestTeammatesStealthKillIsRefusedByTheNewestStamp(t *testing.T) {
 	kill := func(stamp wire.Stamp) *wire.RemoteStealthKill {
-		return &wire.RemoteStealthKill{Attacker: rival, Victim: selfID, VictimEpoch: 1, Weapon: KnifeWeapon, Stamp: stamp}
+		return &wire.RemoteStealthKill{Attacker: rival, Victim: selfID, VictimEpoch: 1, Weapon: 4, Stamp: stamp}
 	}
 	rows := []struct {
 		name string

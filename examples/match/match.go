@@ -304,7 +304,7 @@ func (m *Match) observe(now time.Duration, p *player, d []byte) {
 // extinguisher, falls, drowning), which by design comes after the frames that showed it.
 func isSum(weapon uint8) bool {
 	switch weapon {
-	case client.CauseFire, client.CauseSpraycan, client.CauseExtinguisher, client.CauseFall, client.CauseDrowning:
+	case inventory.CauseFire, inventory.CauseSpraycan, inventory.CauseExtinguisher, inventory.CauseFall, inventory.CauseDrowning:
 		return true
 	}
 	return false
@@ -581,21 +581,21 @@ func sourceName(e client.ReportEntry) string {
 		return "projectile"
 	case e.Ref.Kind == wire.RefVehicleExplode:
 		return "vehicle_explosion"
-	case e.Ref.Kind == wire.RefEffect && e.Weapon == client.CauseExplosion:
+	case e.Ref.Kind == wire.RefEffect && e.Weapon == inventory.CauseExplosion:
 		return "gamemode_explosion"
 	case e.Ref.Kind == wire.RefEffect:
 		return "gamemode_fire"
 	}
 	switch e.Weapon {
-	case client.CauseVehicle, client.CauseRotor:
+	case inventory.CauseVehicle, inventory.CauseRotor:
 		return "ram"
-	case client.CauseFall:
+	case inventory.CauseFall:
 		return "fall"
-	case client.CauseDrowning:
+	case inventory.CauseDrowning:
 		return "drowning"
-	case client.CauseFire:
+	case inventory.CauseFire:
 		return "fire"
-	case client.CauseSpraycan, client.CauseExtinguisher:
+	case inventory.CauseSpraycan, inventory.CauseExtinguisher:
 		return "spray"
 	}
 	if e.Weapon < 47 {

@@ -6,9 +6,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/arbitergo/arbiter/examples/client"
 	"github.com/arbitergo/arbiter/examples/match"
 	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/wire"
 )
@@ -171,7 +171,7 @@ func TestThrownGrenadeIsCreditedToTheThrower(t *testing.T) {
 	dmg := k.EventsOf(refserver.EventPlayerDamage)
 	require.NotEmpty(t, dmg, "the blast was credited")
 	require.Equal(t, a.ID(), dmg[0].Other)
-	require.Equal(t, client.CauseExplosion, dmg[0].Weapon, "an explosion")
+	require.Equal(t, inventory.CauseExplosion, dmg[0].Weapon, "an explosion")
 	r, err := k.Report()
 	require.NoError(t, err)
 	require.Zero(t, r.HonestWronged, "%v", r.Incidents)
