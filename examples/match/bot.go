@@ -28,6 +28,17 @@ var loadout = []refserver.Loadout{
 	{Weapon: weaponSpraycan, Ammo: 500},
 }
 
+// stealthWeapon is the loadout's weapon that kills by stealth (the catalogue's
+// StealthKill column, inventory's [weapon-causes]: the knife), or the fists if none does.
+func stealthWeapon(cat *inventory.Catalog) uint8 {
+	for _, l := range loadout {
+		if cat.StealthKill(l.Weapon) {
+			return l.Weapon
+		}
+	}
+	return inventory.Fists
+}
+
 // The bots' habits.
 const (
 	// SightRange is the farthest a bot picks a target.
@@ -197,7 +208,7 @@ func (b *bot) fight(now time.Duration, m *Match, t *target) {
 			_, _ = c.Fire(now, weaponM4, wire.HitPlayer, uint16(t.id), eye, aim)
 		}
 	case t.dist <= client.StealthReach && b.brawler && t.r.Vehicle == wire.NoVehicle && rng.Float64() < 0.15:
-		_, _ = c.Arm(now, weaponKnife)
+		_, _ = c.Arm(now, stealthWeapon(m.server.Catalog()))
 		_, _ = c.StealthKill(now, t.id)
 	case t.dist <= 1.6 && b.brawler && t.r.Vehicle == wire.NoVehicle:
 		_, _ = c.Arm(now, weaponKnife)

@@ -394,7 +394,7 @@ func (s *mutState) vitalValue() float32 {
 }
 
 func (s *mutState) weapon() uint8 {
-	ws := [...]uint8{0, weaponKnife, weaponDeagle, weaponShotgun, weaponM4, weaponGrenade, weaponSpraycan, 27, 34, 35, 38, 51, 54}
+	ws := [...]uint8{0, weaponKnife, weaponDeagle, weaponShotgun, weaponM4, weaponGrenade, weaponSpraycan, 27, 34, 35, 38, inventory.CauseExplosion, inventory.CauseFall}
 	if s.rng.IntN(4) == 0 {
 		return uint8(s.rng.IntN(256))
 	}

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/arbitergo/arbiter/examples/client"
-	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/wire"
 )
 
@@ -102,7 +101,7 @@ func (m *Match) sprayLands(now time.Duration, attacker *player, victim int) {
 	v := m.players[victim]
 	m.sim.After(m.relayDelay(attacker, v), func() {
 		if !m.quiet && m.withinReach(v, attacker, SprayRange+1) {
-			_, _ = v.c.Sprayed(m.sim.Now(), attacker.id, inventory.CauseSpraycan, SprayTick)
+			_, _ = v.c.Sprayed(m.sim.Now(), attacker.id, weaponSpraycan, SprayTick)
 		}
 	})
 }
