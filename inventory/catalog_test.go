@@ -447,3 +447,71 @@ func TestKindAndSkillNames(t *testing.T) {
 		}
 	}
 }
+
+func TestCreditsPerShotFollowTheColumnOrThePellets(t *testing.T) {
+	c := newCatalog(t)
+	for _, tc := range []struct {
+		weapon uint8
+		want   int
+	}{{wShotgun, 15}, {wSawnOff, 15}, {wSpas, 8}, {wM4, 1}, {wKnife, 1}} {
+		if got, err := c.Credits(0, tc.weapon); got != tc.want || err != nil {
+			t.Errorf("Credits(0, %d) = %d, %v; want %d", tc.weapon, got, err, tc.want)
+		}
+	}
+	if _, err := c.Credits(0, 47); !errors.Is(err, ErrUnknownWeapon) {
+		t.Errorf("Credits of id 47 = %v, want ErrUnknownWeapon", err)
+	}
+	// A new revision that gives the Combat Shotgun fewer credits is read at that revision,
+	// and a shot fired under it carries the figure.
+	table := DefaultTable()
+	table[wSpas].Credits = 5
+	p, err := c.Update(time.Second, &table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := c.Credits(p.Rev, wSpas); got != 5 {
+		t.Errorf("Credits at the new revision = %d, want 5", got)
+	}
+	if got, _ := c.Credits(0, wSpas); got != 8 {
+		t.Errorf("Credits at the first revision = %d, want 8", got)
+	}
+	inv := c.NewInventory()
+	give(t, inv, 0, wSpas, 14, true)
+	if r := inv.Shot(time.Second, true, shotOf(wSpas, p.Rev, 10)); r.Verdict != Accepted || r.Credits != 5 || r.Pellets != 4 {
+		t.Errorf("Shot = %+v, want accepted with 5 credits and 4 pellets", r)
+	}
+}
+
+func TestWeaponCausesAreCatalogueColumns(t *testing.T) {
+	c := newCatalog(t)
+	for w := range uint8(NumWeapons + 3) {
+		if got, want := c.StealthKill(w), w == wKnife; got != want {
+			t.Errorf("StealthKill(%d) = %v, want %v", w, got, want)
+		}
+	}
+	for _, tc := range []struct {
+		weapon, cause uint8
+		detonation    bool // DetonationCause(weapon, cause)
+	}{
+		{wGrenade, CauseExplosion, true},
+		{wGrenade, CauseFire, false},
+		{18, CauseExplosion, true}, // the molotov: an explosion or its fire
+		{18, CauseFire, true},
+		{18, CauseSpraycan, false},
+		{wRPG, CauseFire, false},
+		{wSatchel, CauseExplosion, true},
+		{wFlame, CauseFire, false}, // a flamethrower detonates nothing
+		{wM4, 0, false},
+		{200, 0, false},
+	} {
+		if got := c.DetonationCause(tc.weapon, tc.cause); got != tc.detonation {
+			t.Errorf("DetonationCause(%d, %d) = %v, want %v", tc.weapon, tc.cause, got, tc.detonation)
+		}
+	}
+	for w, want := range map[uint8]uint8{wFlame: CauseFire, wSpraycan: CauseSpraycan, 42: CauseExtinguisher,
+		18: CauseFire, wGrenade: CauseExplosion, wM4: 0, wKnife: 0, 200: 0} {
+		if got := c.Cause(w); got != want {
+			t.Errorf("Cause(%d) = %d, want %d", w, got, want)
+		}
+	}
+}
