@@ -483,3 +483,44 @@ func TestOnlyAVehiclesOwnRocketsAreLaunchedFromItsSeatWithoutTheStore(t *testing
 	n, _, _ := h.w.Ammo(0, 16)
 	require.Zero(t, n, "no grenade came from anywhere")
 }
+
+// TestWeaponRulesReadTheHostsCatalogueColumns: the shot credits and the stealth kill follow
+// the catalogue's Credits and StealthKill columns (inventory's [credits-per-shot] and
+// [weapon-causes]), not weapon ids: a host table that gives the Combat Shotgun 5 credits
+// and the stealth kill to the katana instead of the knife is judged by its own columns.
+func TestWeaponRulesReadTheHostsCatalogueColumns(t *testing.T) {
+	const spas, knife, katana uint8 = 27, 4, 8
+	table := inventory.DefaultTable()
+	table[spas].Credits = 5
+	table[knife].StealthKill, table[katana].StealthKill = false, true
+	cfg := testConfig()
+	cfg.Weapons.Table = &table
+	h := newHarness(t, cfg)
+	a, b := h.join(0), h.join(1)
+	h.spawn(a)
+	h.spawn(b)
+	b.pos = wire.Vec3{X: 10}
+	require.Equal(t, VerdictAccepted, h.frame(b))
+	h.give(a, spas, 100)
+	h.flush()
+	require.Equal(t, VerdictAccepted, h.shoot(a, wire.Vec3{X: 10}, wire.HitPlayer, 1))
+	ref := wire.Ref{Kind: wire.RefWeaponShot, Seq: a.shotSeq}
+	for range 5 {
+		require.Equal(t, VerdictAccepted, h.hit(b, 0, spas, ref, 1))
+	}
+	require.Equal(t, VerdictNoCredit, h.hit(b, 0, spas, ref, 1), "one more than the host's 5 credits")
+
+	require.NoError(t, h.w.GiveWeapon(h.now, 0, knife, 1, true))
+	require.NoError(t, h.w.GiveWeapon(h.now, 0, katana, 1, false))
+	h.flush()
+	for range 12 {
+		h.now += 100 * time.Millisecond
+		a.pos = wire.Vec3{X: 9}
+		require.Equal(t, VerdictAccepted, h.frame(a))
+		require.Equal(t, VerdictAccepted, h.frame(b))
+	}
+	claim := &wire.StealthKill{Victim: 1, VictimEpoch: b.gen, DeathEpoch: a.gen, Weapon: knife}
+	require.Equal(t, VerdictWrongKind, h.w.Handle(h.now, 0, claim), "the host's knife kills nobody by stealth")
+	claim.Weapon = katana
+	require.Equal(t, VerdictAccepted, h.w.Handle(h.now, 0, claim), "the host's katana does")
+}
