@@ -121,7 +121,7 @@ const (
 
 // Weapon is one row of the catalogue.
 //
-// Kind, Slot, Pooled, Skill, StealthKill and Cause are the structure every store depends on: they are fixed
+// Kind, Slot, Pooled, Skill, StealthKill, Cause, Flies and Sticks are the structure every store depends on: they are fixed
 // for the life of a Catalog. The rest are properties the gamemode may change through a
 // new revision (Catalog.Update).
 type Weapon struct {
@@ -169,6 +169,14 @@ type Weapon struct {
 	// spray (CauseFire, CauseSpraycan, CauseExtinguisher); 0 for every other kind. Fixed
 	// for the life of a Catalog.
 	Cause uint8
+	// Flies: the weapon's projectiles fly on under their own power until they hit (the
+	// rockets); a thrown projectile lands within its Range. Only a KindProjectile weapon
+	// may set it. Fixed for the life of a Catalog.
+	Flies bool
+	// Sticks: the weapon's projectiles stick to what they land on and may ride a vehicle
+	// away (the satchel charge). Only a KindProjectile weapon may set it. Fixed for the
+	// life of a Catalog.
+	Sticks bool
 }
 
 // The damage causes besides the weapon ids 0..46 (SA-MP's numbering): the one set of
@@ -253,6 +261,9 @@ func validateTable(t *Table) error {
 		if !causeFits(w.Kind, w.Cause) {
 			return bad("cause", "does not fit the kind")
 		}
+		if (w.Flies || w.Sticks) && w.Kind != KindProjectile {
+			return bad("flies/sticks", "set on a weapon that launches no projectile")
+		}
 	}
 	return nil
 }
@@ -274,7 +285,7 @@ func sameStructure(a, b *Table) bool {
 	for id := range a {
 		x, y := &a[id], &b[id]
 		if x.Kind != y.Kind || x.Slot != y.Slot || x.Pooled != y.Pooled || x.Skill != y.Skill ||
-			x.StealthKill != y.StealthKill || x.Cause != y.Cause {
+			x.StealthKill != y.StealthKill || x.Cause != y.Cause || x.Flies != y.Flies || x.Sticks != y.Sticks {
 			return false
 		}
 	}
@@ -325,6 +336,8 @@ type Catalog struct {
 	kind     [NumWeapons]Kind
 	stealth  [NumWeapons]bool
 	cause    [NumWeapons]uint8
+	flies    [NumWeapons]bool
+	sticks   [NumWeapons]bool
 	slot     [NumWeapons]int8
 	skillIdx [NumWeapons]int8 // index into skills, -1 for none
 	skills   [NumWeapons]SkillStat
@@ -374,6 +387,8 @@ func NewCatalog(cfg Config) (*Catalog, error) {
 		c.kind[id] = w.Kind
 		c.stealth[id] = w.StealthKill
 		c.cause[id] = w.Cause
+		c.flies[id] = w.Flies
+		c.sticks[id] = w.Sticks
 		c.slot[id] = w.Slot
 		c.skillIdx[id] = -1
 		if w.Skill == NoSkill || w.Kind == KindNone {
@@ -575,6 +590,19 @@ func (c *Catalog) Cause(weapon uint8) uint8 {
 		return 0
 	}
 	return c.cause[weapon]
+}
+
+// Flies reports whether weapon's projectiles fly on until they hit (the rockets): its
+// catalogue's Flies column ([weapon-causes]). False for ids outside the catalogue.
+func (c *Catalog) Flies(weapon uint8) bool {
+	return int(weapon) < NumWeapons && c.flies[weapon]
+}
+
+// Sticks reports whether weapon's projectiles stick to what they land on and may ride a
+// vehicle (the satchel charge): its catalogue's Sticks column ([weapon-causes]). False
+// for ids outside the catalogue.
+func (c *Catalog) Sticks(weapon uint8) bool {
+	return int(weapon) < NumWeapons && c.sticks[weapon]
 }
 
 // DetonationCause reports whether a detonation of a projectile of weapon may arrive with

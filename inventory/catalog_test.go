@@ -91,6 +91,8 @@ func TestDefaultTableMatchesTheGameData(t *testing.T) {
 		}
 		check("credits", credits(&w), wantCredits)
 		check("stealth kill", w.StealthKill, get("name") == "Knife")
+		check("flies", w.Flies, id == 35 || id == 36) // the README's "rockets 35, 36"
+		check("sticks", w.Sticks, get("name") == "Satchel")
 		switch get("kind") {
 		case "continuous":
 			check("cause", w.Cause, uint8(id))
@@ -161,6 +163,8 @@ func TestTableValidationNamesTheBrokenRule(t *testing.T) {
 		{"projectile without a cause", func(t *Table) { t[16].Cause = 0 }},
 		{"projectile spraying paint", func(t *Table) { t[16].Cause = CauseSpraycan }},
 		{"continuous weapon exploding", func(t *Table) { t[41].Cause = CauseExplosion }},
+		{"a flying gun", func(t *Table) { t[31].Flies = true }},
+		{"a sticking knife", func(t *Table) { t[4].Sticks = true }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -224,6 +228,8 @@ func TestNewRevisionMustKeepTheStoreStructure(t *testing.T) {
 		"kind":    func(t *Table) { t[wColt].Kind = KindProjectile; t[wColt].Cause = CauseExplosion },
 		"stealth": func(t *Table) { t[1].StealthKill = true },
 		"cause":   func(t *Table) { t[18].Cause = CauseExplosion },
+		"flies":   func(t *Table) { t[16].Flies = true },
+		"sticks":  func(t *Table) { t[16].Sticks = true },
 		"slot":    func(t *Table) { t[wColt].Slot = 3; t[wColt].Pooled = true },
 		"pooled":  func(t *Table) { t[wMP5].Pooled = false; t[wUzi].Pooled = false; t[wTec9].Pooled = false },
 		"skill":   func(t *Table) { t[wColt].Skill = SkillM4 },
@@ -506,6 +512,14 @@ func TestWeaponCausesAreCatalogueColumns(t *testing.T) {
 	} {
 		if got := c.DetonationCause(tc.weapon, tc.cause); got != tc.detonation {
 			t.Errorf("DetonationCause(%d, %d) = %v, want %v", tc.weapon, tc.cause, got, tc.detonation)
+		}
+	}
+	for w := range uint8(NumWeapons + 3) {
+		if got, want := c.Flies(w), w == wRPG || w == 36; got != want {
+			t.Errorf("Flies(%d) = %v, want %v", w, got, want)
+		}
+		if got, want := c.Sticks(w), w == wSatchel; got != want {
+			t.Errorf("Sticks(%d) = %v, want %v", w, got, want)
 		}
 	}
 	for w, want := range map[uint8]uint8{wFlame: CauseFire, wSpraycan: CauseSpraycan, 42: CauseExtinguisher,

@@ -41,14 +41,16 @@
 //     kills from behind in one move), Cause (the damage cause a projectile's detonation
 //     arrives with, an explosion or, for the molotov, fire, which may also arrive as an
 //     explosion; the cause of a continuous weapon's spray: fire, spray paint,
-//     extinguisher foam). The damage causes besides the weapons (CauseFire ...
+//     extinguisher foam), Flies (a rocket flies on until it hits; a thrown projectile
+//     lands within its Range), Sticks (a satchel charge sticks to what it lands on and
+//     may ride a vehicle away). The damage causes besides the weapons (CauseFire ...
 //     CauseFall) are one set of names, the same ids vitals and lifecycle name. A new
 //     weapon rule is one column plus one pure function of it.
 //
 // # The pieces
 //
 // A Catalog is the world's weapon catalogue: for every weapon id 0..46 its kind, slot,
-// whether its slot pools ammo, its skill stat, what it does (StealthKill, Cause), and the
+// whether its slot pools ammo, its skill stat, what it does (StealthKill, Cause, Flies, Sticks), and the
 // properties the gamemode may tune (clip and damage per skill tier, pellets, Credits,
 // range, minimum interval). The defaults are
 // GTA San Andreas (DefaultTable); a host passes its own Table in Config. Properties are

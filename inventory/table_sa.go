@@ -25,7 +25,9 @@ import "time"
 //     for the knife, the one weapon of the game's stealth kill; Cause, the explosion for
 //     the thrown weapons, the rockets and the satchel, fire for the molotov, and for the
 //     continuous weapons the cause of their spray, which is their own id (37 fire, 41
-//     spraycan, 42 extinguisher: the game's damage cause numbering).
+//     spraycan, 42 extinguisher: the game's damage cause numbering); Flies for the two
+//     rockets (the data README's "rockets 35, 36" among the projectiles) and Sticks for
+//     the satchel charge, which in the game sticks to what it lands on, a vehicle too.
 //
 // The unused ids 19-21 are KindNone: no weapon. The detonator (40) and the spraycan and
 // extinguisher intervals are copied as the data has them, although no WeaponShot names
@@ -71,11 +73,11 @@ func DefaultTable() Table {
 		32: {Name: "Tec-9", Kind: KindBullet, Slot: 4, Pooled: true, Skill: SkillMachinePistol, Clip: tiers16(50, 50, 100), HasDamage: true, Damage: tiers32(20, 20, 20), StatRange: 35, Range: 35, MinInterval: 50 * ms},
 		33: {Name: "Rifle", Kind: KindBullet, Slot: 6, Clip: tiers16(1, 1, 1), HasDamage: true, Damage: tiers32(75, 75, 75), StatRange: 100, Range: 100, MinInterval: 800 * ms},
 		34: {Name: "Sniper", Kind: KindBullet, Slot: 6, Clip: tiers16(1, 1, 1), HasDamage: true, Damage: tiers32(125, 125, 125), StatRange: 300, Range: 320, MinInterval: 800 * ms},
-		35: {Name: "Rocket Launcher", Kind: KindProjectile, Slot: 7, Clip: tiers16(1, 1, 1), HasDamage: true, Damage: tiers32(75, 75, 75), StatRange: 55, Range: 55, Cause: CauseExplosion},
-		36: {Name: "Rocket Launcher HS", Kind: KindProjectile, Slot: 7, Clip: tiers16(1, 1, 1), HasDamage: true, Damage: tiers32(75, 75, 75), StatRange: 55, Range: 55, Cause: CauseExplosion},
+		35: {Name: "Rocket Launcher", Kind: KindProjectile, Slot: 7, Clip: tiers16(1, 1, 1), HasDamage: true, Damage: tiers32(75, 75, 75), StatRange: 55, Range: 55, Cause: CauseExplosion, Flies: true},
+		36: {Name: "Rocket Launcher HS", Kind: KindProjectile, Slot: 7, Clip: tiers16(1, 1, 1), HasDamage: true, Damage: tiers32(75, 75, 75), StatRange: 55, Range: 55, Cause: CauseExplosion, Flies: true},
 		37: {Name: "Flamethrower", Kind: KindContinuous, Slot: 7, Clip: tiers16(500, 500, 500), HasDamage: true, Damage: tiers32(25, 25, 25), StatRange: 5.1, Range: 5.1, Cause: CauseFire},
 		38: {Name: "Minigun", Kind: KindBullet, Slot: 7, Clip: tiers16(500, 500, 500), HasDamage: true, Damage: tiers32(140, 140, 140), StatRange: 75, Range: 75, MinInterval: 20 * ms},
-		39: {Name: "Satchel", Kind: KindProjectile, Slot: 8, Clip: tiers16(1, 1, 1), HasDamage: true, Damage: tiers32(75, 75, 75), StatRange: 40, Range: 40, Cause: CauseExplosion},
+		39: {Name: "Satchel", Kind: KindProjectile, Slot: 8, Clip: tiers16(1, 1, 1), HasDamage: true, Damage: tiers32(75, 75, 75), StatRange: 40, Range: 40, Cause: CauseExplosion, Sticks: true},
 		40: {Name: "Bomb", Kind: KindOther, Slot: 12, Clip: tiers16(1, 1, 1), HasDamage: true, StatRange: 25, Range: 25},
 		41: {Name: "Spraycan", Kind: KindContinuous, Slot: 9, Clip: tiers16(500, 500, 500), HasDamage: true, Damage: tiers32(1, 1, 1), StatRange: 6.1, Range: 6.1, MinInterval: 10 * ms, Cause: CauseSpraycan},
 		42: {Name: "Fire Extinguisher", Kind: KindContinuous, Slot: 9, Clip: tiers16(500, 500, 500), HasDamage: true, Damage: tiers32(1, 1, 1), StatRange: 10.1, Range: 10.1, MinInterval: 10 * ms, Cause: CauseExtinguisher},

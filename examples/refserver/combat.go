@@ -482,7 +482,7 @@ func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLau
 	p.projFilter.mark(m.Projectile)
 	rec := &p.projectiles[int(m.Projectile)%MaxProjectiles]
 	*rec = projectileRecord{valid: true, seq: m.Projectile, weapon: m.Weapon, life: p.lifeSerial, at: now, origin: m.Origin}
-	if m.Weapon == weaponSatchel && m.Vehicle == NoVehicle {
+	if w.catalog.Sticks(m.Weapon) && m.Vehicle == NoVehicle {
 		w.noteRides(rec, m.Origin)
 	}
 	o := &w.msgs.rproj
@@ -549,11 +549,11 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictWrongWeapon, "")
 	}
 	if d, bound := float64(dist(rec.origin, m.Position)), w.travelBound(rec.weapon, now-rec.at); !(d <= bound) {
-		if rec.weapon != weaponSatchel || !w.rode(now, rec, m.Position) {
+		if !w.catalog.Sticks(rec.weapon) || !w.rode(now, rec, m.Position) {
 			return w.refuseProjectileFar(now, p, m.Projectile, m.Weapon, VerdictFarDetonation, "detonation", d, bound)
 		}
 	} else if !rec.healed {
-		if isRocket(rec.weapon) {
+		if w.catalog.Flies(rec.weapon) {
 			p.reach.Rocket = max(p.reach.Rocket, float32(d))
 		} else {
 			p.reach.Thrown = max(p.reach.Thrown, float32(d))

@@ -113,21 +113,6 @@ func (w *World) refuseProjectileFar(now time.Duration, p *player, seq uint16, we
 	return v
 }
 
-// weaponSatchel is the satchel charge's weapon id: the one projectile that may ride a
-// vehicle.
-const weaponSatchel uint8 = 39
-
-// The rockets' weapon ids (the Rocket Launcher's and the heat-seeking one's, also what a
-// Hunter or a Hydra launches).
-const (
-	weaponRocket       uint8 = 35
-	weaponHomingRocket uint8 = 36
-)
-
-// isRocket reports whether weapon's projectiles are rockets (they fly on; thrown ones
-// land).
-func isRocket(weapon uint8) bool { return weapon == weaponRocket || weapon == weaponHomingRocket }
-
 // throwReach is how far from its launch a thrown weapon's projectile may detonate: its
 // Range in the newest catalogue table (the throw's reach) plus ThrowSlack.
 func (w *World) throwReach(weapon uint8) float64 {
@@ -142,7 +127,7 @@ func (w *World) throwReach(weapon uint8) float64 {
 // after the World accepted the launch: a rocket at RocketSpeed (with RocketTimeSlack), at
 // most MaxRocketTravel; a thrown weapon its throwReach.
 func (w *World) travelBound(weapon uint8, elapsed time.Duration) float64 {
-	if isRocket(weapon) {
+	if w.catalog.Flies(weapon) {
 		return min(RocketSpeed*(elapsed+RocketTimeSlack).Seconds(), MaxRocketTravel)
 	}
 	return w.throwReach(weapon)
@@ -159,7 +144,7 @@ func (w *World) lostLaunchReach(now time.Duration, p *player, weapon uint8) floa
 		reach = SeatedOriginReach
 	}
 	far := w.throwReach(weapon) - ThrowSlack
-	if isRocket(weapon) {
+	if w.catalog.Flies(weapon) {
 		far = MaxRocketTravel
 	}
 	return far + reach + LostLaunchSlack
