@@ -578,3 +578,30 @@ func TestLogsAreBounded(t *testing.T) {
 	last := h.c.AppendReportLog(nil)[MaxReportLog-1]
 	require.Equal(t, uint16(MaxReportLog+10), last.DamageSeq)
 }
+
+// TestStealthKillClaimFollowsTheCataloguesStealthKillColumn: the weapon of a stealth kill
+// is the one the client's catalogue marks StealthKill (inventory's [weapon-causes]), not a
+// weapon id: with a table that gives the stealth kill to the katana instead of the knife,
+// the knife claims nothing and the katana does.
+func TestStealthKillClaimFollowsTheCataloguesStealthKillColumn(t *testing.T) {
+	const knife, katana uint8 = 4, 8
+	table := inventory.DefaultTable()
+	table[knife].StealthKill, table[katana].StealthKill = false, true
+	h := newHarness(t, Config{Table: &table})
+	h.join()
+	sh := show(3, 30, 6, 1)
+	sh.Position = spawnAt
+	sh.Position.X++
+	h.send(sh)
+	h.send(&wire.GiveWeapon{Rev: 1, Weapon: knife, Ammo: 1, SetAsCurrent: true})
+	a, err := h.c.StealthKill(h.now, 3)
+	require.NoError(t, err)
+	require.Equal(t, WrongKind, a.Verdict, "this catalogue's knife kills nobody by stealth")
+	h.send(&wire.GiveWeapon{Rev: 2, Weapon: katana, Ammo: 1, SetAsCurrent: true})
+	a, err = h.c.StealthKill(h.now, 3)
+	require.NoError(t, err)
+	require.Equal(t, Acted, a.Verdict)
+	sk := of[*wire.StealthKill](h.flush())
+	require.Len(t, sk, 1)
+	require.Equal(t, katana, sk[0].Weapon)
+}

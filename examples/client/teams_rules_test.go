@@ -151,8 +151,9 @@ func TestSprayedDamageIsJudgedByTheNewestStampOfItsAttacker(t *testing.T) {
 }
 
 func TestTeammatesStealthKillIsRefusedByTheNewestStamp(t *testing.T) {
+	const knife uint8 = 4 // the one weapon of the default catalogue whose StealthKill is set
 	kill := func(stamp wire.Stamp) *wire.RemoteStealthKill {
-		return &wire.RemoteStealthKill{Attacker: rival, Victim: selfID, VictimEpoch: 1, Weapon: 4, Stamp: stamp}
+		return &wire.RemoteStealthKill{Attacker: rival, Victim: selfID, VictimEpoch: 1, Weapon: knife, Stamp: stamp}
 	}
 	rows := []struct {
 		name string
