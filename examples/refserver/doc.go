@@ -167,7 +167,8 @@
 //     of the victim, within its window, same weapon, with a credit left (a shotgun one per
 //     pellet, the Combat Shotgun 8: the catalogue's Credits column, inventory's
 //     [credits-per-shot]); a detonation of the attacker's projectile within ExplosionWindow and
-//     BlastRadius (a molotov's fire too); a live gamemode effect whose creator is the
+//     BlastRadius (the damage cause an explosion, or the projectile's catalogue Cause: a
+//     molotov's fire); a live gamemode effect whose creator is the
 //     attacker, within its radius; an accepted explosion of that vehicle with its author; a
 //     melee blow of an attacker that may act, holds the weapon (or the fists, or a gun as
 //     a club), within inventory.MeleeRange by the closest their paths came over the last
@@ -232,9 +233,10 @@
 // of a projectile of the owner's current life is relayed (a dead owner's grenade still
 // explodes) if it lies where its weapon carries a projectile from the launch in the time
 // since (VerdictFarDetonation otherwise): a thrown weapon (grenade, tear gas, molotov,
-// satchel) within its catalogue Range plus ThrowSlack; a rocket within RocketSpeed × (the
-// time since the launch + RocketTimeSlack), at most MaxRocketTravel. A satchel sticks to
-// what it lands on: it may also explode within SatchelRideReach of the accepted path of a
+// satchel) within its catalogue Range plus ThrowSlack; a rocket (the catalogue's Flies)
+// within RocketSpeed × (the
+// time since the launch + RocketTimeSlack), at most MaxRocketTravel. A satchel (the catalogue's Sticks) sticks
+// to what it lands on: it may also explode within SatchelRideReach of the accepted path of a
 // vehicle that stood within its throw's reach when it was thrown (the nearest
 // MaxSatchelRides of them), wherever that vehicle went (ours). A detonation whose launch
 // was lost on the way heals it once (ours): it must lie within its weapon's longest reach
@@ -249,7 +251,7 @@
 //
 // Stealth kills (onStealthKill): both players acting in the lives the claim names (a victim
 // no longer alive and counted is VerdictTargetNotAlive: the world changed under the
-// claim), the victim's life counted, the knife (4) in the attacker's store, within
+// claim), the victim's life counted, a weapon whose catalogue StealthKill is set (the knife) in the attacker's store, within
 // StealthKillRange by their paths, not teammates (teams.JudgeStealthKill). Accepted:
 // vitals.StealthKilled counts the death (the wait is 10 s longer) and RemoteStealthKill
 // goes, stamped, to every connection.
