@@ -13,7 +13,7 @@
 // simulation seed and the identity of the link that draws it, so adding a link does not
 // change the draws of another.
 //
-// Scale: the queue is a timing wheel (slots of about a quarter of a millisecond, sorted
+// Scale: the queue is a timing wheel (slots of about a millisecond, sorted
 // once when they come due, in front of a heap for what lies more than a second ahead), and
 // a datagram costs no allocation: its bytes are copied beside the other datagrams due in
 // the same slot, into memory reused once the slot is spent, and handed to the handler for
