@@ -200,7 +200,10 @@
 // VehicleShot, RemoteWeaponShot, RemoteVehicleShot) also have hand-unrolled Append and
 // Decode methods, several times faster than the walk; the tests and the fuzz target run
 // them against the walk on every input and require the same bytes, values and errors.
-// The benchmarks compare both with encoding/binary on mirror structs.
+// The frames (PlayerSync, RemotePlayerSync) go further: they check every field at once
+// and run the checks one by one, in the walk's order, only to name a failure, so a
+// frame's round trip (Append then Decode) costs about 23 ns. BenchmarkRoundTrip puts it
+// beside encoding/binary's Encode and Decode and its Write and Read on mirror structs.
 //
 // # Concurrency
 //

@@ -9,12 +9,13 @@
 // Connections are told apart by their address (a netip.AddrPort, compared without
 // allocating): the first datagram from a new address takes the next free connection id.
 //
-// The socket is read and written in batches, and nothing is allocated per datagram once
-// the host runs. On Linux a *net.UDPConn is read with recvmmsg (many datagrams per system
-// call) and written with sendmmsg through golang.org/x/net's WriteBatch; the datagrams
-// read land in buffers the world goroutine hands back once it has handled them, and the
-// datagrams the world flushes are copied into preallocated messages. Elsewhere, and on
-// any other net.PacketConn (pion's virtual network in the tests), the same batches are
+// The socket is read and written in batches. On Linux a *net.UDPConn is read with
+// recvmmsg (many datagrams per system call) and written with sendmmsg through
+// golang.org/x/net's WriteBatch; the datagrams read land in buffers the world goroutine
+// hands back once it has handled them, and the datagrams the world flushes are copied
+// into preallocated messages, so on a *net.UDPConn nothing is allocated per datagram once
+// the host runs. Elsewhere, and on any other net.PacketConn (pion's virtual network in
+// the tests, whose ReadFrom allocates the address it returns), the same batches are
 // filled one datagram per call.
 //
 // Its tests run a server and two honest clients over pion's virtual UDP network inside

@@ -13,12 +13,12 @@
 // simulation seed and the identity of the link that draws it, so adding a link does not
 // change the draws of another.
 //
-// Scale: the queue is a timing wheel (slots of about a quarter of a millisecond, sorted
-// once when they come due, in front of a heap for what lies more than a second ahead), and
-// a datagram costs no allocation: its bytes are copied beside the other datagrams due in
-// the same slot, into memory reused once the slot is spent, and handed to the handler for
-// the call only. A match of hundreds of players, hundreds of thousands of datagrams in
-// flight, runs without the queue or the garbage collector dominating it.
+// Scale: the queue is a timing wheel (slots of about a millisecond, each sorted once when
+// it comes due, in front of a heap for what lies more than a second ahead), and a datagram
+// costs no allocation: its bytes are copied beside the other datagrams due in the same
+// slot, into memory reused once the slot is spent, and handed to the handler for the call
+// only. What a datagram still costs is mostly the memory it touches: with hundreds of
+// thousands in flight, a copy into a slot misses the caches.
 //
 // A Sim is not safe for concurrent use; it never starts a goroutine and never reads the
 // wall clock.
