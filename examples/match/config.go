@@ -3,6 +3,7 @@ package match
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"time"
 
@@ -69,6 +70,11 @@ type Config struct {
 	// becomes Players, its zero MaxVehicles max(Vehicles, 1), its nil Loadout the match's
 	// loadout (four guns, a knife, grenades and a spray can).
 	Server *refserver.Config
+	// Record, when set, receives the record of the server's inputs and outputs
+	// (examples/replay): every datagram it received, its ticks, flushes and drains, and
+	// every gamemode command, for `go run ./examples/sim -replay FILE`. Finish writes out
+	// what is buffered. Nil: nothing is recorded.
+	Record io.Writer `json:"-"`
 }
 
 // Seat is one player of a Config.Lineup: its link to the server and its cheat.
