@@ -30,8 +30,8 @@
 //     about 40, a team's name aside). A simulated match of 16 players records about
 //     30 kB a second (measured: 1.2 MB for 30 s of play and the settling, 4,201
 //     flushes). Replay caps what it reads: MaxConfigJSON for the header,
-//     MaxRecordPayload for one record's bytes, so that a corrupt or hostile file gets ErrFormat, never a
-//     panic or a huge allocation.
+//     MaxRecordPayload for one record's bytes, so that a corrupt or hostile file gets
+//     ErrFormat, never a panic or a huge allocation.
 //   - Recording costs the World nothing: the Recorder is a wrapper, not code in the
 //     World, and a Recorder made with a nil writer only forwards (no hashing, no
 //     records), so a host can hold one whether it records or not.
