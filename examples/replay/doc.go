@@ -14,27 +14,32 @@
 // first divergence: the Flush record, its time, which of the three differed, and the
 // Flush before it (the difference arose between the two).
 //
-// # The rules
+// # Rules
 //
-//   - Record everything that changes the World: a host's datagrams (Receive), its ticks,
-//     flushes and kicks, its drains of the events (the moment of a drain decides what a
-//     full event queue drops), Handle, and every gamemode verb of the facade with its
-//     arguments (SetHealth, GiveWeapon, CreateTeam, DecideRespawn, CreateVehicle, ...).
-//     What does not go through the Recorder is not replayed: a gamemode that holds the
-//     *World itself (a Lua gamemode, examples/luamode, today), or a change through the
-//     registry World.Teams returns, makes the replay diverge at the next Flush.
-//   - The Recorder caps nothing the World does not: it writes what the host handed the
-//     World. A datagram costs its length and at most 16 bytes of framing (a Receive
-//     record: the kind, the time, the connection and the length); a tick or a drain
-//     about 10 bytes; a flush about 45; a verb about 10 bytes and its arguments (at most
-//     about 40, a team's name aside). A simulated match of 16 players records about
-//     30 kB a second (measured: 1.2 MB for 30 s of play and the settling, 4,201
-//     flushes). Replay caps what it reads: MaxConfigJSON for the header,
-//     MaxRecordPayload for one record's bytes, so that a corrupt or hostile file gets
-//     ErrFormat, never a panic or a huge allocation.
-//   - Recording costs the World nothing: the Recorder is a wrapper, not code in the
-//     World, and a Recorder made with a nil writer only forwards (no hashing, no
-//     records), so a host can hold one whether it records or not.
+// Each under a short stable name that the code and tests cite:
+//
+//   - [record-every-input] Record everything that changes the World: a host's datagrams
+//     (Receive), its ticks, flushes and kicks, its drains of the events (the moment of
+//     a drain decides what a full event queue drops), Handle, and every gamemode verb
+//     of the facade with its arguments (SetHealth, GiveWeapon, CreateTeam,
+//     DecideRespawn, CreateVehicle, ...). What does not go through the Recorder is not
+//     replayed: a gamemode that holds the *World itself (a Lua gamemode,
+//     examples/luamode, today), or a change through the registry World.Teams returns,
+//     makes the replay diverge at the next Flush.
+//   - [recorder-caps-nothing] The Recorder caps nothing the World does not: it writes
+//     what the host handed the World. A datagram costs its length and at most 16 bytes
+//     of framing (a Receive record: the kind, the time, the connection and the length);
+//     a tick or a drain about 10 bytes; a flush about 45; a verb about 10 bytes and its
+//     arguments (at most about 40, a team's name aside). A simulated match of 16
+//     players records about 30 kB a second (measured: 1.2 MB for 30 s of play and the
+//     settling, 4,201 flushes).
+//   - [replay-reads-hostile-files] Replay caps what it reads: MaxConfigJSON for the
+//     header, MaxRecordPayload for one record's bytes, so that a corrupt or hostile
+//     file gets ErrFormat, never a panic or a huge allocation.
+//   - [recording-costs-the-world-nothing] Recording costs the World nothing: the
+//     Recorder is a wrapper, not code in the World, and a Recorder made with a nil
+//     writer only forwards (no hashing, no records), so a host can hold one whether it
+//     records or not.
 //
 // Commands: examples/sim -record FILE records a simulated match, examples/server
 // -record FILE a real server (with -gamemode none for now), and examples/sim -replay FILE

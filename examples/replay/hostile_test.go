@@ -11,7 +11,7 @@ import (
 	"github.com/arbitergo/arbiter/examples/replay"
 )
 
-// TestReplayOfAHostileFileNeverPanics: a record file cut at any point, with random bytes
+// TestReplayOfAHostileFileNeverPanics ([replay-reads-hostile-files]): a record file cut at any point, with random bytes
 // flipped, with a huge length or another version, gets ErrFormat or a divergence: never a
 // panic, never an allocation beyond the named caps.
 func TestReplayOfAHostileFileNeverPanics(t *testing.T) {

@@ -115,7 +115,7 @@ func recordVerbs(t *testing.T) []byte {
 	return out.Bytes()
 }
 
-// TestEveryGamemodeVerbIsRecordedAndReplayed: every facade verb that changes the World
+// TestEveryGamemodeVerbIsRecordedAndReplayed ([record-every-input]): every facade verb that changes the World
 // goes into the record with its arguments, and the replay applies it to the same effect
 // (the same results, events and datagrams: a value read back wrong would send another
 // command).
