@@ -24,8 +24,8 @@
 //     of the facade with its arguments (SetHealth, GiveWeapon, CreateTeam,
 //     DecideRespawn, CreateVehicle, ...). What does not go through the Recorder is not
 //     replayed: a gamemode that holds the *World itself (a Lua gamemode,
-//     examples/luamode, today), or a change through the registry World.Teams returns,
-//     makes the replay diverge at the next Flush.
+//     examples/luamode, must be given the Recorder as its World), or a change through
+//     the registry World.Teams returns, makes the replay diverge at the next Flush.
 //   - [recorder-caps-nothing] The Recorder caps nothing the World does not: it writes
 //     what the host handed the World. A datagram costs its length and at most 16 bytes
 //     of framing (a Receive record: the kind, the time, the connection and the length);
@@ -42,6 +42,6 @@
 //     records or not.
 //
 // Commands: examples/sim -record FILE records a simulated match, examples/server
-// -record FILE a real server (with -gamemode none for now), and examples/sim -replay FILE
+// -record FILE a real server (its Lua gamemode's commands included), and examples/sim -replay FILE
 // (-replay-events to print every event) replays either.
 package replay

@@ -45,6 +45,8 @@ type Result struct {
 	Final Checkpoint
 	// Divergence is the first divergence, nil when every Flush matched.
 	Divergence *Divergence
+	// Verbs counts the gamemode verbs replayed, by verb.
+	Verbs map[Verb]int
 	// Events are the replayed World's events, in order, when Options.Events was set.
 	Events []refserver.Event
 }
@@ -63,7 +65,7 @@ type Options struct {
 // at the first divergence (Result.Divergence) or at the end; an error means the file
 // could not be read or decoded (ErrFormat) or its Config is refused.
 func Replay(in io.Reader, opts Options) (Result, error) {
-	var res Result
+	res := Result{Verbs: map[Verb]int{}}
 	br := bufio.NewReaderSize(in, 64<<10)
 	hdr := make([]byte, len(Magic)+6)
 	if _, err := io.ReadFull(br, hdr); err != nil || string(hdr[:len(Magic)]) != Magic {
@@ -251,6 +253,7 @@ func (p *player) one(k Kind, now time.Duration) error {
 		if err != nil {
 			return err
 		}
+		p.res.Verbs[Verb(v)]++
 		return p.verb(now, Verb(v), a)
 	default:
 		return p.bad(fmt.Sprintf("unknown kind %d", k))

@@ -16,9 +16,8 @@
 //	-gamemode G      the Lua gamemode (examples/luamode): deathmatch (the built-in
 //	                 gamemodes/deathmatch.lua, the default), a script file, or none
 //	-record FILE     record every datagram the World receives, its ticks and flushes,
-//	                 and a hash of all it sends, to FILE (examples/replay); replay it
-//	                 with go run ./examples/sim -replay FILE. Needs -gamemode none for
-//	                 now: a Lua gamemode calls the World itself, unrecorded.
+//	                 the gamemode's commands, and a hash of all it sends, to FILE
+//	                 (examples/replay); replay it with go run ./examples/sim -replay FILE
 //
 // The config file sets the refserver.Config fields an operator chooses; every field is
 // optional and unknown fields are refused:
@@ -137,7 +136,7 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, opts 
 	logJSON := fs.Bool("log-json", false, "log JSON lines instead of text")
 	logDebug := fs.Bool("log-debug", false, "log spawns too")
 	gamemode := fs.String("gamemode", "deathmatch", "the Lua gamemode: deathmatch (built in), a script `file`, or none")
-	record := fs.String("record", "", "record the World's inputs and a hash of its outputs to this `file` (needs -gamemode none)")
+	record := fs.String("record", "", "record the World's inputs and a hash of its outputs to this `file` (examples/replay)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -182,11 +181,8 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, opts 
 		fmt.Fprintf(stderr, "server: %v\n", err)
 		return 2
 	}
+	var scripted luamode.World = world // what the Lua gamemode commands: the recorder when recording
 	if *record != "" {
-		if *gamemode != "none" {
-			fmt.Fprintln(stderr, "server: -record needs -gamemode none (a Lua gamemode's commands bypass the recorder)")
-			return 2
-		}
 		f, err := os.Create(*record)
 		if err != nil {
 			fmt.Fprintf(stderr, "server: -record: %v\n", err)
@@ -202,13 +198,14 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, opts 
 				log.Error("record", "err", err.Error())
 			}
 		}()
+		scripted = opts.rec
 	}
 	switch *gamemode {
 	case "none":
 	case "deathmatch":
-		opts.mode, err = luamode.New(world, deathmatch, luamode.Options{Name: "deathmatch.lua", Logger: log})
+		opts.mode, err = luamode.New(scripted, deathmatch, luamode.Options{Name: "deathmatch.lua", Logger: log})
 	default:
-		opts.mode, err = luamode.Load(world, *gamemode, luamode.Options{Logger: log})
+		opts.mode, err = luamode.Load(scripted, *gamemode, luamode.Options{Logger: log})
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "server: -gamemode: %v\n", err)

@@ -20,9 +20,10 @@ import (
 )
 
 // TestRecordOfARealUDPRunReplaysIdentically: the server runs with -record on a loopback
-// port with two honest clients (examples/client over examples/udphost) that join, move,
-// and one of which shoots the other, while the host's gamemode gives a weapon through
-// the recorder; at the shutdown the record file replays offline with every result, event
+// port, with the built-in deathmatch.lua (its commands go through the recorder) and two
+// honest clients (examples/client over examples/udphost) that join, move, and one of
+// which shoots the other, while the host's gamemode gives a weapon through the recorder;
+// at the shutdown the record file replays offline with every result, event
 // and datagram bit-identical, and the replay's events are exactly the ones the host saw
 // live, in order.
 func TestRecordOfARealUDPRunReplaysIdentically(t *testing.T) {
@@ -49,7 +50,7 @@ func TestRecordOfARealUDPRunReplaysIdentically(t *testing.T) {
 				}
 			}
 		},
-	}, "-gamemode", "none", "-record", path)
+	}, "-record", path)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
 	defer cancel()
@@ -109,6 +110,8 @@ func TestRecordOfARealUDPRunReplaysIdentically(t *testing.T) {
 	defer mu.Unlock()
 	require.Equal(t, live, replayed, "the replay raises the events the host saw live, in order")
 	require.Contains(t, joined(replayed), "player_damage", "the replay holds the shot's verdict")
+	require.GreaterOrEqual(t, res.Verbs[replay.VerbJoinTeam], players, "deathmatch.lua's team commands were recorded and replayed")
+	require.GreaterOrEqual(t, res.Verbs[replay.VerbGiveWeapon], players, "the host's gamemode's commands too")
 }
 
 func joined(s []string) string {
