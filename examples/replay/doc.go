@@ -42,6 +42,6 @@
 //     records or not.
 //
 // Commands: examples/sim -record FILE records a simulated match, examples/server
-// -record FILE a real server (its Lua gamemode's commands included), and examples/sim -replay FILE
-// (-replay-events to print every event) replays either.
+// -record FILE a real server (its Lua gamemode's commands included), and examples/sim
+// -replay FILE (-replay-events to print every event) replays either.
 package replay

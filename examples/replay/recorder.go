@@ -61,12 +61,13 @@ const (
 // Vitals, Phase, ...) are the embedded World's own.
 //
 // A Recorder with a nil writer records and hashes nothing: it only forwards, so that a
-// host can hold a Recorder whether it records or not. The World itself carries no recording code: a host that does
-// not record calls the World directly and its hot paths are unchanged.
+// host can hold a Recorder whether it records or not. The World itself carries no
+// recording code: its hot paths are the same with or without a Recorder.
 //
 // What the Recorder does not see it cannot replay: a gamemode that holds the *World
-// itself (a Lua gamemode, examples/luamode) and calls it directly, or a change through
-// World.Teams()'s registry, makes the replay diverge at the next Flush.
+// itself and calls it directly (give a Lua gamemode, examples/luamode, the Recorder as
+// its World), or a change through World.Teams()'s registry, makes the replay diverge at
+// the next Flush.
 type Recorder struct {
 	*refserver.World
 
