@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/examples/replay"
 )
 
 // Config describes one simulated match. The zero value of a field means the default named
@@ -59,8 +60,9 @@ type Config struct {
 	// spawn points): the match still builds the arena (its cars) and the server's loadout.
 	// Nil: the match's own gamemode, the one the reference measurements measure. Not with
 	// Race. The honest measurements stay: a host's gamemode must not wrong an honest
-	// player either.
-	Gamemode func(*refserver.World) (Gamemode, error) `json:"-"`
+	// player either. It gets the match's server: the World through its recorder (which records only
+	// with Record set; a Lua gamemode takes it as its luamode.World).
+	Gamemode func(*replay.Recorder) (Gamemode, error) `json:"-"`
 	// Lineup, when set, describes the players one by one: their number is len(Lineup),
 	// and each Seat's link and cheat replace RTTMin/RTTMax, Jitter, Loss and Cheaters for
 	// that player (a Seat's zero Jitter and Loss mean none). Cheaters must then be 0;

@@ -69,7 +69,7 @@ func (g *gamemode) setup(now time.Duration) error {
 		}
 	}
 	if g.m.cfg.Gamemode != nil { // the host's gamemode makes its own teams
-		h, err := g.m.cfg.Gamemode(s.World)
+		h, err := g.m.cfg.Gamemode(s)
 		if err != nil {
 			return err
 		}

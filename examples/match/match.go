@@ -99,10 +99,6 @@ func New(cfg Config) (*Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Record != nil && cfg.Gamemode != nil {
-		// The host's gamemode holds the World itself: its commands would not be recorded.
-		return nil, fmt.Errorf("match: Record with a host's Gamemode: its commands bypass the recorder")
-	}
 	world, err := refserver.New(cfg.serverConfig())
 	if err != nil {
 		return nil, err

@@ -41,7 +41,8 @@
 //     writer only forwards (no hashing, no records), so a host can hold one whether it
 //     records or not.
 //
-// Commands: examples/sim -record FILE records a simulated match, examples/server
+// Commands: examples/sim -record FILE records a simulated match (with -gamemode FILE.lua
+// too), examples/server
 // -record FILE a real server (its Lua gamemode's commands included), and examples/sim
 // -replay FILE (-replay-events to print every event) replays either.
 package replay

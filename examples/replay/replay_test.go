@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/arbitergo/arbiter/examples/luamode"
 	"github.com/arbitergo/arbiter/examples/match"
 	"github.com/arbitergo/arbiter/examples/refserver"
 	"github.com/arbitergo/arbiter/examples/replay"
@@ -108,4 +109,32 @@ func TestReplayNamesTheFirstDivergence(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, res.Divergence)
 	require.Equal(t, prev, res.Divergence.Record)
+}
+
+// TestReplayOfAMatchWithALuaGamemodeIsIdentical: a match played with the server's Lua
+// gamemode (deathmatch.lua, given the recorder as its World) records the script's
+// commands, and replays identically without the script.
+func TestReplayOfAMatchWithALuaGamemodeIsIdentical(t *testing.T) {
+	var rec bytes.Buffer
+	var mode *luamode.Mode
+	defer func() {
+		if mode != nil {
+			mode.Close()
+		}
+	}()
+	m, err := match.New(match.Config{Seed: 5, Players: 6, Duration: 20 * time.Second, Record: &rec,
+		Gamemode: func(w *replay.Recorder) (match.Gamemode, error) {
+			md, err := luamode.Load(w, "../server/gamemodes/deathmatch.lua", luamode.Options{Seed: 5})
+			mode = md
+			return md, err
+		}})
+	require.NoError(t, err)
+	require.NoError(t, m.Start())
+	m.RunUntil(m.Config().Duration)
+	_, err = m.Finish()
+	require.NoError(t, err)
+	res, err := replay.Replay(bytes.NewReader(rec.Bytes()), replay.Options{})
+	require.NoError(t, err)
+	require.Nil(t, res.Divergence, "the replay diverged")
+	require.Positive(t, res.Verbs[replay.VerbJoinTeam], "the script's team commands were recorded")
 }

@@ -112,7 +112,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var mode *luamode.Mode
 	if *gamemode != "" {
 		path, seed := *gamemode, *seed
-		cfg.Gamemode = func(w *refserver.World) (match.Gamemode, error) {
+		cfg.Gamemode = func(w *replay.Recorder) (match.Gamemode, error) {
 			m, err := luamode.Load(w, path, luamode.Options{Seed: seed, Logger: slog.New(slog.NewTextHandler(stderr, nil))})
 			mode = m
 			return m, err
