@@ -42,7 +42,7 @@
 //     records or not.
 //
 // Commands: examples/sim -record FILE records a simulated match (with -gamemode FILE.lua
-// too), examples/server
-// -record FILE a real server (its Lua gamemode's commands included), and examples/sim
-// -replay FILE (-replay-events to print every event) replays either.
+// too), examples/server -record FILE a real server (its Lua gamemode's commands
+// included), and examples/sim -replay FILE (-replay-events to print every event) replays
+// either.
 package replay
