@@ -73,7 +73,7 @@ type Options struct {
 // Mode is a Lua gamemode bound to one refserver World. Every method runs on the World's
 // goroutine: a Mode is not safe for concurrent use.
 type Mode struct {
-	w      *refserver.World
+	w      World
 	L      *lua.LState
 	log    *slog.Logger
 	name   string
@@ -119,7 +119,7 @@ type timer struct {
 }
 
 // Load reads a gamemode from a file and calls New with Options.Name defaulting to path.
-func Load(w *refserver.World, path string, opts Options) (*Mode, error) {
+func Load(w World, path string, opts Options) (*Mode, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrScript, err)
@@ -134,7 +134,7 @@ func Load(w *refserver.World, path string, opts Options) (*Mode, error) {
 // table, string, math with a seeded random; no os, io, package, debug, channel or
 // coroutine), binds the facade and runs the main chunk under the budget. The main chunk
 // registers its callbacks with on(event, fn) and may issue commands.
-func New(w *refserver.World, src []byte, opts Options) (*Mode, error) {
+func New(w World, src []byte, opts Options) (*Mode, error) {
 	if w == nil {
 		return nil, fmt.Errorf("%w: nil world", ErrScript)
 	}

@@ -3,10 +3,12 @@ package match
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"time"
 
 	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/examples/replay"
 )
 
 // Config describes one simulated match. The zero value of a field means the default named
@@ -58,8 +60,9 @@ type Config struct {
 	// spawn points): the match still builds the arena (its cars) and the server's loadout.
 	// Nil: the match's own gamemode, the one the reference measurements measure. Not with
 	// Race. The honest measurements stay: a host's gamemode must not wrong an honest
-	// player either.
-	Gamemode func(*refserver.World) (Gamemode, error) `json:"-"`
+	// player either. It gets the match's server: the World through its recorder (which records only
+	// with Record set; a Lua gamemode takes it as its luamode.World).
+	Gamemode func(*replay.Recorder) (Gamemode, error) `json:"-"`
 	// Lineup, when set, describes the players one by one: their number is len(Lineup),
 	// and each Seat's link and cheat replace RTTMin/RTTMax, Jitter, Loss and Cheaters for
 	// that player (a Seat's zero Jitter and Loss mean none). Cheaters must then be 0;
@@ -69,6 +72,11 @@ type Config struct {
 	// becomes Players, its zero MaxVehicles max(Vehicles, 1), its nil Loadout the match's
 	// loadout (four guns, a knife, grenades and a spray can).
 	Server *refserver.Config
+	// Record, when set, receives the record of the server's inputs and outputs
+	// (examples/replay): every datagram it received, its ticks, flushes and drains, and
+	// every gamemode command, for `go run ./examples/sim -replay FILE`. Finish writes out
+	// what is buffered. Nil: nothing is recorded.
+	Record io.Writer `json:"-"`
 }
 
 // Seat is one player of a Config.Lineup: its link to the server and its cheat.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/arbitergo/arbiter/examples/client"
 	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/examples/replay"
 	"github.com/arbitergo/arbiter/internal/revision"
 	"github.com/arbitergo/arbiter/internal/sim"
 	"github.com/arbitergo/arbiter/inventory"
@@ -36,7 +37,7 @@ type Match struct {
 	cfg     Config
 	sim     *sim.Sim
 	net     *sim.Network
-	server  *refserver.World
+	server  *replay.Recorder // the World, recorded when Config.Record is set
 	world   *world
 	players []*player
 	gm      *gamemode
@@ -98,7 +99,11 @@ func New(cfg Config) (*Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	server, err := refserver.New(cfg.serverConfig())
+	world, err := refserver.New(cfg.serverConfig())
+	if err != nil {
+		return nil, err
+	}
+	server, err := replay.NewRecorder(world, cfg.Record)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +168,7 @@ func Run(cfg Config) (Report, error) {
 func (m *Match) Config() Config { return m.cfg }
 
 // Server returns the match's reference server.
-func (m *Match) Server() *refserver.World { return m.server }
+func (m *Match) Server() *refserver.World { return m.server.World }
 
 // Client returns the honest client of player i.
 func (m *Match) Client(i int) *client.Client { return m.players[i].c }
@@ -219,6 +224,9 @@ func (m *Match) Finish() (Report, error) {
 	m.compareFinal()
 	m.finishCheats()
 	m.collect()
+	if err := m.server.Close(); err != nil {
+		return m.report, fmt.Errorf("match: record: %w", err)
+	}
 	return m.report, nil
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/arbitergo/arbiter/examples/client"
 	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/examples/replay"
 	"github.com/arbitergo/arbiter/examples/udphost"
 	"github.com/arbitergo/arbiter/wire"
 )
@@ -55,7 +56,7 @@ func fromWorld(id worldID) PlayerID { return PlayerID(id) }
 // owns the World and the session table; another only reads the socket.
 type host struct {
 	sock  *udphost.Conn
-	world *refserver.World
+	world *replay.Recorder // the World, through its recorder (which only forwards without -record)
 	log   *slog.Logger
 	m     *metrics
 	opts  options
@@ -83,7 +84,11 @@ type host struct {
 
 func newHost(conn net.PacketConn, world *refserver.World, log *slog.Logger, m *metrics, opts options) *host {
 	n := world.Config().MaxPlayers
-	h := &host{sock: udphost.NewConn(conn), world: world, log: log, m: m, opts: opts,
+	rec := opts.rec
+	if rec == nil {
+		rec, _ = replay.NewRecorder(world, nil) // records nothing: never fails
+	}
+	h := &host{sock: udphost.NewConn(conn), world: rec, log: log, m: m, opts: opts,
 		ids: map[netip.AddrPort]PlayerID{}, peers: make([]netip.AddrPort, n), bound: make([]bool, n),
 		refused: map[string]uint64{}, worldRef: map[string]uint64{}, retrans: make([]uint64, n)}
 	for id := n - 1; id >= 0; id-- {
@@ -328,7 +333,7 @@ func (h *host) serve(ctx context.Context, tick time.Duration) error {
 	err := h.sock.Run(context.WithoutCancel(ctx), tick, h.receive, func(now time.Duration) error {
 		if ctx.Err() != nil {
 			if h.opts.final != nil {
-				h.opts.final(now, h.world)
+				h.opts.final(now, h.world.World)
 			}
 			h.shutdown(now)
 			h.sock.Flush()

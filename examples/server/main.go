@@ -15,6 +15,9 @@
 //	-log-debug       log spawns too
 //	-gamemode G      the Lua gamemode (examples/luamode): deathmatch (the built-in
 //	                 gamemodes/deathmatch.lua, the default), a script file, or none
+//	-record FILE     record every datagram the World receives, its ticks and flushes,
+//	                 the gamemode's commands, and a hash of all it sends, to FILE
+//	                 (examples/replay); replay it with go run ./examples/sim -replay FILE
 //
 // The config file sets the refserver.Config fields an operator chooses; every field is
 // optional and unknown fields are refused:
@@ -79,6 +82,7 @@ import (
 
 	"github.com/arbitergo/arbiter/examples/luamode"
 	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/examples/replay"
 	"github.com/arbitergo/arbiter/examples/udphost"
 )
 
@@ -99,13 +103,15 @@ type options struct {
 	ready func(game netip.AddrPort, metrics net.Addr)
 	// gamemode is called every tick on the goroutine that owns the World, after its
 	// events were drained and before the Flush.
-	gamemode func(now time.Duration, w *refserver.World)
+	gamemode func(now time.Duration, w *replay.Recorder)
 	// event is called with every World event, on that goroutine, as it is drained.
 	event func(e refserver.Event)
 	// final is called on that goroutine when ctx is done, before the shutdown.
 	final func(now time.Duration, w *refserver.World)
 	// mode is the Lua gamemode (-gamemode), nil for none.
 	mode *luamode.Mode
+	// rec is the World's recorder (-record), nil when not recording.
+	rec *replay.Recorder
 }
 
 // deathmatch is the gamemode the server runs unless -gamemode says otherwise: the
@@ -130,6 +136,7 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, opts 
 	logJSON := fs.Bool("log-json", false, "log JSON lines instead of text")
 	logDebug := fs.Bool("log-debug", false, "log spawns too")
 	gamemode := fs.String("gamemode", "deathmatch", "the Lua gamemode: deathmatch (built in), a script `file`, or none")
+	record := fs.String("record", "", "record the World's inputs and a hash of its outputs to this `file` (examples/replay)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -174,12 +181,31 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, opts 
 		fmt.Fprintf(stderr, "server: %v\n", err)
 		return 2
 	}
+	var scripted luamode.World = world // what the Lua gamemode commands: the recorder when recording
+	if *record != "" {
+		f, err := os.Create(*record)
+		if err != nil {
+			fmt.Fprintf(stderr, "server: -record: %v\n", err)
+			return 2
+		}
+		defer f.Close()
+		if opts.rec, err = replay.NewRecorder(world, f); err != nil {
+			fmt.Fprintf(stderr, "server: -record: %v\n", err)
+			return 2
+		}
+		defer func() {
+			if err := opts.rec.Close(); err != nil {
+				log.Error("record", "err", err.Error())
+			}
+		}()
+		scripted = opts.rec
+	}
 	switch *gamemode {
 	case "none":
 	case "deathmatch":
-		opts.mode, err = luamode.New(world, deathmatch, luamode.Options{Name: "deathmatch.lua", Logger: log})
+		opts.mode, err = luamode.New(scripted, deathmatch, luamode.Options{Name: "deathmatch.lua", Logger: log})
 	default:
-		opts.mode, err = luamode.Load(world, *gamemode, luamode.Options{Logger: log})
+		opts.mode, err = luamode.Load(scripted, *gamemode, luamode.Options{Logger: log})
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "server: -gamemode: %v\n", err)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/arbitergo/arbiter/examples/client"
 	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/examples/replay"
 	"github.com/arbitergo/arbiter/examples/udphost"
 	"github.com/arbitergo/arbiter/wire"
 )
@@ -64,7 +65,7 @@ type served struct {
 }
 
 // startServer runs the command on a loopback port with the config file cfg and opts.
-func startServer(t *testing.T, cfg string, opts options) *served {
+func startServer(t *testing.T, cfg string, opts options, args ...string) *served {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "server.json")
 	require.NoError(t, os.WriteFile(path, []byte(cfg), 0o600))
@@ -77,7 +78,7 @@ func startServer(t *testing.T, cfg string, opts options) *served {
 		close(ready)
 	}
 	go func() {
-		s.code <- runWith(ctx, []string{"-listen", "127.0.0.1:0", "-metrics", "127.0.0.1:0", "-config", path, "-log-json"},
+		s.code <- runWith(ctx, append([]string{"-listen", "127.0.0.1:0", "-metrics", "127.0.0.1:0", "-config", path, "-log-json"}, args...),
 			s.logs, s.logs, opts)
 	}()
 	select {
@@ -162,7 +163,7 @@ func TestServerRunsAMatchOverLoopback(t *testing.T) {
 				respawn.Store(true)
 			}
 		},
-		gamemode: func(now time.Duration, w *refserver.World) {
+		gamemode: func(now time.Duration, w *replay.Recorder) {
 			v := victim.Load()
 			if v == 0 || killed.Load() {
 				return

@@ -11,10 +11,16 @@
 // cheating players join the -players honest ones, each with one of the cheats in turn; the
 // report says what each gained), -scenario (match or race), -json, -cpuprofile (write a CPU
 // profile for go tool pprof), -gamemode FILE.lua (play the match with a Lua gamemode,
-// examples/luamode, instead of the match's own; its log goes to stderr). The run is
-// deterministic: the same flags print the same report.
+// examples/luamode, instead of the match's own; its log goes to stderr), -record FILE
+// (write the server's record, examples/replay), -replay FILE (replay a record offline
+// instead of playing: it verifies that every result, event and datagram is the same and
+// names the first divergence; exit code 1 if one is found), -replay-events (with -replay,
+// print every event, the server's verdicts). The run is deterministic: the same flags
+// print the same report.
 //
 //	go run ./examples/sim -gamemode examples/server/gamemodes/deathmatch.lua
+//	go run ./examples/sim -duration 1m -record match.arb
+//	go run ./examples/sim -replay match.arb -replay-events
 package main
 
 import (
@@ -30,6 +36,7 @@ import (
 	"github.com/arbitergo/arbiter/examples/luamode"
 	"github.com/arbitergo/arbiter/examples/match"
 	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/examples/replay"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -54,8 +61,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the match to this file (go tool pprof reads it)")
 	gamemode := fs.String("gamemode", "", "play the match with this Lua gamemode (FILE.lua) instead of the match's own")
+	record := fs.String("record", "", "write the server's record (inputs, commands, output hashes) to this `file`")
+	replayFile := fs.String("replay", "", "replay this record `file` offline and verify it (no match is played)")
+	replayEvents := fs.Bool("replay-events", false, "with -replay: print every event the replay raises")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *replayFile != "" {
+		return replayRecord(*replayFile, *replayEvents, stdout, stderr)
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -99,11 +112,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var mode *luamode.Mode
 	if *gamemode != "" {
 		path, seed := *gamemode, *seed
-		cfg.Gamemode = func(w *refserver.World) (match.Gamemode, error) {
+		cfg.Gamemode = func(w *replay.Recorder) (match.Gamemode, error) {
 			m, err := luamode.Load(w, path, luamode.Options{Seed: seed, Logger: slog.New(slog.NewTextHandler(stderr, nil))})
 			mode = m
 			return m, err
 		}
+	}
+	if *record != "" {
+		f, err := os.Create(*record)
+		if err != nil {
+			fmt.Fprintln(stderr, "sim:", err)
+			return 2
+		}
+		defer f.Close()
+		cfg.Record = f
 	}
 	start := time.Now()
 	r, err := match.Run(cfg)
@@ -130,5 +152,34 @@ func run(args []string, stdout, stderr io.Writer) int {
 			*gamemode, st.Callbacks, st.Errors, st.Aborted, st.MaxInstructions, luamode.DefaultBudget)
 	}
 	fmt.Fprintf(stdout, "\n  (simulated %v in %v)\n", cfg.Duration, time.Since(start).Round(time.Millisecond))
+	return 0
+}
+
+// replayRecord replays the record file path and prints what it found; the exit code is 1
+// when the replay diverged, 2 when the file could not be replayed.
+func replayRecord(path string, events bool, stdout, stderr io.Writer) int {
+	f, err := os.Open(path)
+	if err != nil {
+		fmt.Fprintln(stderr, "sim:", err)
+		return 2
+	}
+	defer f.Close()
+	var opts replay.Options
+	if events {
+		opts.OnEvent = func(e refserver.Event) { fmt.Fprintln(stdout, e) }
+	}
+	res, err := replay.Replay(f, opts)
+	if err != nil {
+		fmt.Fprintln(stderr, "sim: -replay:", err)
+		return 2
+	}
+	fmt.Fprintf(stdout, "replay %s: %d records, %d flushes, %d events, %d datagrams, hashes %016x %016x %016x\n",
+		path, res.Records, res.Flushes, res.Final.NEvents, res.Final.NDatagrams,
+		res.Final.Results, res.Final.Events, res.Final.Datagrams)
+	if res.Divergence != nil {
+		fmt.Fprintln(stdout, "DIVERGED at", res.Divergence)
+		return 1
+	}
+	fmt.Fprintln(stdout, "identical: every result, event and datagram is bit-identical")
 	return 0
 }
