@@ -751,5 +751,5 @@
 // Disconnect (0xA2, 3 bytes, both ways, unreliable): ends the connection, with the reason.
 //
 //	off  size  field   type     valid range   meaning
-//	2    1     Reason  u8 enum  0..6, Reason  why the connection ends
+//	2    1     Reason  u8 enum  0..7, Reason  why the connection ends
 package wire

@@ -425,7 +425,7 @@ func TestEnumStrings(t *testing.T) {
 		{HitPlayerObject.String(), "player_object"},
 		{HitType(6).String(), "HitType(6)"},
 		{ReasonOverflow.String(), "overflow"},
-		{Reason(8).String(), "Reason(8)"},
+		{Reason(9).String(), "Reason(9)"},
 		{ID(0x3F).String(), "ID(0x3f)"},
 		{IDRemoteWeaponShot.String(), "RemoteWeaponShot"},
 		{ClientToServer.String(), "client to server"},

@@ -62,12 +62,13 @@ func _() {
 	_ = x[ReasonMalformed-4]
 	_ = x[ReasonVersion-5]
 	_ = x[ReasonShutdown-6]
-	_ = x[reasonCount-7]
+	_ = x[ReasonFull-7]
+	_ = x[reasonCount-8]
 }
 
-const _Reason_name = "quittimeoutkickedoverflowmalformedversionshutdownreasonCount"
+const _Reason_name = "quittimeoutkickedoverflowmalformedversionshutdownfullreasonCount"
 
-var _Reason_index = [...]uint8{0, 4, 11, 17, 25, 34, 41, 49, 60}
+var _Reason_index = [...]uint8{0, 4, 11, 17, 25, 34, 41, 49, 53, 64}
 
 func (i Reason) String() string {
 	idx := int(i) - 0

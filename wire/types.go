@@ -208,6 +208,8 @@ const (
 	ReasonVersion // version
 	// ReasonShutdown: the server is shutting down.
 	ReasonShutdown // shutdown
+	// ReasonFull: the server has no free player slot; the Hello is refused.
+	ReasonFull // full
 
 	// reasonCount: number of reasons; not a reason.
 	reasonCount

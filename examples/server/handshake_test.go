@@ -170,7 +170,7 @@ func TestAFullServerRefusesHelloWithADisconnect(t *testing.T) {
 	var dec wire.Decoder
 	m, err := dec.Decode(n.out[0].d)
 	require.NoError(t, err)
-	require.Equal(t, &wire.Disconnect{Reason: wire.ReasonKicked}, m)
+	require.Equal(t, &wire.Disconnect{Reason: wire.ReasonFull}, m)
 	require.Equal(t, uint64(MaxRefusalReplies+10), n.h.refused[refuseFull])
 	require.Equal(t, 1, len(n.h.ids), "no refused address took a slot")
 }

@@ -152,7 +152,7 @@ func (h *host) receive(now time.Duration, from netip.AddrPort, d []byte) {
 		case len(h.free) == 0:
 			// The wire has no "full" reason; kicked is the nearest (the host refused the
 			// connection), and the log and the metric say why.
-			h.refuse(refuseFull, from, true, wire.ReasonKicked)
+			h.refuse(refuseFull, from, true, wire.ReasonFull)
 		default:
 			id = h.free[len(h.free)-1]
 			h.free = h.free[:len(h.free)-1]

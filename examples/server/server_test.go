@@ -254,7 +254,7 @@ func TestServerRunsAMatchOverLoopback(t *testing.T) {
 	// is a datagram of another protocol version.
 	hello, err := (&wire.Hello{}).Append(nil)
 	require.NoError(t, err)
-	require.Equal(t, wire.ReasonKicked, answer(t, dialRaw(t, s.game), hello), "a full server refuses a new connection")
+	require.Equal(t, wire.ReasonFull, answer(t, dialRaw(t, s.game), hello), "a full server refuses a new connection")
 	other := append([]byte(nil), hello...)
 	other[0] = wire.Version + 1
 	require.Equal(t, wire.ReasonVersion, answer(t, dialRaw(t, s.game), other), "another protocol version is refused")
