@@ -37,9 +37,8 @@
 // session with a Hello of this protocol version; another version is answered with a
 // Disconnect(version) and counted, stray bytes and messages other than Hello are counted
 // and dropped (the stale datagrams of a session that ended land here), and a Hello with
-// every slot taken is answered with a Disconnect and counted as server_full. The wire has
-// no "server full" reason: the answer carries kicked, the nearest, and the log and
-// metric name the real reason. A repeated Hello on a live session is a lost Welcome's
+// every slot taken is answered with a Disconnect(full) and counted as server_full. A
+// repeated Hello on a live session is a lost Welcome's
 // retry while its lane has delivered nothing (the World answers the same Welcome); after
 // that it is stale or comes from a client restarted on the same address and is refused,
 // and the new session can begin only once the old one ended (its Disconnect, or the
