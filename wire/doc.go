@@ -220,7 +220,7 @@
 // travels:
 //
 //	id    message               bytes  direction         delivery
-//	0x01  Hello                     2  client to server  unreliable
+//	0x01  Hello                     6  client to server  unreliable
 //	0x02  PlayerSync               48  client to server  unreliable
 //	0x03  VehicleSync              44  client to server  unreliable
 //	0x04  DamageReport             33  client to server  unreliable; reliable if lethal
@@ -232,7 +232,7 @@
 //	0x0A  Detonation               19  client to server  unreliable
 //	0x0B  StealthKill               9  client to server  reliable
 //	0x0C  VehicleExplode            7  client to server  reliable
-//	0x40  Welcome                   8  server to client  unreliable
+//	0x40  Welcome                  12  server to client  unreliable
 //	0x41  RemotePlayerSync         44  server to client  unreliable
 //	0x42  RemoteVehicleSync        49  server to client  unreliable
 //	0x43  RemoteWeaponShot         79  server to client  unreliable
@@ -280,9 +280,10 @@
 // between fields, with the error that breaks it. The field comments in the Go types
 // say more.
 //
-// Hello (0x01, 2 bytes, client to server, unreliable): a client's request to join, repeated until the server answers with Welcome.
+// Hello (0x01, 6 bytes, client to server, unreliable): a client's request to join, repeated until the server answers with Welcome.
 //
-//	(no fields)
+//	off  size  field    type  valid range    meaning
+//	2    4     Session  u32   0..4294967295  the number the client drew for this connection (a new one each time it connects; 0: none)
 //
 // PlayerSync (0x02, 48 bytes, client to server, unreliable): the player's frame, sent by its client at least every 100 ms.
 //
@@ -409,11 +410,12 @@
 //	4    2     Attacker  u16 id  0..65534, 0xFFFF none  the player the client's game holds responsible, NoPlayer if none
 //	6    1     Weapon    u8      0..255                 the cause as the client's game has it
 //
-// Welcome (0x40, 8 bytes, server to client, unreliable): accepts a client: its player id and connection token.
+// Welcome (0x40, 12 bytes, server to client, unreliable): accepts a client: its player id and connection token.
 //
 //	off  size  field        type    valid range    meaning
 //	2    2     Player       u16 id  0..65534       the client's own player id
 //	4    4     PlayerToken  u32     0..4294967295  player_token: the token of this connection, which every lifecycle edge of the player carries (lifecycle's [player-token])
+//	8    4     Session      u32     0..4294967295  echoes the Session of the Hello that opened the connection
 //
 // RemotePlayerSync (0x41, 44 bytes, server to client, unreliable): another player's frame as the server relays it to one recipient.
 //

@@ -271,10 +271,20 @@ func (m *SetVehicleFrozen) walk(c *codec) {
 }
 
 // Hello is a client's request to join, repeated until the server answers with Welcome.
-// It has no fields: the header's version is what the server checks.
-type Hello struct{}
+// The header's version is what the server checks; Session tells one connection of a
+// client from the next.
+type Hello struct {
+	// Session is the number the client drew for this connection (a new one each time it
+	// connects; 0: none). The server's Welcome echoes it, so a client takes only the
+	// answer to its own connection, and a host tells a client restarted on the same
+	// address (a new Session) from a repeated or delayed Hello of the old connection
+	// (the same Session).
+	Session uint32
+}
 
-func (m *Hello) walk(c *codec) {}
+func (m *Hello) walk(c *codec) {
+	c.u32(&m.Session, "Session")
+}
 
 // Welcome accepts a client: its player id and connection token.
 type Welcome struct {
@@ -283,11 +293,14 @@ type Welcome struct {
 	// PlayerToken is player_token: the token of this connection, which every
 	// lifecycle edge of the player carries (lifecycle's [player-token]).
 	PlayerToken uint32
+	// Session echoes the Session of the Hello that opened the connection.
+	Session uint32
 }
 
 func (m *Welcome) walk(c *codec) {
 	c.player(&m.Player, "Player", false)
 	c.u32(&m.PlayerToken, "PlayerToken")
+	c.u32(&m.Session, "Session")
 }
 
 // Ping asks the peer for a Pong; the server measures each connection's round-trip time

@@ -218,6 +218,7 @@ type Client struct {
 	id        wire.PlayerID
 	token     uint32
 	nextHello time.Duration
+	session   uint32 // the Session of this connection's Hello (Welcome must echo it)
 
 	// the life
 	spawned     bool
@@ -340,6 +341,7 @@ func New(cfg Config) (*Client, error) {
 		reportLog:  ring.New[ReportEntry](MaxReportLog),
 		commandLog: ring.New[CommandEntry](MaxCommandLog),
 		events:     ring.New[Event](MaxEvents),
+		session:    sessionOf(cfg.Seed),
 	}
 	c.handleFn = c.handle
 	return c, nil
@@ -480,18 +482,22 @@ func (c *Client) Teammate(player wire.PlayerID) (bool, wire.Stamp) {
 // Counters counts what the client did, for the simulator's measurements. They only grow.
 type Counters struct {
 	Hellos        int // Hello datagrams sent
-	Frames        int // PlayerSync frames sent
-	VehicleFrames int // VehicleSync frames sent
-	Reports       int // damage reports created (hits and sums, lethal included)
-	LethalReports int // of which lethal, sent on the lane
-	SumReports    int // of which sums of fire, spray or environmental damage
-	DeathReports  int // DeathReports queued
-	Shots         int // WeaponShots and VehicleShots sent
-	Projectiles   int // ProjectileLaunches sent
-	Detonations   int // Detonations sent
-	Blows         int // melee blows struck (nothing on the wire: the victim reports them)
-	StealthKills  int // StealthKill claims queued
-	Refusals      int // actions the honest client refused itself (any ActVerdict but Acted)
+	StaleWelcomes int // Welcomes that echoed another connection's Session, ignored
+	// StaleDisconnects counts Disconnects before the Welcome that were no refusal of the
+	// Hello (another connection's end), ignored.
+	StaleDisconnects int
+	Frames           int // PlayerSync frames sent
+	VehicleFrames    int // VehicleSync frames sent
+	Reports          int // damage reports created (hits and sums, lethal included)
+	LethalReports    int // of which lethal, sent on the lane
+	SumReports       int // of which sums of fire, spray or environmental damage
+	DeathReports     int // DeathReports queued
+	Shots            int // WeaponShots and VehicleShots sent
+	Projectiles      int // ProjectileLaunches sent
+	Detonations      int // Detonations sent
+	Blows            int // melee blows struck (nothing on the wire: the victim reports them)
+	StealthKills     int // StealthKill claims queued
+	Refusals         int // actions the honest client refused itself (any ActVerdict but Acted)
 
 	HitsApplied         int // damage applied (per report: a shotgun's pellets count one each)
 	HitsRefusedTeammate int // damage refused as a teammate's
@@ -651,3 +657,17 @@ func (c *Client) AppendCommandLog(dst []CommandEntry) []CommandEntry {
 
 // CommandLogDropped returns how many commands the log dropped.
 func (c *Client) CommandLogDropped() uint64 { return c.commandLog.Dropped() }
+
+// sessionOf is the Session a client of seed announces in its Hello: a mix of the seed
+// (splitmix64), never 0, drawn apart from the client's game randomness so that it changes
+// nothing else the client does.
+func sessionOf(seed uint64) uint32 {
+	z := seed + 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return uint32(z) | 1
+}
+
+// Session returns the Session of this connection's Hello.
+func (c *Client) Session() uint32 { return c.session }

@@ -53,7 +53,7 @@ func (s *server) hear(c *client.Client) {
 func join(s *server, c *client.Client) {
 	_ = c.Tick(s.now)
 	_ = c.Flush(s.now, func(d []byte) { _ = s.ep.Receive(s.now, d, func(wire.Message) {}) })
-	s.send(c, &wire.Welcome{Player: 1, PlayerToken: 11})
+	s.send(c, &wire.Welcome{Player: 1, PlayerToken: 11, Session: c.Session()})
 	s.send(c, &wire.RespawnPlayer{DeathEpoch: 1, Position: wire.Vec3{X: 10, Y: 10}})
 	for s.now < client.DefaultSpawnSettle {
 		s.now += transport.FrameInterval
@@ -68,13 +68,13 @@ func Example() {
 	c, _ := client.New(client.Config{Seed: 1})
 	s := newServer()
 	s.hear(c)
-	s.send(c, &wire.Welcome{Player: 1, PlayerToken: 11})
+	s.send(c, &wire.Welcome{Player: 1, PlayerToken: 11, Session: c.Session()})
 	s.hear(c)
 	s.send(c, &wire.RespawnPlayer{DeathEpoch: 1, Position: wire.Vec3{X: 10, Y: 10}})
 	s.hear(c)
 	fmt.Println("alive:", c.Alive(), "life:", c.DeathEpoch())
 	// Output:
-	// Hello{}
+	// Hello{session=2298633409}
 	// RespawnRequest{death_epoch=0}
 	// PlayerSync{seq=1 vital_rev=0 damage_seq=0 weapon_rev=0 death_epoch=1 alive=true health=100 armor=0}
 	// alive: true life: 1

@@ -165,7 +165,7 @@ var spawnAt = wire.Vec3{X: 10, Y: 20, Z: 3}
 func (h *harness) join() {
 	h.t.Helper()
 	h.step() // Hello
-	h.send(&wire.Welcome{Player: selfID, PlayerToken: selfToken})
+	h.send(&wire.Welcome{Player: selfID, PlayerToken: selfToken, Session: h.c.Session()})
 	h.step() // RespawnRequest{0}
 	h.send(&wire.RespawnPlayer{DeathEpoch: 1, Position: spawnAt})
 	h.step() // the first living frame

@@ -40,6 +40,10 @@ func (c *Client) handle(m wire.Message) {
 	}
 	switch m := m.(type) {
 	case *wire.Welcome:
+		if m.Session != c.session {
+			c.counters.StaleWelcomes++ // the answer to another connection's Hello
+			return
+		}
 		if !c.welcomed {
 			c.welcomed, c.id, c.token = true, m.Player, m.PlayerToken
 			c.nextRespawn = c.now // the connect spawn is asked for at the next Tick
@@ -110,6 +114,13 @@ func (c *Client) handle(m wire.Message) {
 			c.counters.Pongs++
 		}
 	case *wire.Disconnect:
+		if !c.welcomed && m.Reason != wire.ReasonFull && m.Reason != wire.ReasonVersion {
+			// Before its Welcome a connection can only be refused (full, version); any
+			// other Disconnect ends a connection this client does not have (the one its
+			// predecessor on this address had).
+			c.counters.StaleDisconnects++
+			return
+		}
 		c.close(m.Reason)
 	}
 }
@@ -169,7 +180,7 @@ func (c *Client) Tick(now time.Duration) error {
 		return err
 	}
 	if !c.welcomed && now >= c.nextHello {
-		if c.sendOrCount(&wire.Hello{}) == nil {
+		if c.sendOrCount(&wire.Hello{Session: c.session}) == nil {
 			c.counters.Hellos++
 		}
 		c.nextHello = now + transport.HelloRetry

@@ -410,7 +410,7 @@ func TestHonestClientIsNeverWrongedByTheServerPackages(t *testing.T) {
 				for range 3 {
 					o.step(10*ms, true)
 				}
-				require.NoError(t, o.srv.Send(&wire.Welcome{Player: selfID, PlayerToken: selfToken}))
+				require.NoError(t, o.srv.Send(&wire.Welcome{Player: selfID, PlayerToken: selfToken, Session: o.c.Session()}))
 				for o.now < 40*time.Second {
 					o.step(10*ms, false)
 				}

@@ -21,7 +21,7 @@ func TestHelloRepeatsUntilWelcome(t *testing.T) {
 	got := h.run(600*ms, 10*ms)
 	require.Len(t, of[*wire.Hello](got), 3, "at 0, 250 and 500 ms")
 	require.Empty(t, of[*wire.RespawnRequest](got), "no request before Welcome")
-	h.send(&wire.Welcome{Player: selfID, PlayerToken: selfToken})
+	h.send(&wire.Welcome{Player: selfID, PlayerToken: selfToken, Session: h.c.Session()})
 	got = h.run(2*time.Second, 10*ms)
 	require.Empty(t, of[*wire.Hello](got))
 	id, ok := h.c.PlayerID()
@@ -33,7 +33,7 @@ func TestHelloRepeatsUntilWelcome(t *testing.T) {
 func TestUnspawnedClientRequestsItsConnectSpawnOnATimer(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.step()
-	h.send(&wire.Welcome{Player: selfID, PlayerToken: selfToken})
+	h.send(&wire.Welcome{Player: selfID, PlayerToken: selfToken, Session: h.c.Session()})
 	got := h.run(2500*ms, 10*ms)
 	reqs := of[*wire.RespawnRequest](got)
 	require.Len(t, reqs, 3, "at once, then every RespawnRetry")
@@ -627,7 +627,7 @@ func TestFirstLivingFrameGoesOutAtOnceAfterTheRevival(t *testing.T) {
 func TestNoActionBeforeTheLifeSettles(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.step()
-	h.send(&wire.Welcome{Player: selfID, PlayerToken: selfToken})
+	h.send(&wire.Welcome{Player: selfID, PlayerToken: selfToken, Session: h.c.Session()})
 	h.step()
 	h.send(&wire.RespawnPlayer{DeathEpoch: 1}, &wire.GiveWeapon{Rev: 1, Weapon: 24, Ammo: 20, SetAsCurrent: true})
 	a, err := h.c.Fire(h.now, 24, wire.HitNone, 0, wire.Vec3{}, wire.Vec3{X: 10})

@@ -92,7 +92,7 @@ func runScript(t testing.TB, data []byte) {
 	require.NoError(t, err)
 	s := &scriptRun{h: h, r: data, inv: cat.NewInventory(), seen: map[uint16]bool{}}
 	h.step()
-	h.send(&wire.Welcome{Player: selfID, PlayerToken: selfToken})
+	h.send(&wire.Welcome{Player: selfID, PlayerToken: selfToken, Session: h.c.Session()})
 	s.grant()
 	for len(s.r) > 0 {
 		s.event()

@@ -32,6 +32,7 @@ type player struct {
 	joinSerial uint64 // the World's serial when the connection joined
 	lifeSerial uint64 // the World's serial at the last respawn grant: combat correlation
 	joinedAt   time.Duration
+	session    uint32 // the Session of the Hello that opened the connection (Welcome echoes it)
 	lastHeard  time.Duration
 
 	// The newest frame taken.
@@ -293,7 +294,7 @@ func (w *World) drainShows(now time.Duration, p *player) {
 
 // join creates the player of a new connection in every package and sends what a new
 // connection needs (the session, in the package doc: Welcome, the tables, the shows).
-func (w *World) join(now time.Duration, conn PlayerID) {
+func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 	h, err := w.life.Join(now, conn)
 	if err != nil {
 		w.refuseInput(conn, VerdictUnknownConnection, err.Error())
@@ -364,6 +365,7 @@ func (w *World) join(now time.Duration, conn PlayerID) {
 	p.joinSerial = w.nextSerial()
 	p.lifeSerial = p.joinSerial
 	p.joinedAt = now
+	p.session = session
 	p.lastHeard = now
 	p.nextSuspect = now + SuspectInterval
 	p.frame.vehicle = NoVehicle
@@ -393,7 +395,7 @@ func (w *World) join(now time.Duration, conn PlayerID) {
 }
 
 func (w *World) welcome(p *player) {
-	w.msgs.welcome = wire.Welcome{Player: p.id, PlayerToken: uint32(p.handle.Token)}
+	w.msgs.welcome = wire.Welcome{Player: p.id, PlayerToken: uint32(p.handle.Token), Session: p.session}
 	p.out.send(&w.msgs.welcome)
 }
 

@@ -307,13 +307,14 @@ func (w *World) Receive(now time.Duration, conn PlayerID, datagram []byte) error
 			}
 			return fmt.Errorf("%w: connection %d sent %v before Hello", ErrUnknownPlayer, conn, id)
 		}
-		if _, err := w.dec.Decode(datagram); err != nil {
+		m, err := w.dec.Decode(datagram)
+		if err != nil {
 			w.stats.Malformed++
 			w.refuseInput(conn, VerdictMalformed, "")
 			return err
 		}
 		w.stats.Messages++
-		w.join(now, conn)
+		w.join(now, conn, m.(*wire.Hello).Session)
 		w.reap(now)
 		return nil
 	}
@@ -398,12 +399,13 @@ func (w *World) Handle(now time.Duration, conn PlayerID, m wire.Message) Verdict
 	w.buf = b[:0]
 	p := w.conn(conn)
 	if p == nil {
-		if _, ok := m.(*wire.Hello); !ok {
+		hello, ok := m.(*wire.Hello)
+		if !ok {
 			w.stats.Refused++
 			w.refuseInput(conn, VerdictUnknownConnection, m.ID().String())
 			return VerdictUnknownConnection
 		}
-		w.join(now, conn)
+		w.join(now, conn, hello.Session)
 		w.reap(now)
 		return VerdictAccepted
 	}

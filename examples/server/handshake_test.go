@@ -93,7 +93,7 @@ func newClient(t *testing.T, seed uint64) *client.Client {
 // old session ends by the link timeout, its address is freed after the Disconnect, the old
 // session's delayed datagrams are then refused as a stranger's, and a Hello opens a new
 // session with a new token.
-func TestANewSessionOnALiveAddressWaitsForTheOldOneToEnd(t *testing.T) {
+func TestAStaleHelloOnALiveAddressWaitsForTheOldSessionToEnd(t *testing.T) {
 	n := newMemNet(t, 4)
 	addr := netip.MustParseAddrPort("127.0.0.1:40000")
 	old := newClient(t, 1)
@@ -109,17 +109,17 @@ func TestANewSessionOnALiveAddressWaitsForTheOldOneToEnd(t *testing.T) {
 	require.Positive(t, st.Delivered, "its lane delivered messages")
 	oldToken := old.Token()
 
-	// The client restarts on the same address: its Hellos are refused while the old
-	// session lives.
-	restarted := newClient(t, 2)
-	n.hold(addr, restarted)
-	for range 50 {
-		n.step()
+	// A delayed or replayed Hello of the same session (its Session) is refused while the
+	// session lives: it opens nothing and ends nothing.
+	hello := n.sentBy[old][0]
+	var first wire.Hello
+	require.NoError(t, first.Decode(hello), "the client's first datagram is its Hello")
+	for range 3 {
+		n.h.receive(n.now, addr, hello)
 	}
-	_, welcomed := restarted.PlayerID()
-	require.False(t, welcomed, "a Hello on a live session that delivered messages opens nothing")
-	require.Positive(t, n.h.refused[refuseLiveHello], "and is counted")
+	require.Equal(t, uint64(3), n.h.refused[refuseLiveHello], "a Hello on a live session that delivered messages is counted")
 	require.True(t, n.h.world.Connected(id), "the old session lives on")
+	var welcomed bool
 
 	// Silence from the old session: the World ends it at the link timeout, and the host
 	// frees the address once the Disconnect went out.
@@ -150,6 +150,40 @@ func TestANewSessionOnALiveAddressWaitsForTheOldOneToEnd(t *testing.T) {
 	_, welcomed = fresh.PlayerID()
 	require.True(t, welcomed, "a Hello after the old session ended opens a new one")
 	require.NotEqual(t, oldToken, fresh.Token(), "with a new token")
+}
+
+// TestARestartedClientEndsItsOldSessionAtOnce: a Hello of another Session from a live
+// address is a client restarted there: the old session is ended at once (not at the link
+// timeout) and the new one opens as soon as the slot is free, with a new token.
+func TestARestartedClientEndsItsOldSessionAtOnce(t *testing.T) {
+	n := newMemNet(t, 4)
+	addr := netip.MustParseAddrPort("127.0.0.1:40000")
+	old := newClient(t, 1)
+	n.hold(addr, old)
+	for range 100 {
+		n.step()
+	}
+	id, ok := old.PlayerID()
+	require.True(t, ok, "the first client was welcomed")
+	oldToken := old.Token()
+
+	restarted := newClient(t, 2)
+	require.NotEqual(t, old.Session(), restarted.Session(), "a new connection, a new Session")
+	n.hold(addr, restarted)
+	start := n.now
+	for range 200 {
+		n.step()
+		if _, ok := restarted.PlayerID(); ok {
+			break
+		}
+	}
+	_, welcomed := restarted.PlayerID()
+	require.True(t, welcomed, "the restarted client is welcomed")
+	require.Less(t, n.now-start, time.Second, "at once, not at the link timeout")
+	require.Equal(t, uint64(1), n.h.refused[refuseRestarted], "the old session was ended once")
+	require.NotEqual(t, oldToken, restarted.Token(), "with a new token")
+	require.Positive(t, restarted.Counters().StaleDisconnects, "the old session's Disconnect reached it and was not taken for its own")
+	require.True(t, n.h.world.Connected(id), "the slot serves the new session")
 }
 
 // TestAFullServerRefusesHelloWithADisconnect holds the refusal of a full server: a Hello

@@ -39,6 +39,7 @@ const (
 	refuseMalformed = "malformed"       // bytes from a new address that are no message
 	refuseStranger  = "unknown_address" // a message other than Hello from a new address
 	refuseLiveHello = "hello_on_live"   // a Hello on a session whose lane already delivered
+	refuseRestarted = "restarted"       // a Hello of a new Session on a live address: the old session ends
 	refuseJoin      = "join_refused"    // a Hello the World did not join
 )
 
@@ -66,6 +67,8 @@ type host struct {
 	ids     map[netip.AddrPort]PlayerID
 	peers   []netip.AddrPort
 	bound   []bool
+	session []uint32   // the Session of the Hello that opened each slot's session
+	hello   wire.Hello // a Hello on a live address, decoded to read its Session
 	free    []PlayerID // a stack; the lowest id on top
 	ended   []PlayerID // slots whose player left this tick: freed after the Flush
 	replies int        // refusal replies sent this tick
@@ -89,7 +92,7 @@ func newHost(conn net.PacketConn, world *refserver.World, log *slog.Logger, m *m
 		rec, _ = replay.NewRecorder(world, nil) // records nothing: never fails
 	}
 	h := &host{sock: udphost.NewConn(conn), world: rec, log: log, m: m, opts: opts,
-		ids: map[netip.AddrPort]PlayerID{}, peers: make([]netip.AddrPort, n), bound: make([]bool, n),
+		ids: map[netip.AddrPort]PlayerID{}, peers: make([]netip.AddrPort, n), bound: make([]bool, n), session: make([]uint32, n),
 		refused: map[string]uint64{}, worldRef: map[string]uint64{}, retrans: make([]uint64, n)}
 	for id := n - 1; id >= 0; id-- {
 		h.free = append(h.free, PlayerID(id))
@@ -157,6 +160,10 @@ func (h *host) receive(now time.Duration, from netip.AddrPort, d []byte) {
 			id = h.free[len(h.free)-1]
 			h.free = h.free[:len(h.free)-1]
 			h.ids[from], h.peers[id], h.bound[id] = id, from, true
+			h.session[id] = 0
+			if h.hello.Decode(d) == nil {
+				h.session[id] = h.hello.Session
+			}
 			_ = h.world.Receive(now, toWorld(id), d)
 			if !h.world.Connected(toWorld(id)) {
 				h.release(id)
@@ -166,6 +173,15 @@ func (h *host) receive(now time.Duration, from netip.AddrPort, d []byte) {
 		return
 	}
 	if err == nil && mid == wire.IDHello && h.world.Connected(toWorld(id)) {
+		if h.hello.Decode(d) == nil && h.hello.Session != h.session[id] {
+			// Another Session from the same address: the client restarted. Its old
+			// session ends now (the World's Disconnect goes out at this tick's Flush and
+			// the slot is freed then); the new Hello, repeated by the client, opens a new
+			// session after that. Delayed datagrams of the old session are strangers then.
+			_ = h.world.Kick(now, toWorld(id))
+			h.refuse(refuseRestarted, from, false, 0)
+			return
+		}
 		if st, serr := h.world.LaneStats(toWorld(id)); serr == nil && st.Delivered > 0 {
 			h.refuse(refuseLiveHello, from, false, 0)
 			return

@@ -38,18 +38,21 @@
 // Disconnect(version) and counted, stray bytes and messages other than Hello are counted
 // and dropped (the stale datagrams of a session that ended land here), and a Hello with
 // every slot taken is answered with a Disconnect(full) and counted as server_full. A
-// repeated Hello on a live session is a lost Welcome's
-// retry while its lane has delivered nothing (the World answers the same Welcome); after
-// that it is stale or comes from a client restarted on the same address and is refused,
-// and the new session can begin only once the old one ended (its Disconnect, or the
-// link timeout). The answers to refused Hellos are capped per tick (MaxRefusalReplies),
-// so forged source addresses cannot use the server as a reflector.
+// Hello carries the Session the client drew for this connection (the World's Welcome
+// echoes it): a Hello of another Session from a live address is a client restarted there,
+// so its old session is ended at once (counted as restarted) and the new one opens as soon
+// as the slot is free; the client takes only a Welcome of its own Session and, before it,
+// no Disconnect but a refusal of its Hello. A repeated Hello of the same Session on a
+// live session is a lost Welcome's retry while its lane has delivered nothing (the World
+// answers the same Welcome); after that it is stale and refused. An address's session
+// otherwise ends by its Disconnect or the link timeout. The answers to refused Hellos are
+// capped per tick (MaxRefusalReplies), so forged source addresses cannot use the server as
+// a reflector.
 //
-// What a session token would add: the wire's Hello carries nothing, so a restarted client
-// on the same address waits for its old session's link timeout. With a client-chosen
-// nonce in Hello, echoed in Welcome and in the lane's datagrams, the server could end the
-// old session at the new Hello at once and drop the old session's delayed datagrams by
-// their nonce instead of by the lane's sequence numbers.
+// What the Session does not cover: the lane's datagrams carry no Session, so a delayed
+// lane datagram of an old session that arrives after a new session opened on the same
+// address reaches the new session's lane (which refuses what lies outside its window).
+// Carrying the Session in every datagram would drop them by it.
 //
 // # Logs, metrics, shutdown
 //

@@ -52,7 +52,7 @@ func TestRecordOfARealUDPRunReplaysIdentically(t *testing.T) {
 		},
 	}, "-record", path)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // a bound for a loaded machine: the test ends as soon as its conditions are met
 	defer cancel()
 	var wg sync.WaitGroup
 	var hits, shots atomic.Int32

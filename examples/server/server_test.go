@@ -69,7 +69,7 @@ func startServer(t *testing.T, cfg string, opts options, args ...string) *served
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "server.json")
 	require.NoError(t, os.WriteFile(path, []byte(cfg), 0o600))
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	t.Cleanup(cancel)
 	s := &served{cancel: cancel, code: make(chan int, 1), logs: &lockedBuffer{}}
 	ready := make(chan struct{})
@@ -187,7 +187,7 @@ func TestServerRunsAMatchOverLoopback(t *testing.T) {
 		},
 	})
 
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // a bound for a loaded machine: the test ends as soon as its conditions are met
 	defer cancel()
 	var wg sync.WaitGroup
 	var clients []*client.Client
