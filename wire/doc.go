@@ -197,9 +197,10 @@
 // is written once, as the walk of its message type, which encodes, decodes, documents
 // and prints it. The messages a server handles per frame and per recipient (PlayerSync,
 // RemotePlayerSync, VehicleSync, RemoteVehicleSync, DamageReport, WeaponShot,
-// VehicleShot, RemoteWeaponShot, RemoteVehicleShot) also have hand-unrolled Append and
-// Decode methods, several times faster than the walk; the tests and the fuzz target run
-// them against the walk on every input and require the same bytes, values and errors.
+// VehicleShot, RemoteWeaponShot, RemoteVehicleShot) also have unrolled Append and Decode
+// methods, several times faster than the walk, generated from their walks (so the
+// layout is still written once); the tests and the fuzz target run them against the walk
+// on every input and require the same bytes, values and errors.
 // The benchmarks compare both with encoding/binary on mirror structs.
 //
 // # Concurrency
