@@ -17,8 +17,8 @@ func (m *PlayerSync) Append(dst []byte) ([]byte, error) {
 	vVelocityY, vVelocityYok := velocityStep(m.Velocity.Y)
 	vVelocityZ, vVelocityZok := velocityStep(m.Velocity.Z)
 	if !(m.Seat <= MaxSeat &&
-		(float32(m.Health) >= 0 && float32(m.Health) <= MaxVital) &&
-		(float32(m.Armor) >= 0 && float32(m.Armor) <= MaxVital) &&
+		(m.Health >= 0 && m.Health <= MaxVital) &&
+		(m.Armor >= 0 && m.Armor <= MaxVital) &&
 		(m.Position.X >= -MaxCoord && m.Position.X <= MaxCoord) &&
 		(m.Position.Y >= -MaxCoord && m.Position.Y <= MaxCoord) &&
 		(m.Position.Z >= -MaxCoord && m.Position.Z <= MaxCoord) &&
@@ -40,15 +40,15 @@ func (m *PlayerSync) Append(dst []byte) ([]byte, error) {
 	out, b := extend(dst, 48)
 	_ = b[47]
 	b[0], b[1] = Version, byte(IDPlayerSync)
-	le.PutUint16(b[2:4], uint16(m.Seq))
-	le.PutUint16(b[4:6], uint16(m.VitalRev))
-	le.PutUint16(b[6:8], uint16(m.DamageSeq))
-	le.PutUint16(b[8:10], uint16(m.WeaponRev))
-	le.PutUint16(b[10:12], uint16(m.DeathEpoch))
+	le.PutUint16(b[2:4], m.Seq)
+	le.PutUint16(b[4:6], m.VitalRev)
+	le.PutUint16(b[6:8], m.DamageSeq)
+	le.PutUint16(b[8:10], m.WeaponRev)
+	le.PutUint16(b[10:12], m.DeathEpoch)
 	b[12] = m.Weapon
 	b[13] = bit(m.Alive, 0) | bit(m.FireHeld, 1) | (m.Seat&0xf)<<2
-	le.PutUint16(b[14:16], uint16(m.Clip))
-	le.PutUint16(b[16:18], uint16(m.Total))
+	le.PutUint16(b[14:16], m.Clip)
+	le.PutUint16(b[16:18], m.Total)
 	putF32(b[18:22], m.Health)
 	putF32(b[22:26], m.Armor)
 	putVec3(b[26:38], m.Position)
@@ -60,7 +60,7 @@ func (m *PlayerSync) Append(dst []byte) ([]byte, error) {
 	} else {
 		le.PutUint16(b[44:46], angleToWire(m.Facing))
 	}
-	le.PutUint16(b[46:48], uint16(m.Vehicle))
+	le.PutUint16(b[46:48], m.Vehicle)
 	return out, nil
 }
 
@@ -90,7 +90,7 @@ func (m *PlayerSync) Decode(b []byte) error {
 	vVelocityZ := int16(le.Uint16(b[42:44]))
 	vVelocity := Vec3{float32(vVelocityX) / VelocityScale, float32(vVelocityY) / VelocityScale, float32(vVelocityZ) / VelocityScale}
 	vFacing := angleFromWire(le.Uint16(b[44:46]))
-	vVehicle := uint16(le.Uint16(b[46:48]))
+	vVehicle := le.Uint16(b[46:48])
 	if gFlags>>6 == 0 &&
 		vSeat <= MaxSeat &&
 		spanBits(b[18:22], 0, MaxVital) &&
@@ -143,8 +143,8 @@ func (m *RemotePlayerSync) Append(dst []byte) ([]byte, error) {
 	vVelocityZ, vVelocityZok := velocityStep(m.Velocity.Z)
 	if !(uint16(m.Player) != 0xFFFF &&
 		m.Seat <= MaxSeat &&
-		(float32(m.Health) >= 0 && float32(m.Health) <= MaxVital) &&
-		(float32(m.Armor) >= 0 && float32(m.Armor) <= MaxVital) &&
+		(m.Health >= 0 && m.Health <= MaxVital) &&
+		(m.Armor >= 0 && m.Armor <= MaxVital) &&
 		(m.Position.X >= -MaxCoord && m.Position.X <= MaxCoord) &&
 		(m.Position.Y >= -MaxCoord && m.Position.Y <= MaxCoord) &&
 		(m.Position.Z >= -MaxCoord && m.Position.Z <= MaxCoord) &&
@@ -170,11 +170,11 @@ func (m *RemotePlayerSync) Append(dst []byte) ([]byte, error) {
 	_ = b[43]
 	b[0], b[1] = Version, byte(IDRemotePlayerSync)
 	le.PutUint16(b[2:4], uint16(m.Player))
-	le.PutUint16(b[4:6], uint16(m.SyncSeq))
-	le.PutUint16(b[6:8], uint16(m.DeathEpoch))
+	le.PutUint16(b[4:6], m.SyncSeq)
+	le.PutUint16(b[6:8], m.DeathEpoch)
 	b[8] = bit(m.Alive, 0) | bit(m.FireHeld, 1) | bit(m.Stamp.Teammate, 2) | (m.Seat&0xf)<<3
-	le.PutUint16(b[9:11], uint16(m.Stamp.Rev))
-	le.PutUint16(b[11:13], uint16(m.DamageGroup))
+	le.PutUint16(b[9:11], m.Stamp.Rev)
+	le.PutUint16(b[11:13], m.DamageGroup)
 	b[13] = m.Weapon
 	putF32(b[14:18], m.Health)
 	putF32(b[18:22], m.Armor)
@@ -187,7 +187,7 @@ func (m *RemotePlayerSync) Append(dst []byte) ([]byte, error) {
 	} else {
 		le.PutUint16(b[40:42], angleToWire(m.Facing))
 	}
-	le.PutUint16(b[42:44], uint16(m.Vehicle))
+	le.PutUint16(b[42:44], m.Vehicle)
 	return out, nil
 }
 
@@ -216,7 +216,7 @@ func (m *RemotePlayerSync) Decode(b []byte) error {
 	vVelocityZ := int16(le.Uint16(b[38:40]))
 	vVelocity := Vec3{float32(vVelocityX) / VelocityScale, float32(vVelocityY) / VelocityScale, float32(vVelocityZ) / VelocityScale}
 	vFacing := angleFromWire(le.Uint16(b[40:42]))
-	vVehicle := uint16(le.Uint16(b[42:44]))
+	vVehicle := le.Uint16(b[42:44])
 	if vPlayer != 0xFFFF &&
 		gFlags>>7 == 0 &&
 		vSeat <= MaxSeat &&
@@ -274,7 +274,7 @@ func (m *VehicleSync) Append(dst []byte) ([]byte, error) {
 		(m.Position.Z >= -MaxCoord && m.Position.Z <= MaxCoord) &&
 		quatOK(m.Rotation, false) &&
 		vVelocityXok && vVelocityYok && vVelocityZok &&
-		(float32(m.Health) >= 0 && float32(m.Health) <= MaxVehicleHealth)) {
+		(m.Health >= 0 && m.Health <= MaxVehicleHealth)) {
 		var f fault
 		f.subject(uint16(m.Vehicle), "Vehicle")
 		f.vec3(m.Position, spanCoord, "Position")
@@ -288,8 +288,8 @@ func (m *VehicleSync) Append(dst []byte) ([]byte, error) {
 	out, b := extend(dst, 44)
 	_ = b[43]
 	b[0], b[1] = Version, byte(IDVehicleSync)
-	le.PutUint16(b[2:4], uint16(m.Seq))
-	le.PutUint16(b[4:6], uint16(m.Vehicle))
+	le.PutUint16(b[2:4], m.Seq)
+	le.PutUint16(b[4:6], m.Vehicle)
 	putVec3(b[6:18], m.Position)
 	putQuat(b[18:34], m.Rotation)
 	le.PutUint16(b[34:36], uint16(vVelocityX))
@@ -306,7 +306,7 @@ func (m *VehicleSync) Decode(b []byte) error {
 	}
 	_ = b[43]
 	vSeq := le.Uint16(b[2:4])
-	vVehicle := uint16(le.Uint16(b[4:6]))
+	vVehicle := le.Uint16(b[4:6])
 	vPosition := Vec3{math.Float32frombits(le.Uint32(b[6:10])), math.Float32frombits(le.Uint32(b[10:14])), math.Float32frombits(le.Uint32(b[14:18]))}
 	vRotation, vRotationOK := getQuatOK(b[18:34], false)
 	vVelocityX := int16(le.Uint16(b[34:36]))
@@ -357,7 +357,7 @@ func (m *RemoteVehicleSync) Append(dst []byte) ([]byte, error) {
 		(m.Position.Z >= -MaxCoord && m.Position.Z <= MaxCoord) &&
 		quatOK(m.Rotation, false) &&
 		vVelocityXok && vVelocityYok && vVelocityZok &&
-		(float32(m.Health) >= 0 && float32(m.Health) <= MaxVehicleHealth) &&
+		(m.Health >= 0 && m.Health <= MaxVehicleHealth) &&
 		(m.Driver != NoPlayer || !m.Stamp.Teammate)) {
 		var f fault
 		f.subject(uint16(m.Vehicle), "Vehicle")
@@ -373,11 +373,11 @@ func (m *RemoteVehicleSync) Append(dst []byte) ([]byte, error) {
 	out, b := extend(dst, 49)
 	_ = b[48]
 	b[0], b[1] = Version, byte(IDRemoteVehicleSync)
-	le.PutUint16(b[2:4], uint16(m.Vehicle))
+	le.PutUint16(b[2:4], m.Vehicle)
 	le.PutUint16(b[4:6], uint16(m.Driver))
-	le.PutUint16(b[6:8], uint16(m.SyncSeq))
+	le.PutUint16(b[6:8], m.SyncSeq)
 	b[8] = putBool(m.Stamp.Teammate)
-	le.PutUint16(b[9:11], uint16(m.Stamp.Rev))
+	le.PutUint16(b[9:11], m.Stamp.Rev)
 	putVec3(b[11:23], m.Position)
 	putQuat(b[23:39], m.Rotation)
 	le.PutUint16(b[39:41], uint16(vVelocityX))
@@ -393,7 +393,7 @@ func (m *RemoteVehicleSync) Decode(b []byte) error {
 		return checkHeader(b, IDRemoteVehicleSync)
 	}
 	_ = b[48]
-	vVehicle := uint16(le.Uint16(b[2:4]))
+	vVehicle := le.Uint16(b[2:4])
 	vDriver := PlayerID(le.Uint16(b[4:6]))
 	vSyncSeq := le.Uint16(b[6:8])
 	vStampTeammate := b[8] == 1
@@ -445,11 +445,11 @@ func (m *RemoteVehicleSync) Decode(b []byte) error {
 // Append validates m and appends its DamageReport encoding to dst; see Message.
 func (m *DamageReport) Append(dst []byte) ([]byte, error) {
 	if !(uint8(m.Ref.Kind) < uint8(refKindCount) &&
-		(float32(m.HealthBefore) >= 0 && float32(m.HealthBefore) <= MaxVital) &&
-		(float32(m.ArmorBefore) >= 0 && float32(m.ArmorBefore) <= MaxVital) &&
-		(float32(m.HealthAfter) >= 0 && float32(m.HealthAfter) <= MaxVital) &&
-		(float32(m.ArmorAfter) >= 0 && float32(m.ArmorAfter) <= MaxVital) &&
-		(float32(m.Loss) >= 0 && float32(m.Loss) <= MaxLoss) &&
+		(m.HealthBefore >= 0 && m.HealthBefore <= MaxVital) &&
+		(m.ArmorBefore >= 0 && m.ArmorBefore <= MaxVital) &&
+		(m.HealthAfter >= 0 && m.HealthAfter <= MaxVital) &&
+		(m.ArmorAfter >= 0 && m.ArmorAfter <= MaxVital) &&
+		(m.Loss >= 0 && m.Loss <= MaxLoss) &&
 		(m.Ref.Kind != RefNone || m.Ref.Seq == 0) &&
 		(!refNeedsAttacker(m.Ref.Kind) || m.Attacker != NoPlayer)) {
 		var f fault
@@ -468,13 +468,13 @@ func (m *DamageReport) Append(dst []byte) ([]byte, error) {
 	out, b := extend(dst, 33)
 	_ = b[32]
 	b[0], b[1] = Version, byte(IDDamageReport)
-	le.PutUint16(b[2:4], uint16(m.DamageSeq))
-	le.PutUint16(b[4:6], uint16(m.VitalRev))
+	le.PutUint16(b[2:4], m.DamageSeq)
+	le.PutUint16(b[4:6], m.VitalRev)
 	le.PutUint16(b[6:8], uint16(m.Attacker))
 	b[8] = m.Weapon
 	b[9] = m.BodyPart
 	b[10] = uint8(m.Ref.Kind)
-	le.PutUint16(b[11:13], uint16(m.Ref.Seq))
+	le.PutUint16(b[11:13], m.Ref.Seq)
 	putF32(b[13:17], m.HealthBefore)
 	putF32(b[17:21], m.ArmorBefore)
 	putF32(b[21:25], m.HealthAfter)
@@ -560,12 +560,12 @@ func (m *WeaponShot) Append(dst []byte) ([]byte, error) {
 	out, b := extend(dst, 36)
 	_ = b[35]
 	b[0], b[1] = Version, byte(IDWeaponShot)
-	le.PutUint16(b[2:4], uint16(m.ShotSeq))
-	le.PutUint16(b[4:6], uint16(m.DeathEpoch))
-	le.PutUint16(b[6:8], uint16(m.PropertiesRev))
+	le.PutUint16(b[2:4], m.ShotSeq)
+	le.PutUint16(b[4:6], m.DeathEpoch)
+	le.PutUint16(b[6:8], m.PropertiesRev)
 	b[8] = m.Weapon
 	b[9] = uint8(m.HitType)
-	le.PutUint16(b[10:12], uint16(m.HitID))
+	le.PutUint16(b[10:12], m.HitID)
 	putVec3(b[12:24], m.Origin)
 	putVec3(b[24:36], m.HitPos)
 	return out, nil
@@ -642,13 +642,13 @@ func (m *VehicleShot) Append(dst []byte) ([]byte, error) {
 	out, b := extend(dst, 38)
 	_ = b[37]
 	b[0], b[1] = Version, byte(IDVehicleShot)
-	le.PutUint16(b[2:4], uint16(m.ShotSeq))
-	le.PutUint16(b[4:6], uint16(m.DeathEpoch))
-	le.PutUint16(b[6:8], uint16(m.PropertiesRev))
-	le.PutUint16(b[8:10], uint16(m.Vehicle))
+	le.PutUint16(b[2:4], m.ShotSeq)
+	le.PutUint16(b[4:6], m.DeathEpoch)
+	le.PutUint16(b[6:8], m.PropertiesRev)
+	le.PutUint16(b[8:10], m.Vehicle)
 	b[10] = m.Weapon
 	b[11] = uint8(m.HitType)
-	le.PutUint16(b[12:14], uint16(m.HitID))
+	le.PutUint16(b[12:14], m.HitID)
 	putVec3(b[14:26], m.Origin)
 	putVec3(b[26:38], m.HitPos)
 	return out, nil
@@ -663,7 +663,7 @@ func (m *VehicleShot) Decode(b []byte) error {
 	vShotSeq := le.Uint16(b[2:4])
 	vDeathEpoch := le.Uint16(b[4:6])
 	vPropertiesRev := le.Uint16(b[6:8])
-	vVehicle := uint16(le.Uint16(b[8:10]))
+	vVehicle := le.Uint16(b[8:10])
 	vWeapon := b[10]
 	vHitType := HitType(b[11])
 	vHitID := le.Uint16(b[12:14])
@@ -753,16 +753,16 @@ func (m *RemoteWeaponShot) Append(dst []byte) ([]byte, error) {
 	_ = b[78]
 	b[0], b[1] = Version, byte(IDRemoteWeaponShot)
 	le.PutUint16(b[2:4], uint16(m.Shooter))
-	le.PutUint16(b[4:6], uint16(m.ShotSeq))
+	le.PutUint16(b[4:6], m.ShotSeq)
 	b[6] = m.Weapon
 	b[7] = uint8(m.HitType)
-	le.PutUint16(b[8:10], uint16(m.HitID))
+	le.PutUint16(b[8:10], m.HitID)
 	b[10] = bit(m.Stamp.Teammate, 0) | bit(m.Rewind.Valid, 1) | bit(m.Rewind.InVehicle, 2)
-	le.PutUint16(b[11:13], uint16(m.Stamp.Rev))
+	le.PutUint16(b[11:13], m.Stamp.Rev)
 	putVec3(b[13:25], m.Origin)
 	putVec3(b[25:37], m.HitPos)
 	putVec3(b[37:49], m.Rewind.Position)
-	le.PutUint16(b[49:51], uint16(m.Rewind.Vehicle))
+	le.PutUint16(b[49:51], m.Rewind.Vehicle)
 	putVec3(b[51:63], m.Rewind.VehiclePosition)
 	putQuat(b[63:79], m.Rewind.VehicleRotation)
 	return out, nil
@@ -787,7 +787,7 @@ func (m *RemoteWeaponShot) Decode(b []byte) error {
 	vOrigin := Vec3{math.Float32frombits(le.Uint32(b[13:17])), math.Float32frombits(le.Uint32(b[17:21])), math.Float32frombits(le.Uint32(b[21:25]))}
 	vHitPos := Vec3{math.Float32frombits(le.Uint32(b[25:29])), math.Float32frombits(le.Uint32(b[29:33])), math.Float32frombits(le.Uint32(b[33:37]))}
 	vRewindPosition := Vec3{math.Float32frombits(le.Uint32(b[37:41])), math.Float32frombits(le.Uint32(b[41:45])), math.Float32frombits(le.Uint32(b[45:49]))}
-	vRewindVehicle := uint16(le.Uint16(b[49:51]))
+	vRewindVehicle := le.Uint16(b[49:51])
 	vRewindVehiclePosition := Vec3{math.Float32frombits(le.Uint32(b[51:55])), math.Float32frombits(le.Uint32(b[55:59])), math.Float32frombits(le.Uint32(b[59:63]))}
 	vRewindVehicleRotation, vRewindVehicleRotationOK := getQuatOK(b[63:79], true)
 	if vShooter != 0xFFFF &&
@@ -897,17 +897,17 @@ func (m *RemoteVehicleShot) Append(dst []byte) ([]byte, error) {
 	_ = b[80]
 	b[0], b[1] = Version, byte(IDRemoteVehicleShot)
 	le.PutUint16(b[2:4], uint16(m.Shooter))
-	le.PutUint16(b[4:6], uint16(m.Vehicle))
-	le.PutUint16(b[6:8], uint16(m.ShotSeq))
+	le.PutUint16(b[4:6], m.Vehicle)
+	le.PutUint16(b[6:8], m.ShotSeq)
 	b[8] = m.Weapon
 	b[9] = uint8(m.HitType)
-	le.PutUint16(b[10:12], uint16(m.HitID))
+	le.PutUint16(b[10:12], m.HitID)
 	b[12] = bit(m.Stamp.Teammate, 0) | bit(m.Rewind.Valid, 1) | bit(m.Rewind.InVehicle, 2)
-	le.PutUint16(b[13:15], uint16(m.Stamp.Rev))
+	le.PutUint16(b[13:15], m.Stamp.Rev)
 	putVec3(b[15:27], m.Origin)
 	putVec3(b[27:39], m.HitPos)
 	putVec3(b[39:51], m.Rewind.Position)
-	le.PutUint16(b[51:53], uint16(m.Rewind.Vehicle))
+	le.PutUint16(b[51:53], m.Rewind.Vehicle)
 	putVec3(b[53:65], m.Rewind.VehiclePosition)
 	putQuat(b[65:81], m.Rewind.VehicleRotation)
 	return out, nil
@@ -920,7 +920,7 @@ func (m *RemoteVehicleShot) Decode(b []byte) error {
 	}
 	_ = b[80]
 	vShooter := PlayerID(le.Uint16(b[2:4]))
-	vVehicle := uint16(le.Uint16(b[4:6]))
+	vVehicle := le.Uint16(b[4:6])
 	vShotSeq := le.Uint16(b[6:8])
 	vWeapon := b[8]
 	vHitType := HitType(b[9])
@@ -933,7 +933,7 @@ func (m *RemoteVehicleShot) Decode(b []byte) error {
 	vOrigin := Vec3{math.Float32frombits(le.Uint32(b[15:19])), math.Float32frombits(le.Uint32(b[19:23])), math.Float32frombits(le.Uint32(b[23:27]))}
 	vHitPos := Vec3{math.Float32frombits(le.Uint32(b[27:31])), math.Float32frombits(le.Uint32(b[31:35])), math.Float32frombits(le.Uint32(b[35:39]))}
 	vRewindPosition := Vec3{math.Float32frombits(le.Uint32(b[39:43])), math.Float32frombits(le.Uint32(b[43:47])), math.Float32frombits(le.Uint32(b[47:51]))}
-	vRewindVehicle := uint16(le.Uint16(b[51:53]))
+	vRewindVehicle := le.Uint16(b[51:53])
 	vRewindVehiclePosition := Vec3{math.Float32frombits(le.Uint32(b[53:57])), math.Float32frombits(le.Uint32(b[57:61])), math.Float32frombits(le.Uint32(b[61:65]))}
 	vRewindVehicleRotation, vRewindVehicleRotationOK := getQuatOK(b[65:81], true)
 	if vShooter != 0xFFFF &&

@@ -10,6 +10,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -216,7 +217,7 @@ func (w *walks) flatten(typ string) ([]*op, error) {
 			switch fun := call.Fun.(type) {
 			case *ast.SelectorExpr:
 				if fun.Sel.Name == "walk" { // a nested walk: m.Rewind.walk(c)
-					t := w.typeOfNested(typ, w.src(fun.X), recv)
+					t := typeOfNested(w.src(fun.X))
 					nested, ok := w.methods[t]
 					if !ok {
 						return fmt.Errorf("wiregen: %s: no walk for %s", typ, t)
@@ -326,7 +327,8 @@ func (w *walks) flatten(typ string) ([]*op, error) {
 		}
 		return nil
 	}
-	if err := body(fn, nil); err != nil {
+	// The generated methods name their receiver m, whatever the walk calls it.
+	if err := body(fn, map[string]ast.Expr{recv: ast.NewIdent("m")}); err != nil {
 		return nil, err
 	}
 	return ops, nil
@@ -335,7 +337,7 @@ func (w *walks) flatten(typ string) ([]*op, error) {
 // typeOfNested names the type of a nested walk's receiver: m.Rewind -> Rewind (the
 // field's name is its type's name, which every nested walk of package wire follows;
 // flatten fails on a name without a walk).
-func (w *walks) typeOfNested(typ, x, recv string) string {
+func typeOfNested(x string) string {
 	i := strings.LastIndex(x, ".")
 	return x[i+1:]
 }
@@ -399,7 +401,9 @@ func GenerateHot(dir string) ([]byte, error) {
 		if err := g.appendMethod(); err != nil {
 			return nil, err
 		}
-		g.decodeMethod()
+		if err := g.decodeMethod(); err != nil {
+			return nil, err
+		}
 	}
 	out, err := format.Source(b.Bytes())
 	if err != nil {
@@ -459,7 +463,7 @@ func (g *gen) appendMethod() error {
 			checks = append(checks, o.expr+" <= "+o.arg)
 		case "f32":
 			lo, hi := g.span(o.arg)
-			checks = append(checks, inRange("float32("+o.expr+")", lo, hi))
+			checks = append(checks, inRange(o.expr, lo, hi))
 		case "vec3":
 			lo, hi := g.span(o.arg)
 			for _, a := range []string{"X", "Y", "Z"} {
@@ -535,7 +539,7 @@ func (g *gen) appendMethod() error {
 				g.p("b[%d] = %s", o.off, strings.Join(groups[o], " | "))
 			}
 		case "u16", "id16":
-			g.p("le.PutUint16(%s, uint16(%s))", r, o.expr)
+			g.p("le.PutUint16(%s, %s)", r, conv("uint16", o.typ, o.expr))
 		case "u32":
 			g.p("le.PutUint32(b[%d:%d], %s)", o.off, o.off+4, o.expr)
 		case "f32":
@@ -557,7 +561,7 @@ func (g *gen) appendMethod() error {
 	return nil
 }
 
-func (g *gen) decodeMethod() {
+func (g *gen) decodeMethod() error {
 	g.p("\n// Decode decodes one %s from b into m; on error m is unchanged. See Message.", g.typ)
 	g.p("func (m *%s) Decode(b []byte) error {", g.typ)
 	g.p("if len(b) != %d || b[0] != Version || ID(b[1]) != %s {\nreturn checkHeader(b, %s)\n}", g.size, g.id, g.id)
@@ -589,7 +593,7 @@ func (g *gen) decodeMethod() {
 		case "u16":
 			g.p("%s := le.Uint16(%s)", o.local, r)
 		case "id16":
-			g.p("%s := %s(le.Uint16(%s))", o.local, o.typ, r)
+			g.p("%s := %s", o.local, conv(o.typ, "uint16", "le.Uint16("+r+")"))
 			if o.arg == "false" {
 				checks = append(checks, o.local+" != 0xFFFF")
 			}
@@ -622,7 +626,11 @@ func (g *gen) decodeMethod() {
 		case "angle":
 			g.p("%s := angleFromWire(le.Uint16(%s))", o.local, r)
 		case "rule":
-			checks = append(checks, "("+g.w.src(onLocals(o.ruleOn, locals, g.w))+")")
+			on := onLocals(o.ruleOn, locals, g.w)
+			if readsM.MatchString(g.w.src(on)) {
+				return fmt.Errorf("wiregen: %s: rule %s reads a field the walk does not decode", g.typ, o.expr)
+			}
+			checks = append(checks, "("+g.w.src(on)+")")
 		}
 	}
 	if len(checks) == 0 {
@@ -640,9 +648,22 @@ func (g *gen) decodeMethod() {
 	g.p("// A check failed: the walk names it.")
 	g.p("c, err := startDecode(b, %s)\nif err != nil {\nreturn err\n}", g.id)
 	g.p("var t %s\nt.walk(&c)\nif err := c.endDecode(); err != nil {\nreturn err\n}\n*m = t\nreturn nil\n}", g.typ)
+	return nil
 }
 
 func groupLocal(o *op) string { return "g" + o.name }
+
+// readsM finds a read of the message (m.X) left in a rule after onLocals: a field the
+// flattened walk does not decode, which the decode would read from the old value.
+var readsM = regexp.MustCompile(`(^|[^A-Za-z0-9_.])m\.`)
+
+// conv converts v of type from to type to, when they differ.
+func conv(to, from, v string) string {
+	if to == from {
+		return v
+	}
+	return to + "(" + v + ")"
+}
 
 // onLocals rewrites a rule's condition on m to the decode locals.
 func onLocals(e ast.Expr, locals map[string]string, w *walks) ast.Expr {
