@@ -131,10 +131,9 @@ func quatOK(q Quat, optional bool) bool {
 	return n >= quatNorm2Min && n <= quatNorm2Max
 }
 
-// spanBits reports whether the float32 in b reads as valid in lo..hi (f32 of a span with
-// these bounds): within them, and not -0.
-func spanBits(b []byte, lo, hi float32) bool {
-	bits := le.Uint32(b)
+// spanBits reports whether the float32 with these bits reads as valid in lo..hi (f32 of a
+// span with these bounds): within them, and not -0.
+func spanBits(bits uint32, lo, hi float32) bool {
 	v := math.Float32frombits(bits)
 	return v >= lo && v <= hi && bits != negZero
 }

@@ -70,59 +70,53 @@ func (m *PlayerSync) Decode(b []byte) error {
 		return checkHeader(b, IDPlayerSync)
 	}
 	_ = b[47]
-	vSeq := le.Uint16(b[2:4])
-	vVitalRev := le.Uint16(b[4:6])
-	vDamageSeq := le.Uint16(b[6:8])
-	vWeaponRev := le.Uint16(b[8:10])
-	vDeathEpoch := le.Uint16(b[10:12])
-	vWeapon := b[12]
 	gFlags := b[13]
-	vAlive := gFlags&0x1 != 0
-	vFireHeld := gFlags&0x2 != 0
-	vSeat := gFlags >> 2 & 0xf
-	vClip := le.Uint16(b[14:16])
-	vTotal := le.Uint16(b[16:18])
-	vHealth := math.Float32frombits(le.Uint32(b[18:22]))
-	vArmor := math.Float32frombits(le.Uint32(b[22:26]))
-	vPosition := Vec3{math.Float32frombits(le.Uint32(b[26:30])), math.Float32frombits(le.Uint32(b[30:34])), math.Float32frombits(le.Uint32(b[34:38]))}
+	vHealthBits := le.Uint32(b[18:22])
+	vArmorBits := le.Uint32(b[22:26])
+	vPositionX := le.Uint32(b[26:30])
+	vPositionY := le.Uint32(b[30:34])
+	vPositionZ := le.Uint32(b[34:38])
 	vVelocityX := int16(le.Uint16(b[38:40]))
 	vVelocityY := int16(le.Uint16(b[40:42]))
 	vVelocityZ := int16(le.Uint16(b[42:44]))
-	vVelocity := Vec3{float32(vVelocityX) / VelocityScale, float32(vVelocityY) / VelocityScale, float32(vVelocityZ) / VelocityScale}
-	vFacing := angleFromWire(le.Uint16(b[44:46]))
+	vSeat := gFlags >> 2 & 0xf
 	vVehicle := le.Uint16(b[46:48])
 	if gFlags>>6 == 0 &&
-		vSeat <= MaxSeat &&
-		spanBits(b[18:22], 0, MaxVital) &&
-		spanBits(b[22:26], 0, MaxVital) &&
-		spanBits(b[26:30], -MaxCoord, MaxCoord) &&
-		spanBits(b[30:34], -MaxCoord, MaxCoord) &&
-		spanBits(b[34:38], -MaxCoord, MaxCoord) &&
+		(gFlags>>2&0xf) <= MaxSeat &&
 		vVelocityX >= -maxVelocityStep &&
 		vVelocityY >= -maxVelocityStep &&
 		vVelocityZ >= -maxVelocityStep &&
-		(vVehicle != NoVehicle || vSeat == 0) {
+		(vVehicle != NoVehicle || vSeat == 0) &&
+		spanBits(vHealthBits, 0, MaxVital) &&
+		spanBits(vArmorBits, 0, MaxVital) &&
+		spanBits(vPositionX, -MaxCoord, MaxCoord) &&
+		spanBits(vPositionY, -MaxCoord, MaxCoord) &&
+		spanBits(vPositionZ, -MaxCoord, MaxCoord) {
 		// Field by field: a composite literal would be built aside and copied.
-		m.Seq = vSeq
-		m.VitalRev = vVitalRev
-		m.DamageSeq = vDamageSeq
-		m.WeaponRev = vWeaponRev
-		m.DeathEpoch = vDeathEpoch
-		m.Weapon = vWeapon
-		m.Alive = vAlive
-		m.FireHeld = vFireHeld
+		m.Seq = le.Uint16(b[2:4])
+		m.VitalRev = le.Uint16(b[4:6])
+		m.DamageSeq = le.Uint16(b[6:8])
+		m.WeaponRev = le.Uint16(b[8:10])
+		m.DeathEpoch = le.Uint16(b[10:12])
+		m.Weapon = b[12]
+		m.Alive = gFlags&0x1 != 0
+		m.FireHeld = gFlags&0x2 != 0
 		m.Seat = vSeat
-		m.Clip = vClip
-		m.Total = vTotal
-		m.Health = vHealth
-		m.Armor = vArmor
-		m.Position = vPosition
-		m.Velocity = vVelocity
-		m.Facing = vFacing
+		m.Clip = le.Uint16(b[14:16])
+		m.Total = le.Uint16(b[16:18])
+		m.Health = math.Float32frombits(vHealthBits)
+		m.Armor = math.Float32frombits(vArmorBits)
+		m.Position = Vec3{math.Float32frombits(vPositionX), math.Float32frombits(vPositionY), math.Float32frombits(vPositionZ)}
+		m.Velocity = Vec3{float32(vVelocityX) / VelocityScale, float32(vVelocityY) / VelocityScale, float32(vVelocityZ) / VelocityScale}
+		m.Facing = angleFromWire(le.Uint16(b[44:46]))
 		m.Vehicle = vVehicle
 		return nil
 	}
-	// A check failed: the walk names it.
+	return m.decodeByWalk(b)
+}
+
+// decodeByWalk decodes b with the walk, which names the first failure.
+func (m *PlayerSync) decodeByWalk(b []byte) error {
 	c, err := startDecode(b, IDPlayerSync)
 	if err != nil {
 		return err
@@ -197,59 +191,56 @@ func (m *RemotePlayerSync) Decode(b []byte) error {
 		return checkHeader(b, IDRemotePlayerSync)
 	}
 	_ = b[43]
-	vPlayer := PlayerID(le.Uint16(b[2:4]))
-	vSyncSeq := le.Uint16(b[4:6])
-	vDeathEpoch := le.Uint16(b[6:8])
 	gFlags := b[8]
-	vAlive := gFlags&0x1 != 0
-	vFireHeld := gFlags&0x2 != 0
-	vStampTeammate := gFlags&0x4 != 0
-	vSeat := gFlags >> 3 & 0xf
-	vStampRev := le.Uint16(b[9:11])
-	vDamageGroup := le.Uint16(b[11:13])
-	vWeapon := b[13]
-	vHealth := math.Float32frombits(le.Uint32(b[14:18]))
-	vArmor := math.Float32frombits(le.Uint32(b[18:22]))
-	vPosition := Vec3{math.Float32frombits(le.Uint32(b[22:26])), math.Float32frombits(le.Uint32(b[26:30])), math.Float32frombits(le.Uint32(b[30:34]))}
+	vHealthBits := le.Uint32(b[14:18])
+	vArmorBits := le.Uint32(b[18:22])
+	vPositionX := le.Uint32(b[22:26])
+	vPositionY := le.Uint32(b[26:30])
+	vPositionZ := le.Uint32(b[30:34])
 	vVelocityX := int16(le.Uint16(b[34:36]))
 	vVelocityY := int16(le.Uint16(b[36:38]))
 	vVelocityZ := int16(le.Uint16(b[38:40]))
-	vVelocity := Vec3{float32(vVelocityX) / VelocityScale, float32(vVelocityY) / VelocityScale, float32(vVelocityZ) / VelocityScale}
-	vFacing := angleFromWire(le.Uint16(b[40:42]))
+	vAlive := gFlags&0x1 != 0
+	vSeat := gFlags >> 3 & 0xf
+	vHealth := math.Float32frombits(vHealthBits)
 	vVehicle := le.Uint16(b[42:44])
-	if vPlayer != 0xFFFF &&
+	if le.Uint16(b[2:4]) != 0xFFFF &&
 		gFlags>>7 == 0 &&
-		vSeat <= MaxSeat &&
-		spanBits(b[14:18], 0, MaxVital) &&
-		spanBits(b[18:22], 0, MaxVital) &&
-		spanBits(b[22:26], -MaxCoord, MaxCoord) &&
-		spanBits(b[26:30], -MaxCoord, MaxCoord) &&
-		spanBits(b[30:34], -MaxCoord, MaxCoord) &&
+		(gFlags>>3&0xf) <= MaxSeat &&
 		vVelocityX >= -maxVelocityStep &&
 		vVelocityY >= -maxVelocityStep &&
 		vVelocityZ >= -maxVelocityStep &&
 		(vVehicle != NoVehicle || vSeat == 0) &&
-		(!vAlive || vHealth > 0) {
+		(!vAlive || vHealth > 0) &&
+		spanBits(vHealthBits, 0, MaxVital) &&
+		spanBits(vArmorBits, 0, MaxVital) &&
+		spanBits(vPositionX, -MaxCoord, MaxCoord) &&
+		spanBits(vPositionY, -MaxCoord, MaxCoord) &&
+		spanBits(vPositionZ, -MaxCoord, MaxCoord) {
 		// Field by field: a composite literal would be built aside and copied.
-		m.Player = vPlayer
-		m.SyncSeq = vSyncSeq
-		m.DeathEpoch = vDeathEpoch
+		m.Player = PlayerID(le.Uint16(b[2:4]))
+		m.SyncSeq = le.Uint16(b[4:6])
+		m.DeathEpoch = le.Uint16(b[6:8])
 		m.Alive = vAlive
-		m.FireHeld = vFireHeld
-		m.Stamp.Teammate = vStampTeammate
+		m.FireHeld = gFlags&0x2 != 0
+		m.Stamp.Teammate = gFlags&0x4 != 0
 		m.Seat = vSeat
-		m.Stamp.Rev = vStampRev
-		m.DamageGroup = vDamageGroup
-		m.Weapon = vWeapon
+		m.Stamp.Rev = le.Uint16(b[9:11])
+		m.DamageGroup = le.Uint16(b[11:13])
+		m.Weapon = b[13]
 		m.Health = vHealth
-		m.Armor = vArmor
-		m.Position = vPosition
-		m.Velocity = vVelocity
-		m.Facing = vFacing
+		m.Armor = math.Float32frombits(vArmorBits)
+		m.Position = Vec3{math.Float32frombits(vPositionX), math.Float32frombits(vPositionY), math.Float32frombits(vPositionZ)}
+		m.Velocity = Vec3{float32(vVelocityX) / VelocityScale, float32(vVelocityY) / VelocityScale, float32(vVelocityZ) / VelocityScale}
+		m.Facing = angleFromWire(le.Uint16(b[40:42]))
 		m.Vehicle = vVehicle
 		return nil
 	}
-	// A check failed: the walk names it.
+	return m.decodeByWalk(b)
+}
+
+// decodeByWalk decodes b with the walk, which names the first failure.
+func (m *RemotePlayerSync) decodeByWalk(b []byte) error {
 	c, err := startDecode(b, IDRemotePlayerSync)
 	if err != nil {
 		return err
@@ -305,34 +296,37 @@ func (m *VehicleSync) Decode(b []byte) error {
 		return checkHeader(b, IDVehicleSync)
 	}
 	_ = b[43]
-	vSeq := le.Uint16(b[2:4])
-	vVehicle := le.Uint16(b[4:6])
-	vPosition := Vec3{math.Float32frombits(le.Uint32(b[6:10])), math.Float32frombits(le.Uint32(b[10:14])), math.Float32frombits(le.Uint32(b[14:18]))}
+	vPositionX := le.Uint32(b[6:10])
+	vPositionY := le.Uint32(b[10:14])
+	vPositionZ := le.Uint32(b[14:18])
 	vRotation, vRotationOK := getQuatOK(b[18:34], false)
 	vVelocityX := int16(le.Uint16(b[34:36]))
 	vVelocityY := int16(le.Uint16(b[36:38]))
 	vVelocityZ := int16(le.Uint16(b[38:40]))
-	vVelocity := Vec3{float32(vVelocityX) / VelocityScale, float32(vVelocityY) / VelocityScale, float32(vVelocityZ) / VelocityScale}
-	vHealth := math.Float32frombits(le.Uint32(b[40:44]))
-	if vVehicle != 0xFFFF &&
-		spanBits(b[6:10], -MaxCoord, MaxCoord) &&
-		spanBits(b[10:14], -MaxCoord, MaxCoord) &&
-		spanBits(b[14:18], -MaxCoord, MaxCoord) &&
-		vRotationOK &&
+	vHealthBits := le.Uint32(b[40:44])
+	if le.Uint16(b[4:6]) != 0xFFFF &&
 		vVelocityX >= -maxVelocityStep &&
 		vVelocityY >= -maxVelocityStep &&
 		vVelocityZ >= -maxVelocityStep &&
-		spanBits(b[40:44], 0, MaxVehicleHealth) {
+		spanBits(vPositionX, -MaxCoord, MaxCoord) &&
+		spanBits(vPositionY, -MaxCoord, MaxCoord) &&
+		spanBits(vPositionZ, -MaxCoord, MaxCoord) &&
+		vRotationOK &&
+		spanBits(vHealthBits, 0, MaxVehicleHealth) {
 		// Field by field: a composite literal would be built aside and copied.
-		m.Seq = vSeq
-		m.Vehicle = vVehicle
-		m.Position = vPosition
+		m.Seq = le.Uint16(b[2:4])
+		m.Vehicle = le.Uint16(b[4:6])
+		m.Position = Vec3{math.Float32frombits(vPositionX), math.Float32frombits(vPositionY), math.Float32frombits(vPositionZ)}
 		m.Rotation = vRotation
-		m.Velocity = vVelocity
-		m.Health = vHealth
+		m.Velocity = Vec3{float32(vVelocityX) / VelocityScale, float32(vVelocityY) / VelocityScale, float32(vVelocityZ) / VelocityScale}
+		m.Health = math.Float32frombits(vHealthBits)
 		return nil
 	}
-	// A check failed: the walk names it.
+	return m.decodeByWalk(b)
+}
+
+// decodeByWalk decodes b with the walk, which names the first failure.
+func (m *VehicleSync) decodeByWalk(b []byte) error {
 	c, err := startDecode(b, IDVehicleSync)
 	if err != nil {
 		return err
@@ -393,42 +387,44 @@ func (m *RemoteVehicleSync) Decode(b []byte) error {
 		return checkHeader(b, IDRemoteVehicleSync)
 	}
 	_ = b[48]
-	vVehicle := le.Uint16(b[2:4])
-	vDriver := PlayerID(le.Uint16(b[4:6]))
-	vSyncSeq := le.Uint16(b[6:8])
-	vStampTeammate := b[8] == 1
-	vStampRev := le.Uint16(b[9:11])
-	vPosition := Vec3{math.Float32frombits(le.Uint32(b[11:15])), math.Float32frombits(le.Uint32(b[15:19])), math.Float32frombits(le.Uint32(b[19:23]))}
+	vPositionX := le.Uint32(b[11:15])
+	vPositionY := le.Uint32(b[15:19])
+	vPositionZ := le.Uint32(b[19:23])
 	vRotation, vRotationOK := getQuatOK(b[23:39], false)
 	vVelocityX := int16(le.Uint16(b[39:41]))
 	vVelocityY := int16(le.Uint16(b[41:43]))
 	vVelocityZ := int16(le.Uint16(b[43:45]))
-	vVelocity := Vec3{float32(vVelocityX) / VelocityScale, float32(vVelocityY) / VelocityScale, float32(vVelocityZ) / VelocityScale}
-	vHealth := math.Float32frombits(le.Uint32(b[45:49]))
-	if vVehicle != 0xFFFF &&
+	vHealthBits := le.Uint32(b[45:49])
+	vDriver := PlayerID(le.Uint16(b[4:6]))
+	vStampTeammate := b[8] == 1
+	if le.Uint16(b[2:4]) != 0xFFFF &&
 		b[8] <= 1 &&
-		spanBits(b[11:15], -MaxCoord, MaxCoord) &&
-		spanBits(b[15:19], -MaxCoord, MaxCoord) &&
-		spanBits(b[19:23], -MaxCoord, MaxCoord) &&
-		vRotationOK &&
 		vVelocityX >= -maxVelocityStep &&
 		vVelocityY >= -maxVelocityStep &&
 		vVelocityZ >= -maxVelocityStep &&
-		spanBits(b[45:49], 0, MaxVehicleHealth) &&
-		(vDriver != NoPlayer || !vStampTeammate) {
+		(vDriver != NoPlayer || !vStampTeammate) &&
+		spanBits(vPositionX, -MaxCoord, MaxCoord) &&
+		spanBits(vPositionY, -MaxCoord, MaxCoord) &&
+		spanBits(vPositionZ, -MaxCoord, MaxCoord) &&
+		vRotationOK &&
+		spanBits(vHealthBits, 0, MaxVehicleHealth) {
 		// Field by field: a composite literal would be built aside and copied.
-		m.Vehicle = vVehicle
+		m.Vehicle = le.Uint16(b[2:4])
 		m.Driver = vDriver
-		m.SyncSeq = vSyncSeq
+		m.SyncSeq = le.Uint16(b[6:8])
 		m.Stamp.Teammate = vStampTeammate
-		m.Stamp.Rev = vStampRev
-		m.Position = vPosition
+		m.Stamp.Rev = le.Uint16(b[9:11])
+		m.Position = Vec3{math.Float32frombits(vPositionX), math.Float32frombits(vPositionY), math.Float32frombits(vPositionZ)}
 		m.Rotation = vRotation
-		m.Velocity = vVelocity
-		m.Health = vHealth
+		m.Velocity = Vec3{float32(vVelocityX) / VelocityScale, float32(vVelocityY) / VelocityScale, float32(vVelocityZ) / VelocityScale}
+		m.Health = math.Float32frombits(vHealthBits)
 		return nil
 	}
-	// A check failed: the walk names it.
+	return m.decodeByWalk(b)
+}
+
+// decodeByWalk decodes b with the walk, which names the first failure.
+func (m *RemoteVehicleSync) decodeByWalk(b []byte) error {
 	c, err := startDecode(b, IDRemoteVehicleSync)
 	if err != nil {
 		return err
@@ -489,42 +485,42 @@ func (m *DamageReport) Decode(b []byte) error {
 		return checkHeader(b, IDDamageReport)
 	}
 	_ = b[32]
-	vDamageSeq := le.Uint16(b[2:4])
-	vVitalRev := le.Uint16(b[4:6])
+	vHealthBeforeBits := le.Uint32(b[13:17])
+	vArmorBeforeBits := le.Uint32(b[17:21])
+	vHealthAfterBits := le.Uint32(b[21:25])
+	vArmorAfterBits := le.Uint32(b[25:29])
+	vLossBits := le.Uint32(b[29:33])
 	vAttacker := PlayerID(le.Uint16(b[6:8]))
-	vWeapon := b[8]
-	vBodyPart := b[9]
 	vRefKind := RefKind(b[10])
 	vRefSeq := le.Uint16(b[11:13])
-	vHealthBefore := math.Float32frombits(le.Uint32(b[13:17]))
-	vArmorBefore := math.Float32frombits(le.Uint32(b[17:21]))
-	vHealthAfter := math.Float32frombits(le.Uint32(b[21:25]))
-	vArmorAfter := math.Float32frombits(le.Uint32(b[25:29]))
-	vLoss := math.Float32frombits(le.Uint32(b[29:33]))
 	if b[10] < uint8(refKindCount) &&
-		spanBits(b[13:17], 0, MaxVital) &&
-		spanBits(b[17:21], 0, MaxVital) &&
-		spanBits(b[21:25], 0, MaxVital) &&
-		spanBits(b[25:29], 0, MaxVital) &&
-		spanBits(b[29:33], 0, MaxLoss) &&
 		(vRefKind != RefNone || vRefSeq == 0) &&
-		(!refNeedsAttacker(vRefKind) || vAttacker != NoPlayer) {
+		(!refNeedsAttacker(vRefKind) || vAttacker != NoPlayer) &&
+		spanBits(vHealthBeforeBits, 0, MaxVital) &&
+		spanBits(vArmorBeforeBits, 0, MaxVital) &&
+		spanBits(vHealthAfterBits, 0, MaxVital) &&
+		spanBits(vArmorAfterBits, 0, MaxVital) &&
+		spanBits(vLossBits, 0, MaxLoss) {
 		// Field by field: a composite literal would be built aside and copied.
-		m.DamageSeq = vDamageSeq
-		m.VitalRev = vVitalRev
+		m.DamageSeq = le.Uint16(b[2:4])
+		m.VitalRev = le.Uint16(b[4:6])
 		m.Attacker = vAttacker
-		m.Weapon = vWeapon
-		m.BodyPart = vBodyPart
+		m.Weapon = b[8]
+		m.BodyPart = b[9]
 		m.Ref.Kind = vRefKind
 		m.Ref.Seq = vRefSeq
-		m.HealthBefore = vHealthBefore
-		m.ArmorBefore = vArmorBefore
-		m.HealthAfter = vHealthAfter
-		m.ArmorAfter = vArmorAfter
-		m.Loss = vLoss
+		m.HealthBefore = math.Float32frombits(vHealthBeforeBits)
+		m.ArmorBefore = math.Float32frombits(vArmorBeforeBits)
+		m.HealthAfter = math.Float32frombits(vHealthAfterBits)
+		m.ArmorAfter = math.Float32frombits(vArmorAfterBits)
+		m.Loss = math.Float32frombits(vLossBits)
 		return nil
 	}
-	// A check failed: the walk names it.
+	return m.decodeByWalk(b)
+}
+
+// decodeByWalk decodes b with the walk, which names the first failure.
+func (m *DamageReport) decodeByWalk(b []byte) error {
 	c, err := startDecode(b, IDDamageReport)
 	if err != nil {
 		return err
@@ -577,34 +573,38 @@ func (m *WeaponShot) Decode(b []byte) error {
 		return checkHeader(b, IDWeaponShot)
 	}
 	_ = b[35]
-	vShotSeq := le.Uint16(b[2:4])
-	vDeathEpoch := le.Uint16(b[4:6])
-	vPropertiesRev := le.Uint16(b[6:8])
-	vWeapon := b[8]
+	vOriginX := le.Uint32(b[12:16])
+	vOriginY := le.Uint32(b[16:20])
+	vOriginZ := le.Uint32(b[20:24])
+	vHitPosX := le.Uint32(b[24:28])
+	vHitPosY := le.Uint32(b[28:32])
+	vHitPosZ := le.Uint32(b[32:36])
 	vHitType := HitType(b[9])
 	vHitID := le.Uint16(b[10:12])
-	vOrigin := Vec3{math.Float32frombits(le.Uint32(b[12:16])), math.Float32frombits(le.Uint32(b[16:20])), math.Float32frombits(le.Uint32(b[20:24]))}
-	vHitPos := Vec3{math.Float32frombits(le.Uint32(b[24:28])), math.Float32frombits(le.Uint32(b[28:32])), math.Float32frombits(le.Uint32(b[32:36]))}
 	if b[9] < uint8(hitTypeCount) &&
-		spanBits(b[12:16], -MaxCoord, MaxCoord) &&
-		spanBits(b[16:20], -MaxCoord, MaxCoord) &&
-		spanBits(b[20:24], -MaxCoord, MaxCoord) &&
-		spanBits(b[24:28], -MaxCoord, MaxCoord) &&
-		spanBits(b[28:32], -MaxCoord, MaxCoord) &&
-		spanBits(b[32:36], -MaxCoord, MaxCoord) &&
-		(vHitType != HitNone || vHitID == 0) {
+		(vHitType != HitNone || vHitID == 0) &&
+		spanBits(vOriginX, -MaxCoord, MaxCoord) &&
+		spanBits(vOriginY, -MaxCoord, MaxCoord) &&
+		spanBits(vOriginZ, -MaxCoord, MaxCoord) &&
+		spanBits(vHitPosX, -MaxCoord, MaxCoord) &&
+		spanBits(vHitPosY, -MaxCoord, MaxCoord) &&
+		spanBits(vHitPosZ, -MaxCoord, MaxCoord) {
 		// Field by field: a composite literal would be built aside and copied.
-		m.ShotSeq = vShotSeq
-		m.DeathEpoch = vDeathEpoch
-		m.PropertiesRev = vPropertiesRev
-		m.Weapon = vWeapon
+		m.ShotSeq = le.Uint16(b[2:4])
+		m.DeathEpoch = le.Uint16(b[4:6])
+		m.PropertiesRev = le.Uint16(b[6:8])
+		m.Weapon = b[8]
 		m.HitType = vHitType
 		m.HitID = vHitID
-		m.Origin = vOrigin
-		m.HitPos = vHitPos
+		m.Origin = Vec3{math.Float32frombits(vOriginX), math.Float32frombits(vOriginY), math.Float32frombits(vOriginZ)}
+		m.HitPos = Vec3{math.Float32frombits(vHitPosX), math.Float32frombits(vHitPosY), math.Float32frombits(vHitPosZ)}
 		return nil
 	}
-	// A check failed: the walk names it.
+	return m.decodeByWalk(b)
+}
+
+// decodeByWalk decodes b with the walk, which names the first failure.
+func (m *WeaponShot) decodeByWalk(b []byte) error {
 	c, err := startDecode(b, IDWeaponShot)
 	if err != nil {
 		return err
@@ -660,37 +660,40 @@ func (m *VehicleShot) Decode(b []byte) error {
 		return checkHeader(b, IDVehicleShot)
 	}
 	_ = b[37]
-	vShotSeq := le.Uint16(b[2:4])
-	vDeathEpoch := le.Uint16(b[4:6])
-	vPropertiesRev := le.Uint16(b[6:8])
-	vVehicle := le.Uint16(b[8:10])
-	vWeapon := b[10]
+	vOriginX := le.Uint32(b[14:18])
+	vOriginY := le.Uint32(b[18:22])
+	vOriginZ := le.Uint32(b[22:26])
+	vHitPosX := le.Uint32(b[26:30])
+	vHitPosY := le.Uint32(b[30:34])
+	vHitPosZ := le.Uint32(b[34:38])
 	vHitType := HitType(b[11])
 	vHitID := le.Uint16(b[12:14])
-	vOrigin := Vec3{math.Float32frombits(le.Uint32(b[14:18])), math.Float32frombits(le.Uint32(b[18:22])), math.Float32frombits(le.Uint32(b[22:26]))}
-	vHitPos := Vec3{math.Float32frombits(le.Uint32(b[26:30])), math.Float32frombits(le.Uint32(b[30:34])), math.Float32frombits(le.Uint32(b[34:38]))}
-	if vVehicle != 0xFFFF &&
+	if le.Uint16(b[8:10]) != 0xFFFF &&
 		b[11] < uint8(hitTypeCount) &&
-		spanBits(b[14:18], -MaxCoord, MaxCoord) &&
-		spanBits(b[18:22], -MaxCoord, MaxCoord) &&
-		spanBits(b[22:26], -MaxCoord, MaxCoord) &&
-		spanBits(b[26:30], -MaxCoord, MaxCoord) &&
-		spanBits(b[30:34], -MaxCoord, MaxCoord) &&
-		spanBits(b[34:38], -MaxCoord, MaxCoord) &&
-		(vHitType != HitNone || vHitID == 0) {
+		(vHitType != HitNone || vHitID == 0) &&
+		spanBits(vOriginX, -MaxCoord, MaxCoord) &&
+		spanBits(vOriginY, -MaxCoord, MaxCoord) &&
+		spanBits(vOriginZ, -MaxCoord, MaxCoord) &&
+		spanBits(vHitPosX, -MaxCoord, MaxCoord) &&
+		spanBits(vHitPosY, -MaxCoord, MaxCoord) &&
+		spanBits(vHitPosZ, -MaxCoord, MaxCoord) {
 		// Field by field: a composite literal would be built aside and copied.
-		m.ShotSeq = vShotSeq
-		m.DeathEpoch = vDeathEpoch
-		m.PropertiesRev = vPropertiesRev
-		m.Vehicle = vVehicle
-		m.Weapon = vWeapon
+		m.ShotSeq = le.Uint16(b[2:4])
+		m.DeathEpoch = le.Uint16(b[4:6])
+		m.PropertiesRev = le.Uint16(b[6:8])
+		m.Vehicle = le.Uint16(b[8:10])
+		m.Weapon = b[10]
 		m.HitType = vHitType
 		m.HitID = vHitID
-		m.Origin = vOrigin
-		m.HitPos = vHitPos
+		m.Origin = Vec3{math.Float32frombits(vOriginX), math.Float32frombits(vOriginY), math.Float32frombits(vOriginZ)}
+		m.HitPos = Vec3{math.Float32frombits(vHitPosX), math.Float32frombits(vHitPosY), math.Float32frombits(vHitPosZ)}
 		return nil
 	}
-	// A check failed: the walk names it.
+	return m.decodeByWalk(b)
+}
+
+// decodeByWalk decodes b with the walk, which names the first failure.
+func (m *VehicleShot) decodeByWalk(b []byte) error {
 	c, err := startDecode(b, IDVehicleShot)
 	if err != nil {
 		return err
@@ -774,65 +777,74 @@ func (m *RemoteWeaponShot) Decode(b []byte) error {
 		return checkHeader(b, IDRemoteWeaponShot)
 	}
 	_ = b[78]
-	vShooter := PlayerID(le.Uint16(b[2:4]))
-	vShotSeq := le.Uint16(b[4:6])
-	vWeapon := b[6]
+	gFlags := b[10]
+	vOriginX := le.Uint32(b[13:17])
+	vOriginY := le.Uint32(b[17:21])
+	vOriginZ := le.Uint32(b[21:25])
+	vHitPosX := le.Uint32(b[25:29])
+	vHitPosY := le.Uint32(b[29:33])
+	vHitPosZ := le.Uint32(b[33:37])
+	vRewindPositionX := le.Uint32(b[37:41])
+	vRewindPositionY := le.Uint32(b[41:45])
+	vRewindPositionZ := le.Uint32(b[45:49])
+	vRewindVehiclePositionX := le.Uint32(b[51:55])
+	vRewindVehiclePositionY := le.Uint32(b[55:59])
+	vRewindVehiclePositionZ := le.Uint32(b[59:63])
+	vRewindVehicleRotation, vRewindVehicleRotationOK := getQuatOK(b[63:79], true)
 	vHitType := HitType(b[7])
 	vHitID := le.Uint16(b[8:10])
-	gFlags := b[10]
-	vStampTeammate := gFlags&0x1 != 0
 	vRewindValid := gFlags&0x2 != 0
 	vRewindInVehicle := gFlags&0x4 != 0
-	vStampRev := le.Uint16(b[11:13])
-	vOrigin := Vec3{math.Float32frombits(le.Uint32(b[13:17])), math.Float32frombits(le.Uint32(b[17:21])), math.Float32frombits(le.Uint32(b[21:25]))}
-	vHitPos := Vec3{math.Float32frombits(le.Uint32(b[25:29])), math.Float32frombits(le.Uint32(b[29:33])), math.Float32frombits(le.Uint32(b[33:37]))}
-	vRewindPosition := Vec3{math.Float32frombits(le.Uint32(b[37:41])), math.Float32frombits(le.Uint32(b[41:45])), math.Float32frombits(le.Uint32(b[45:49]))}
+	vRewindPosition := Vec3{math.Float32frombits(vRewindPositionX), math.Float32frombits(vRewindPositionY), math.Float32frombits(vRewindPositionZ)}
 	vRewindVehicle := le.Uint16(b[49:51])
-	vRewindVehiclePosition := Vec3{math.Float32frombits(le.Uint32(b[51:55])), math.Float32frombits(le.Uint32(b[55:59])), math.Float32frombits(le.Uint32(b[59:63]))}
-	vRewindVehicleRotation, vRewindVehicleRotationOK := getQuatOK(b[63:79], true)
-	if vShooter != 0xFFFF &&
+	vRewindVehiclePosition := Vec3{math.Float32frombits(vRewindVehiclePositionX), math.Float32frombits(vRewindVehiclePositionY), math.Float32frombits(vRewindVehiclePositionZ)}
+	if le.Uint16(b[2:4]) != 0xFFFF &&
 		b[7] < uint8(hitTypeCount) &&
 		gFlags>>3 == 0 &&
-		spanBits(b[13:17], -MaxCoord, MaxCoord) &&
-		spanBits(b[17:21], -MaxCoord, MaxCoord) &&
-		spanBits(b[21:25], -MaxCoord, MaxCoord) &&
-		spanBits(b[25:29], -MaxCoord, MaxCoord) &&
-		spanBits(b[29:33], -MaxCoord, MaxCoord) &&
-		spanBits(b[33:37], -MaxCoord, MaxCoord) &&
-		spanBits(b[37:41], -MaxCoord, MaxCoord) &&
-		spanBits(b[41:45], -MaxCoord, MaxCoord) &&
-		spanBits(b[45:49], -MaxCoord, MaxCoord) &&
-		vRewindVehicle != 0xFFFF &&
-		spanBits(b[51:55], -MaxCoord, MaxCoord) &&
-		spanBits(b[55:59], -MaxCoord, MaxCoord) &&
-		spanBits(b[59:63], -MaxCoord, MaxCoord) &&
-		vRewindVehicleRotationOK &&
+		le.Uint16(b[49:51]) != 0xFFFF &&
 		(vRewindValid || vRewindPosition == Vec3{}) &&
 		(vRewindValid || !vRewindInVehicle) &&
 		(vRewindInVehicle || vRewindVehicle == 0) &&
 		(vRewindInVehicle || vRewindVehiclePosition == Vec3{}) &&
 		(vRewindInVehicle || vRewindVehicleRotation == Quat{}) &&
 		(!vRewindInVehicle || vRewindVehicleRotation != Quat{}) &&
-		(vHitType != HitNone || vHitID == 0) {
+		(vHitType != HitNone || vHitID == 0) &&
+		spanBits(vOriginX, -MaxCoord, MaxCoord) &&
+		spanBits(vOriginY, -MaxCoord, MaxCoord) &&
+		spanBits(vOriginZ, -MaxCoord, MaxCoord) &&
+		spanBits(vHitPosX, -MaxCoord, MaxCoord) &&
+		spanBits(vHitPosY, -MaxCoord, MaxCoord) &&
+		spanBits(vHitPosZ, -MaxCoord, MaxCoord) &&
+		spanBits(vRewindPositionX, -MaxCoord, MaxCoord) &&
+		spanBits(vRewindPositionY, -MaxCoord, MaxCoord) &&
+		spanBits(vRewindPositionZ, -MaxCoord, MaxCoord) &&
+		spanBits(vRewindVehiclePositionX, -MaxCoord, MaxCoord) &&
+		spanBits(vRewindVehiclePositionY, -MaxCoord, MaxCoord) &&
+		spanBits(vRewindVehiclePositionZ, -MaxCoord, MaxCoord) &&
+		vRewindVehicleRotationOK {
 		// Field by field: a composite literal would be built aside and copied.
-		m.Shooter = vShooter
-		m.ShotSeq = vShotSeq
-		m.Weapon = vWeapon
+		m.Shooter = PlayerID(le.Uint16(b[2:4]))
+		m.ShotSeq = le.Uint16(b[4:6])
+		m.Weapon = b[6]
 		m.HitType = vHitType
 		m.HitID = vHitID
-		m.Stamp.Teammate = vStampTeammate
+		m.Stamp.Teammate = gFlags&0x1 != 0
 		m.Rewind.Valid = vRewindValid
 		m.Rewind.InVehicle = vRewindInVehicle
-		m.Stamp.Rev = vStampRev
-		m.Origin = vOrigin
-		m.HitPos = vHitPos
+		m.Stamp.Rev = le.Uint16(b[11:13])
+		m.Origin = Vec3{math.Float32frombits(vOriginX), math.Float32frombits(vOriginY), math.Float32frombits(vOriginZ)}
+		m.HitPos = Vec3{math.Float32frombits(vHitPosX), math.Float32frombits(vHitPosY), math.Float32frombits(vHitPosZ)}
 		m.Rewind.Position = vRewindPosition
 		m.Rewind.Vehicle = vRewindVehicle
 		m.Rewind.VehiclePosition = vRewindVehiclePosition
 		m.Rewind.VehicleRotation = vRewindVehicleRotation
 		return nil
 	}
-	// A check failed: the walk names it.
+	return m.decodeByWalk(b)
+}
+
+// decodeByWalk decodes b with the walk, which names the first failure.
+func (m *RemoteWeaponShot) decodeByWalk(b []byte) error {
 	c, err := startDecode(b, IDRemoteWeaponShot)
 	if err != nil {
 		return err
@@ -919,68 +931,76 @@ func (m *RemoteVehicleShot) Decode(b []byte) error {
 		return checkHeader(b, IDRemoteVehicleShot)
 	}
 	_ = b[80]
-	vShooter := PlayerID(le.Uint16(b[2:4]))
-	vVehicle := le.Uint16(b[4:6])
-	vShotSeq := le.Uint16(b[6:8])
-	vWeapon := b[8]
+	gFlags := b[12]
+	vOriginX := le.Uint32(b[15:19])
+	vOriginY := le.Uint32(b[19:23])
+	vOriginZ := le.Uint32(b[23:27])
+	vHitPosX := le.Uint32(b[27:31])
+	vHitPosY := le.Uint32(b[31:35])
+	vHitPosZ := le.Uint32(b[35:39])
+	vRewindPositionX := le.Uint32(b[39:43])
+	vRewindPositionY := le.Uint32(b[43:47])
+	vRewindPositionZ := le.Uint32(b[47:51])
+	vRewindVehiclePositionX := le.Uint32(b[53:57])
+	vRewindVehiclePositionY := le.Uint32(b[57:61])
+	vRewindVehiclePositionZ := le.Uint32(b[61:65])
+	vRewindVehicleRotation, vRewindVehicleRotationOK := getQuatOK(b[65:81], true)
 	vHitType := HitType(b[9])
 	vHitID := le.Uint16(b[10:12])
-	gFlags := b[12]
-	vStampTeammate := gFlags&0x1 != 0
 	vRewindValid := gFlags&0x2 != 0
 	vRewindInVehicle := gFlags&0x4 != 0
-	vStampRev := le.Uint16(b[13:15])
-	vOrigin := Vec3{math.Float32frombits(le.Uint32(b[15:19])), math.Float32frombits(le.Uint32(b[19:23])), math.Float32frombits(le.Uint32(b[23:27]))}
-	vHitPos := Vec3{math.Float32frombits(le.Uint32(b[27:31])), math.Float32frombits(le.Uint32(b[31:35])), math.Float32frombits(le.Uint32(b[35:39]))}
-	vRewindPosition := Vec3{math.Float32frombits(le.Uint32(b[39:43])), math.Float32frombits(le.Uint32(b[43:47])), math.Float32frombits(le.Uint32(b[47:51]))}
+	vRewindPosition := Vec3{math.Float32frombits(vRewindPositionX), math.Float32frombits(vRewindPositionY), math.Float32frombits(vRewindPositionZ)}
 	vRewindVehicle := le.Uint16(b[51:53])
-	vRewindVehiclePosition := Vec3{math.Float32frombits(le.Uint32(b[53:57])), math.Float32frombits(le.Uint32(b[57:61])), math.Float32frombits(le.Uint32(b[61:65]))}
-	vRewindVehicleRotation, vRewindVehicleRotationOK := getQuatOK(b[65:81], true)
-	if vShooter != 0xFFFF &&
-		vVehicle != 0xFFFF &&
+	vRewindVehiclePosition := Vec3{math.Float32frombits(vRewindVehiclePositionX), math.Float32frombits(vRewindVehiclePositionY), math.Float32frombits(vRewindVehiclePositionZ)}
+	if le.Uint16(b[2:4]) != 0xFFFF &&
+		le.Uint16(b[4:6]) != 0xFFFF &&
 		b[9] < uint8(hitTypeCount) &&
 		gFlags>>3 == 0 &&
-		spanBits(b[15:19], -MaxCoord, MaxCoord) &&
-		spanBits(b[19:23], -MaxCoord, MaxCoord) &&
-		spanBits(b[23:27], -MaxCoord, MaxCoord) &&
-		spanBits(b[27:31], -MaxCoord, MaxCoord) &&
-		spanBits(b[31:35], -MaxCoord, MaxCoord) &&
-		spanBits(b[35:39], -MaxCoord, MaxCoord) &&
-		spanBits(b[39:43], -MaxCoord, MaxCoord) &&
-		spanBits(b[43:47], -MaxCoord, MaxCoord) &&
-		spanBits(b[47:51], -MaxCoord, MaxCoord) &&
-		vRewindVehicle != 0xFFFF &&
-		spanBits(b[53:57], -MaxCoord, MaxCoord) &&
-		spanBits(b[57:61], -MaxCoord, MaxCoord) &&
-		spanBits(b[61:65], -MaxCoord, MaxCoord) &&
-		vRewindVehicleRotationOK &&
+		le.Uint16(b[51:53]) != 0xFFFF &&
 		(vRewindValid || vRewindPosition == Vec3{}) &&
 		(vRewindValid || !vRewindInVehicle) &&
 		(vRewindInVehicle || vRewindVehicle == 0) &&
 		(vRewindInVehicle || vRewindVehiclePosition == Vec3{}) &&
 		(vRewindInVehicle || vRewindVehicleRotation == Quat{}) &&
 		(!vRewindInVehicle || vRewindVehicleRotation != Quat{}) &&
-		(vHitType != HitNone || vHitID == 0) {
+		(vHitType != HitNone || vHitID == 0) &&
+		spanBits(vOriginX, -MaxCoord, MaxCoord) &&
+		spanBits(vOriginY, -MaxCoord, MaxCoord) &&
+		spanBits(vOriginZ, -MaxCoord, MaxCoord) &&
+		spanBits(vHitPosX, -MaxCoord, MaxCoord) &&
+		spanBits(vHitPosY, -MaxCoord, MaxCoord) &&
+		spanBits(vHitPosZ, -MaxCoord, MaxCoord) &&
+		spanBits(vRewindPositionX, -MaxCoord, MaxCoord) &&
+		spanBits(vRewindPositionY, -MaxCoord, MaxCoord) &&
+		spanBits(vRewindPositionZ, -MaxCoord, MaxCoord) &&
+		spanBits(vRewindVehiclePositionX, -MaxCoord, MaxCoord) &&
+		spanBits(vRewindVehiclePositionY, -MaxCoord, MaxCoord) &&
+		spanBits(vRewindVehiclePositionZ, -MaxCoord, MaxCoord) &&
+		vRewindVehicleRotationOK {
 		// Field by field: a composite literal would be built aside and copied.
-		m.Shooter = vShooter
-		m.Vehicle = vVehicle
-		m.ShotSeq = vShotSeq
-		m.Weapon = vWeapon
+		m.Shooter = PlayerID(le.Uint16(b[2:4]))
+		m.Vehicle = le.Uint16(b[4:6])
+		m.ShotSeq = le.Uint16(b[6:8])
+		m.Weapon = b[8]
 		m.HitType = vHitType
 		m.HitID = vHitID
-		m.Stamp.Teammate = vStampTeammate
+		m.Stamp.Teammate = gFlags&0x1 != 0
 		m.Rewind.Valid = vRewindValid
 		m.Rewind.InVehicle = vRewindInVehicle
-		m.Stamp.Rev = vStampRev
-		m.Origin = vOrigin
-		m.HitPos = vHitPos
+		m.Stamp.Rev = le.Uint16(b[13:15])
+		m.Origin = Vec3{math.Float32frombits(vOriginX), math.Float32frombits(vOriginY), math.Float32frombits(vOriginZ)}
+		m.HitPos = Vec3{math.Float32frombits(vHitPosX), math.Float32frombits(vHitPosY), math.Float32frombits(vHitPosZ)}
 		m.Rewind.Position = vRewindPosition
 		m.Rewind.Vehicle = vRewindVehicle
 		m.Rewind.VehiclePosition = vRewindVehiclePosition
 		m.Rewind.VehicleRotation = vRewindVehicleRotation
 		return nil
 	}
-	// A check failed: the walk names it.
+	return m.decodeByWalk(b)
+}
+
+// decodeByWalk decodes b with the walk, which names the first failure.
+func (m *RemoteVehicleShot) decodeByWalk(b []byte) error {
 	c, err := startDecode(b, IDRemoteVehicleShot)
 	if err != nil {
 		return err

@@ -378,9 +378,10 @@ func size(ops []*op) int {
 //     rules) in one condition without names; when it fails, the same checks again
 //     through the named fault helpers of fast.go, in the walk's order, so the first
 //     failure (and the error) is the walk's; then the bytes, written in place.
-//   - Decode: the header and length at once, each field read into a local, every check
-//     on the raw bytes and the rules on the locals in one condition, then the fields
-//     stored one by one; when it fails, the walk itself decodes and names the failure.
+//   - Decode: the header and length at once, every check on the raw bytes and the rules
+//     (on locals holding the fields they read) in one condition, then the fields read
+//     and stored one by one; when it fails, the walk itself decodes and names the
+//     failure (decodeByWalk).
 //
 // Each first pass is exactly its walk's checks, which TestFastPathsMatchTheWalk and
 // FuzzDecode hold it to; a first pass stricter than the walk would only cost time (the
@@ -566,7 +567,11 @@ func (g *gen) decodeMethod() error {
 	g.p("func (m *%s) Decode(b []byte) error {", g.typ)
 	g.p("if len(b) != %d || b[0] != Version || ID(b[1]) != %s {\nreturn checkHeader(b, %s)\n}", g.size, g.id, g.id)
 	g.p("_ = b[%d]", g.size-1)
-	var checks []string
+	// First the value of each field as an expression of b (val), the lines that must run
+	// before the checks (pre: the bit groups' bytes, the raw velocity steps, the quats)
+	// and the checks on the raw bytes.
+	var pre, checks, rules []string
+	val := map[*op]string{}
 	locals := map[string]string{} // the Go value (m.Stamp.Rev) -> its local
 	for _, o := range g.ops {
 		if o.local != "" {
@@ -575,64 +580,91 @@ func (g *gen) decodeMethod() error {
 		r := fmt.Sprintf("b[%d:%d]", o.off, o.off+2)
 		switch o.prim {
 		case "u8":
-			g.p("%s := b[%d]", o.local, o.off)
+			val[o] = fmt.Sprintf("b[%d]", o.off)
 		case "enum8":
-			g.p("%s := %s(b[%d])", o.local, o.typ, o.off)
+			val[o] = fmt.Sprintf("%s(b[%d])", o.typ, o.off)
 			checks = append(checks, fmt.Sprintf("b[%d] < %s", o.off, o.arg))
 		case "bool":
-			g.p("%s := b[%d] == 1", o.local, o.off)
+			val[o] = fmt.Sprintf("b[%d] == 1", o.off)
 			checks = append(checks, fmt.Sprintf("b[%d] <= 1", o.off))
 		case "bits":
-			g.p("%s := b[%d]", groupLocal(o), o.off)
+			pre = append(pre, fmt.Sprintf("%s := b[%d]", groupLocal(o), o.off))
 			checks = append(checks, fmt.Sprintf("%s>>%d == 0", groupLocal(o), o.used))
 		case "bit":
-			g.p("%s := %s&%#x != 0", o.local, groupLocal(o.group), 1<<o.at)
+			val[o] = fmt.Sprintf("%s&%#x != 0", groupLocal(o.group), 1<<o.at)
 		case "bitsUint":
-			g.p("%s := %s >> %d & %#x", o.local, groupLocal(o.group), o.at, 1<<o.width-1)
-			checks = append(checks, o.local+" <= "+o.arg)
+			val[o] = fmt.Sprintf("%s >> %d & %#x", groupLocal(o.group), o.at, 1<<o.width-1)
+			checks = append(checks, "("+val[o]+") <= "+o.arg)
 		case "u16":
-			g.p("%s := le.Uint16(%s)", o.local, r)
+			val[o] = "le.Uint16(" + r + ")"
 		case "id16":
-			g.p("%s := %s", o.local, conv(o.typ, "uint16", "le.Uint16("+r+")"))
+			val[o] = conv(o.typ, "uint16", "le.Uint16("+r+")")
 			if o.arg == "false" {
-				checks = append(checks, o.local+" != 0xFFFF")
+				checks = append(checks, "le.Uint16("+r+") != 0xFFFF")
 			}
 		case "u32":
-			g.p("%s := le.Uint32(b[%d:%d])", o.local, o.off, o.off+4)
-		case "f32":
+			val[o] = fmt.Sprintf("le.Uint32(b[%d:%d])", o.off, o.off+4)
+		case "f32": // the bits read once, for the check and the value
 			lo, hi := g.span(o.arg)
-			g.p("%s := math.Float32frombits(le.Uint32(b[%d:%d]))", o.local, o.off, o.off+4)
-			checks = append(checks, fmt.Sprintf("spanBits(b[%d:%d], %s, %s)", o.off, o.off+4, lo, hi))
+			pre = append(pre, fmt.Sprintf("%sBits := le.Uint32(b[%d:%d])", o.local, o.off, o.off+4))
+			val[o] = "math.Float32frombits(" + o.local + "Bits)"
+			checks = append(checks, fmt.Sprintf("spanBits(%sBits, %s, %s)", o.local, lo, hi))
 		case "vec3":
 			lo, hi := g.span(o.arg)
 			var axes []string
-			for i := range 3 {
-				s := fmt.Sprintf("b[%d:%d]", o.off+4*i, o.off+4*i+4)
-				axes = append(axes, "math.Float32frombits(le.Uint32("+s+"))")
-				checks = append(checks, fmt.Sprintf("spanBits(%s, %s, %s)", s, lo, hi))
+			for i, a := range []string{"X", "Y", "Z"} {
+				pre = append(pre, fmt.Sprintf("%s%s := le.Uint32(b[%d:%d])", o.local, a, o.off+4*i, o.off+4*i+4))
+				axes = append(axes, "math.Float32frombits("+o.local+a+")")
+				checks = append(checks, fmt.Sprintf("spanBits(%s%s, %s, %s)", o.local, a, lo, hi))
 			}
-			g.p("%s := Vec3{%s}", o.local, strings.Join(axes, ", "))
+			val[o] = "Vec3{" + strings.Join(axes, ", ") + "}"
 		case "quat":
-			g.p("%s, %sOK := getQuatOK(b[%d:%d], %s)", o.local, o.local, o.off, o.off+16, o.arg)
+			pre = append(pre, fmt.Sprintf("%s, %sOK := getQuatOK(b[%d:%d], %s)", o.local, o.local, o.off, o.off+16, o.arg))
 			checks = append(checks, o.local+"OK")
 		case "velocity":
 			var axes []string
 			for i, a := range []string{"X", "Y", "Z"} {
-				g.p("%s%s := int16(le.Uint16(b[%d:%d]))", o.local, a, o.off+2*i, o.off+2*i+2)
+				pre = append(pre, fmt.Sprintf("%s%s := int16(le.Uint16(b[%d:%d]))", o.local, a, o.off+2*i, o.off+2*i+2))
 				checks = append(checks, fmt.Sprintf("%s%s >= -maxVelocityStep", o.local, a))
 				axes = append(axes, fmt.Sprintf("float32(%s%s) / VelocityScale", o.local, a))
 			}
-			g.p("%s := Vec3{%s}", o.local, strings.Join(axes, ", "))
+			val[o] = "Vec3{" + strings.Join(axes, ", ") + "}"
 		case "angle":
-			g.p("%s := angleFromWire(le.Uint16(%s))", o.local, r)
+			val[o] = "angleFromWire(le.Uint16(" + r + "))"
 		case "rule":
-			on := onLocals(o.ruleOn, locals, g.w)
-			if readsM.MatchString(g.w.src(on)) {
+			on := g.w.src(onLocals(o.ruleOn, locals, g.w))
+			if readsM.MatchString(on) {
 				return fmt.Errorf("wiregen: %s: rule %s reads a field the walk does not decode", g.typ, o.expr)
 			}
-			checks = append(checks, "("+g.w.src(on)+")")
+			rules = append(rules, "("+on+")")
 		}
 	}
+	// The fields a rule reads get a local before the checks; the others are read from
+	// b only once everything passed.
+	ruleText := strings.Join(rules, " ")
+	for _, o := range g.ops {
+		if v, ok := val[o]; ok && regexp.MustCompile(`\b`+o.local+`\b`).MatchString(ruleText) {
+			pre = append(pre, o.local+" := "+v)
+			val[o] = o.local
+		}
+		if o.prim == "quat" {
+			val[o] = o.local
+		}
+	}
+	for _, l := range pre {
+		g.p("%s", l)
+	}
+	// Integer checks and rules first, the float checks last: the order of a conjunction
+	// changes no result, and this one compiles to the tightest code.
+	var ints, floats []string
+	for _, c := range checks {
+		if strings.HasPrefix(c, "spanBits(") || strings.HasSuffix(c, "OK") {
+			floats = append(floats, c)
+		} else {
+			ints = append(ints, c)
+		}
+	}
+	checks = append(append(ints, rules...), floats...)
 	if len(checks) == 0 {
 		checks = []string{"true"}
 	}
@@ -642,10 +674,12 @@ func (g *gen) decodeMethod() error {
 		if o.local == "" {
 			continue
 		}
-		g.p("%s = %s", o.expr, o.local)
+		g.p("%s = %s", o.expr, val[o])
 	}
 	g.p("return nil\n}")
-	g.p("// A check failed: the walk names it.")
+	g.p("return m.decodeByWalk(b)\n}")
+	g.p("\n// decodeByWalk decodes b with the walk, which names the first failure.")
+	g.p("func (m *%s) decodeByWalk(b []byte) error {", g.typ)
 	g.p("c, err := startDecode(b, %s)\nif err != nil {\nreturn err\n}", g.id)
 	g.p("var t %s\nt.walk(&c)\nif err := c.endDecode(); err != nil {\nreturn err\n}\n*m = t\nreturn nil\n}", g.typ)
 	return nil
