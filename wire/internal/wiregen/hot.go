@@ -37,19 +37,19 @@ func isHot(typ string) bool {
 // op is one step of a flattened walk: a field primitive (in wire order, with its offset)
 // or a rule.
 type op struct {
-	prim   string // u8 u16 u32 id16 enum8 bool bits bit bitsUint f32 vec3 quat velocity angle rule
-	expr   string // the Go value (m.Stamp.Rev); for a rule, its condition on m
-	name   string // the field's name in the layout (Stamp.Rev)
-	typ    string // the Go type of the value, for decode
-	off    int    // byte offset in the message, header included
-	at     int    // bit fields: first bit
-	width  int    // bitsUint: width in bits
-	arg    string // id16: "none" flag; enum8: count; bitsUint: max; f32/vec3: span; quat: optional
-	local  string // the decode local holding the value
-	group  *op    // bit fields: their group's byte
-	used   int    // bits: bits assigned by the group
-	kind   string // rule: the kind
-	ruleOn ast.Expr
+	prim   string   // u8 u16 u32 id16 enum8 bool bits bit bitsUint f32 vec3 quat velocity angle rule
+	expr   string   // the Go value (m.Stamp.Rev); for a rule, its condition on m
+	name   string   // the field's name in the layout (Stamp.Rev)
+	typ    string   // the Go type of the value, for decode
+	off    int      // byte offset in the message, header included
+	at     int      // bit fields: first bit
+	width  int      // bitsUint: width in bits
+	arg    string   // id16: "none" flag; enum8: count; bitsUint: max; f32/vec3: span; quat: optional
+	local  string   // the decode local holding the value
+	group  *op      // bit fields: their group's byte
+	used   int      // bits: bits assigned by the group
+	kind   string   // rule: the kind
+	ruleOn ast.Expr // rule: its condition, to rewrite onto the decode locals
 }
 
 // walks holds the walk methods and the helper functions (hitRule) of package wire by name.
