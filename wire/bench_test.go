@@ -263,7 +263,7 @@ func BenchmarkBinaryRead(b *testing.B) {
 }
 
 // BenchmarkWalk measures the reference codec (the walk, which the cold messages use
-// for real) on the hot messages, to show what their hand-unrolled paths save. The
+// for real) on the hot messages, to show what their unrolled paths save. The
 // walks are called on concrete types, as the cold messages' methods do.
 func BenchmarkWalk(b *testing.B) {
 	ps := *sampleOf(b, IDPlayerSync).(*PlayerSync)

@@ -12,7 +12,8 @@ import (
 // layout for the documentation and the error texts, and formats String. A field's
 // valid range is a parameter of its walk call, so the range the codec enforces and the
 // range the documentation states cannot drift apart. The hot messages also have
-// hand-unrolled Append and Decode methods, held to their walk by the tests (fast.go).
+// unrolled Append and Decode methods, generated from their walks and held to them by the
+// tests (fast.go).
 
 type mode uint8
 

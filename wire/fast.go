@@ -10,13 +10,16 @@ import (
 // It pays a call and a mode switch per field, though, which the messages a server
 // handles per frame per recipient should not pay. The hot messages (hot.go: the frames
 // and their relays, the damage report, the shots and their relays) therefore have
-// hand-unrolled Append and Decode methods built from the helpers below.
+// unrolled Append and Decode methods built from the helpers below. hot.go is generated
+// from the walks by wire/internal/wiregen (`go generate ./wire`): the layout is still
+// written once, and TestGeneratedFastPathsAreCurrent fails when hot.go is stale.
 //
 // They are held to the walk, not trusted: TestFastPathsMatchTheWalk and FuzzDecode run
 // both on the same values and bytes and require the same bytes, the same values and the
 // same error (sentinel, message and field) every time, and every table test of the
 // package runs against them. The fast Append also validates everything before it
 // writes a byte, so a refused message leaves even the spare capacity of dst untouched.
+// A fast Decode that finds a failure lets the walk decode the message and name it.
 
 // fault is the first failure a fast path found, by field name. The name is turned into
 // the preallocated error of the walk's layout only when something failed.
@@ -114,26 +117,34 @@ func (f *fault) rule(ok bool, k kind, name string) {
 }
 
 // Checks without names, for the fast paths' first pass (every check at once): each is
-// exactly the check of the same field above (or, for bits, of its reader below).
+// exactly the check of the same field above (or of its reader below).
 
-func vital(v float32) bool { return v >= 0 && v <= MaxVital }
-
-func coord3(v Vec3) bool {
-	return v.X >= -MaxCoord && v.X <= MaxCoord && v.Y >= -MaxCoord && v.Y <= MaxCoord && v.Z >= -MaxCoord && v.Z <= MaxCoord
+// quatOK reports whether q is a valid quat field (finite, unit, or all 0 when optional).
+func quatOK(q Quat, optional bool) bool {
+	if !finite(q.W) || !finite(q.X) || !finite(q.Y) || !finite(q.Z) {
+		return false
+	}
+	if optional && q == (Quat{}) {
+		return true
+	}
+	n := float64(q.W)*float64(q.W) + float64(q.X)*float64(q.X) + float64(q.Y)*float64(q.Y) + float64(q.Z)*float64(q.Z)
+	return n >= quatNorm2Min && n <= quatNorm2Max
 }
 
-// vitalBits reports whether the float32 with these bits reads as a valid vital (f32 with
-// spanVital): in 0..MaxVital and not -0.
-func vitalBits(bits uint32) bool {
+// spanBits reports whether the float32 with these bits reads as valid in lo..hi (f32 of a
+// span with these bounds): within them, and not -0.
+func spanBits(bits uint32, lo, hi float32) bool {
 	v := math.Float32frombits(bits)
-	return v >= 0 && v <= MaxVital && bits != negZero
+	return v >= lo && v <= hi && bits != negZero
 }
 
-// coordBits reports whether the float32 with these bits reads as a valid coordinate (f32
-// with spanCoord): in -MaxCoord..MaxCoord and not -0.
-func coordBits(bits uint32) bool {
-	v := math.Float32frombits(bits)
-	return v >= -MaxCoord && v <= MaxCoord && bits != negZero
+// getQuatOK reads a quat field and reports whether it is valid (no -0, finite, unit or
+// all 0 when optional).
+func getQuatOK(b []byte, optional bool) (Quat, bool) {
+	_ = b[15]
+	w, x, y, z := le.Uint32(b[0:4]), le.Uint32(b[4:8]), le.Uint32(b[8:12]), le.Uint32(b[12:16])
+	q := Quat{math.Float32frombits(w), math.Float32frombits(x), math.Float32frombits(y), math.Float32frombits(z)}
+	return q, w != negZero && x != negZero && y != negZero && z != negZero && quatOK(q, optional)
 }
 
 // wireTurn is angleToWire for 0 <= a < 2π (the common case, an angle already in range):
@@ -185,16 +196,6 @@ func putQuat(b []byte, q Quat) {
 	putF32(b[12:16], q.Z)
 }
 
-func putVelocity(b []byte, v Vec3) {
-	_ = b[5]
-	x, _ := velocityStep(v.X)
-	y, _ := velocityStep(v.Y)
-	z, _ := velocityStep(v.Z)
-	le.PutUint16(b[0:2], uint16(x))
-	le.PutUint16(b[2:4], uint16(y))
-	le.PutUint16(b[4:6], uint16(z))
-}
-
 func putBool(v bool) byte {
 	if v {
 		return 1
@@ -207,81 +208,6 @@ func bit(v bool, at uint) byte {
 		return 1 << at
 	}
 	return 0
-}
-
-// Reading and checking bytes. Each reader returns the value and records the first
-// failure in f; b is exactly the bytes of the field.
-
-func (f *fault) f32(b []byte, s span, name string) float32 {
-	bits := le.Uint32(b)
-	v := math.Float32frombits(bits)
-	if lo, hi := s.bounds(); !(v >= lo && v <= hi) || bits == negZero {
-		f.badF32(bits, s, name)
-	}
-	return v
-}
-
-// badF32 classifies a float that failed the quick check.
-func (f *fault) badF32(bits uint32, s span, name string) {
-	if bits == negZero {
-		f.set(kindNonCanonical, name)
-	} else {
-		f.set(s.check(math.Float32frombits(bits)), name)
-	}
-}
-
-func (f *fault) getVec3(b []byte, s span, name string) Vec3 {
-	_ = b[11]
-	bx, by, bz := le.Uint32(b[0:4]), le.Uint32(b[4:8]), le.Uint32(b[8:12])
-	v := Vec3{math.Float32frombits(bx), math.Float32frombits(by), math.Float32frombits(bz)}
-	lo, hi := s.bounds()
-	if !(v.X >= lo && v.X <= hi && v.Y >= lo && v.Y <= hi && v.Z >= lo && v.Z <= hi) ||
-		bx == negZero || by == negZero || bz == negZero {
-		f.f32(b[0:4], s, name)
-		f.f32(b[4:8], s, name)
-		f.f32(b[8:12], s, name)
-	}
-	return v
-}
-
-func (f *fault) getQuat(b []byte, optional bool, name string) Quat {
-	_ = b[15]
-	q := Quat{f.f32(b[0:4], spanAny, name), f.f32(b[4:8], spanAny, name), f.f32(b[8:12], spanAny, name), f.f32(b[12:16], spanAny, name)}
-	if f.kind == kindNone {
-		f.quat(q, optional, name)
-	}
-	return q
-}
-
-func (f *fault) getVelocity(b []byte, name string) Vec3 {
-	_ = b[5]
-	x, y, z := int16(le.Uint16(b[0:2])), int16(le.Uint16(b[2:4])), int16(le.Uint16(b[4:6]))
-	if x < -maxVelocityStep || y < -maxVelocityStep || z < -maxVelocityStep {
-		f.set(kindOutOfRange, name)
-	}
-	return Vec3{float32(x) / VelocityScale, float32(y) / VelocityScale, float32(z) / VelocityScale}
-}
-
-func (f *fault) getBool(v byte, name string) bool {
-	if v > 1 {
-		f.set(kindInvalidEnum, name)
-	}
-	return v == 1
-}
-
-func (f *fault) getSubject(b []byte, name string) uint16 {
-	v := le.Uint16(b)
-	if v == 0xFFFF {
-		f.set(kindOutOfRange, name)
-	}
-	return v
-}
-
-// reserved records a flags byte with bits set at or above used.
-func (f *fault) reserved(flags byte, used uint, name string) {
-	if flags>>used != 0 {
-		f.set(kindNonCanonical, name)
-	}
 }
 
 // checkHeader checks the header and length of b for message id, like startDecode.

@@ -1,6 +1,6 @@
 //go:build ignore
 
-// gen writes methods.go (see package wire/internal/wiregen); `go generate ./wire` runs it.
+// gen writes methods.go and hot.go (see package wire/internal/wiregen); `go generate ./wire` runs it.
 package main
 
 import (
@@ -16,6 +16,13 @@ func main() {
 		log.Fatal(err)
 	}
 	if err := os.WriteFile(wiregen.Output, src, 0o644); err != nil {
+		log.Fatal(err)
+	}
+	hot, err := wiregen.GenerateHot(".")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(wiregen.HotOutput, hot, 0o644); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -107,7 +107,7 @@ const (
 
 // catalog lists every message: id, Go type (by constructor), direction and delivery.
 // It is the one list the rest of the package (layouts, Decoder, docs, tests) follows;
-// methods.go is generated from it (and from hot.go's fast paths).
+// methods.go is generated from it (hot.go, the fast paths, from the walks).
 //
 //go:generate go run gen.go
 func catalog() []entry {
