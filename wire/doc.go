@@ -199,7 +199,7 @@
 // RemotePlayerSync, VehicleSync, RemoteVehicleSync, DamageReport, WeaponShot,
 // VehicleShot, RemoteWeaponShot, RemoteVehicleShot) also have unrolled Append and Decode
 // methods, several times faster than the walk, generated from their walks by
-// wire/internal/wiregen (go generate ./wire), so the layout is still written once: each
+// internal/wiregen (go generate ./wire), so the layout is still written once: each
 // checks every field at once and runs the checks one by one, in the walk's order, only
 // to name a failure. The tests and the fuzz target run them against the walk on every
 // input and require the same bytes, values and errors. A frame's round trip (Append then

@@ -11,7 +11,7 @@ import (
 // handles per frame per recipient should not pay. The hot messages (hot.go: the frames
 // and their relays, the damage report, the shots and their relays) therefore have
 // unrolled Append and Decode methods built from the helpers below. hot.go is generated
-// from the walks by wire/internal/wiregen (`go generate ./wire`): the layout is still
+// from the walks by internal/wiregen (`go generate ./wire`): the layout is still
 // written once, and TestGeneratedFastPathsAreCurrent fails when hot.go is stale.
 //
 // They are held to the walk, not trusted: TestFastPathsMatchTheWalk and FuzzDecode run

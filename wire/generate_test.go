@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/arbitergo/arbiter/wire/internal/wiregen"
+	"github.com/arbitergo/arbiter/internal/wiregen"
 )
 
 // The generated methods are current: what wiregen writes from ids.go today is byte for

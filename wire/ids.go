@@ -109,7 +109,7 @@ const (
 // It is the one list the rest of the package (layouts, Decoder, docs, tests) follows;
 // methods.go is generated from it (hot.go, the fast paths, from the walks).
 //
-//go:generate go run gen.go
+//go:generate go run ../internal/wiregen/cmd
 func catalog() []entry {
 	return []entry{
 		{IDHello, ClientToServer, Unreliable, func() Message { return new(Hello) }},

@@ -6,7 +6,7 @@
 // shared through an interface or a generic, because a shared helper would hide the concrete
 // type from the compiler and the message would escape to the heap, one allocation per call.
 //
-// `go generate ./wire` runs it (gen.go); a test of package wire and CI check that the
+// `go generate ./wire` runs it (its command, internal/wiregen/cmd); a test of package wire and CI check that the
 // generated file is current.
 package wiregen
 
