@@ -46,6 +46,7 @@ type batchIO struct {
 	got    int
 	errno  syscall.Errno
 	recvFn func(fd uintptr) bool // b.recv, bound once
+	pollFn func(fd uintptr) bool // b.recvNow, bound once
 	zones  map[uint32]string     // IPv6 scope ids seen, by number
 
 	// WriteBatch's messages: out[i].Buffers is bufs[i:i+1].
@@ -71,6 +72,7 @@ func newBatchIO(conn *net.UDPConn) packetIO {
 		addrs: addrCache{},
 	}
 	b.recvFn = b.recv
+	b.pollFn = b.recvNow
 	for i := range b.out {
 		b.out[i].Buffers = b.bufs[i : i+1]
 	}
@@ -84,7 +86,13 @@ func newBatchIO(conn *net.UDPConn) packetIO {
 
 func (b *batchIO) batch() int { return BatchSize }
 
-func (b *batchIO) read(ms []message) (int, error) {
+func (b *batchIO) read(ms []message) (int, error) { return b.readWith(ms, b.recvFn) }
+
+// poll is read without waiting: it returns 0 when no datagram is there (the poller
+// interface; a Swarm reads its clients' sockets this way, from a few goroutines).
+func (b *batchIO) poll(ms []message) (int, error) { return b.readWith(ms, b.pollFn) }
+
+func (b *batchIO) readWith(ms []message, recv func(fd uintptr) bool) (int, error) {
 	b.k = min(len(ms), len(b.hs))
 	for i := range b.k {
 		buf := ms[i].buf[:cap(ms[i].buf)]
@@ -97,7 +105,7 @@ func (b *batchIO) read(ms []message) (int, error) {
 		h.hdr.Iov = &b.iovs[i]
 		h.hdr.Iovlen = 1
 	}
-	if err := b.raw.Read(b.recvFn); err != nil {
+	if err := b.raw.Read(recv); err != nil {
 		return 0, err
 	}
 	if b.errno != 0 {
@@ -127,6 +135,14 @@ func (b *batchIO) recv(fd uintptr) bool {
 		}
 		return true
 	}
+}
+
+// recvNow is recv that never waits: nothing there is 0 datagrams read.
+func (b *batchIO) recvNow(fd uintptr) bool {
+	if !b.recv(fd) {
+		b.got, b.errno = 0, 0
+	}
+	return true
 }
 
 // addrOf reads the socket address recvmmsg filled.

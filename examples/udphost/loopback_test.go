@@ -109,8 +109,8 @@ func TestBatchWriteSkipsARefusedDatagram(t *testing.T) {
 	require.Equal(t, 2, receive(t, b, in, want, localAddrPort(ca)))
 }
 
-// TestHonestPlayersOverLoopback puts the reference server and three honest clients on
-// real UDP sockets on 127.0.0.1 (the batched path on Linux) and plays in real time until
+// TestHonestPlayersOverLoopback puts the reference server and three honest clients (a
+// Swarm) on real UDP sockets on 127.0.0.1 (the batched path on Linux) and plays in real time until
 // every client sees the others' relayed frames and one of them has been shot, five
 // seconds at most: all join and spawn, the frames are relayed, the hits are credited,
 // nobody honest is wronged, and the server's ledger agrees with every client's health.
@@ -127,50 +127,55 @@ func TestHonestPlayersOverLoopback(t *testing.T) {
 
 	const players = 3
 	var clients []*client.Client
+	var conns []net.PacketConn
 	var seeing, hit atomic.Int32 // clients that see every other player where it stands; players hit
 	for i := range players {
 		c, err := client.New(client.Config{World: aimWorld{}, Seed: uint64(i)})
 		require.NoError(t, err)
 		clients = append(clients, c)
-		h := NewClient(listenLoopback(t), sconn.LocalAddr(), c)
+		conns = append(conns, listenLoopback(t))
+	}
+	// The clients run in one Swarm, two goroutines: each client's state below is touched
+	// only in its own Play.
+	swarm, err := NewSwarm(localAddrPort(sconn), clients, conns, 2)
+	require.NoError(t, err)
+	var sees, wasHit [players]bool
+	var shots [players]int
+	swarm.Play = func(i int, now time.Duration, c *client.Client) {
+		self, ok := c.PlayerID()
+		if !ok || !c.Alive() {
+			return
+		}
 		stand := wire.Vec3{X: float32(15 * i), Z: 10} // the spawn point is at Z 0
-		var sees, wasHit bool
-		var shots int
-		h.Play = func(now time.Duration, c *client.Client) {
-			self, ok := c.PlayerID()
-			if !ok || !c.Alive() {
-				return
-			}
-			if c.Position() != stand {
-				_ = c.Move(now, stand, wire.Vec3{}, 0)
-			}
-			var target wire.PlayerID
-			seen := 0
-			for _, id := range c.AppendRemotes(nil) {
-				if r, _ := c.Remote(id); id != self && r.Copy.Alive && r.Position.Z == 10 {
-					if seen++; seen == 1 {
-						target = id
-					}
+		if c.Position() != stand {
+			_ = c.Move(now, stand, wire.Vec3{}, 0)
+		}
+		var target wire.PlayerID
+		seen := 0
+		for _, id := range c.AppendRemotes(nil) {
+			if r, _ := c.Remote(id); id != self && r.Copy.Alive && r.Position.Z == 10 {
+				if seen++; seen == 1 {
+					target = id
 				}
 			}
-			if !sees && seen == players-1 {
-				sees = true
-				seeing.Add(1)
-			}
-			if !wasHit && c.Health() < 100 {
-				wasHit = true
-				hit.Add(1)
-			}
-			if i != 0 || !sees || shots >= 5 {
-				return
-			}
-			r, _ := c.Remote(target)
-			if a, err := c.Fire(now, 31, wire.HitPlayer, uint16(target), c.Position(), r.Position); err == nil && a.Verdict == client.Acted {
-				shots++
-			}
 		}
-		wg.Go(func() { _ = h.Run(ctx) })
+		if !sees[i] && seen == players-1 {
+			sees[i] = true
+			seeing.Add(1)
+		}
+		if !wasHit[i] && c.Health() < 100 {
+			wasHit[i] = true
+			hit.Add(1)
+		}
+		if i != 0 || !sees[i] || shots[i] >= 5 {
+			return
+		}
+		r, _ := c.Remote(target)
+		if a, err := c.Fire(now, 31, wire.HitPlayer, uint16(target), c.Position(), r.Position); err == nil && a.Verdict == client.Acted {
+			shots[i]++
+		}
 	}
+	wg.Go(func() { _ = swarm.Run(ctx) })
 	for ctx.Err() == nil && (seeing.Load() < players || hit.Load() == 0) {
 		time.Sleep(20 * time.Millisecond)
 	}
