@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/arbitergo/arbiter/examples/client"
@@ -78,7 +79,8 @@ type host struct {
 
 	events  []refserver.Event
 	players []worldID
-	retrans []uint64 // each slot's lane retransmissions already counted
+	retrans []uint64              // each slot's lane retransmissions already counted
+	caps    []refserver.ConnStats // each slot's cap counters already counted
 	scratch []byte
 
 	// write, if set, replaces the socket's write (the tests wire clients in memory).
@@ -93,7 +95,8 @@ func newHost(conn net.PacketConn, world *refserver.World, log *slog.Logger, m *m
 	}
 	h := &host{sock: udphost.NewConn(conn), world: rec, log: log, m: m, opts: opts,
 		ids: map[netip.AddrPort]PlayerID{}, peers: make([]netip.AddrPort, n), bound: make([]bool, n), session: make([]uint32, n),
-		refused: map[string]uint64{}, worldRef: map[string]uint64{}, retrans: make([]uint64, n)}
+		refused: map[string]uint64{}, worldRef: map[string]uint64{}, retrans: make([]uint64, n),
+		caps: make([]refserver.ConnStats, n)}
 	for id := n - 1; id >= 0; id-- {
 		h.free = append(h.free, PlayerID(id))
 	}
@@ -241,13 +244,33 @@ func (h *host) freeEnded() {
 	h.ended = h.ended[:0]
 }
 
-// sampleLanes adds the lanes' new retransmissions to the metric.
+// sampleLanes adds the lanes' new retransmissions, and what the per-connection caps
+// refused or dropped since the last sample, to the metrics.
 func (h *host) sampleLanes() {
 	for _, wid := range h.players {
 		id := fromWorld(wid)
 		if st, err := h.world.LaneStats(wid); err == nil && st.Retransmits > h.retrans[id] {
 			h.m.retransmits.Add(float64(st.Retransmits - h.retrans[id]))
 			h.retrans[id] = st.Retransmits
+		}
+		if cs, err := h.world.ConnStats(wid); err == nil {
+			was := &h.caps[id]
+			for _, c := range [...]struct {
+				name     string
+				now, was uint64
+			}{
+				{"datagrams_over_rate", cs.DatagramsOverRate, was.DatagramsOverRate},
+				{"frames_over_rate", cs.FramesOverRate, was.FramesOverRate},
+				{"projectiles_over_rate", cs.ProjectilesOverRate, was.ProjectilesOverRate},
+				{"fan_out_capped", cs.FanOutCapped, was.FanOutCapped},
+				{"outbox_dropped", cs.OutboxDropped, was.OutboxDropped},
+				{"refusals_suppressed", cs.RefusalsSuppressed, was.RefusalsSuppressed},
+			} {
+				if c.now > c.was {
+					h.m.connCaps.WithLabelValues(c.name).Add(float64(c.now - c.was))
+				}
+			}
+			*was = cs
 		}
 	}
 }
@@ -272,18 +295,22 @@ func (h *host) event(e *refserver.Event) {
 	switch e.Kind {
 	case refserver.EventPlayerJoin:
 		h.retrans[fromWorld(e.Player)] = 0
+		h.caps[fromWorld(e.Player)] = refserver.ConnStats{}
 		h.log.Info("player_join", "player", e.Player, "addr", h.peers[fromWorld(e.Player)].String(), "token", e.Token)
 	case refserver.EventPlayerLeave:
 		h.log.Info("player_leave", "player", e.Player, "reason", e.Reason.String(), "token", e.Token)
 		h.ended = append(h.ended, fromWorld(e.Player))
 	case refserver.EventPlayerDeath:
 		h.m.deaths.Inc()
+		h.m.deathCommits.WithLabelValues(strings.ReplaceAll(e.Commit.String(), " ", "_")).Inc()
 		h.log.Info("player_death", "player", e.Player, "killer", e.Other, "weapon", e.Weapon, "gen", e.Gen)
 	case refserver.EventPlayerSpawn:
 		if !e.Connect {
 			h.m.respawns.Inc()
 		}
 		h.log.Debug("player_spawn", "player", e.Player, "gen", e.Gen, "connect", e.Connect)
+	case refserver.EventGodMode:
+		h.m.godModeCuts.Inc()
 	case refserver.EventGodModeSuspect, refserver.EventVehicleGodModeSuspect:
 		h.log.Warn(e.Kind.String(), "player", e.Player, "vehicle", e.Vehicle, "claimed", e.Amount, "felt", e.Deducted)
 	case refserver.EventRefusalsSuppressed:

@@ -61,8 +61,11 @@
 // refused since the last (never a line per refused datagram). Metrics (their own
 // registry, Prometheus text format): arbiter_players, arbiter_datagrams_received_total,
 // arbiter_datagrams_sent_total, arbiter_lane_retransmissions_total,
-// arbiter_refusals_total{by,reason}, arbiter_deaths_total, arbiter_respawns_total and the
-// arbiter_tick_seconds summary (p50, p99). On SIGINT or SIGTERM every connection gets a
+// arbiter_refusals_total{by,reason}, arbiter_deaths_total,
+// arbiter_death_commits_total{source} (by_report, by_server, on_leave),
+// arbiter_respawns_total, arbiter_god_mode_cuts_total, arbiter_conn_caps_total{cap} (what
+// the per-connection caps refused or dropped: refserver.ConnStats, sampled every second)
+// and the arbiter_tick_seconds summary (p50, p99). On SIGINT or SIGTERM every connection gets a
 // Disconnect(shutdown), the World removes them, a last Flush goes out, and the socket
 // closes.
 package main

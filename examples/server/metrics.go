@@ -21,6 +21,9 @@ const (
 	metricDeaths          = "arbiter_deaths_total"
 	metricRespawns        = "arbiter_respawns_total"
 	metricTickSeconds     = "arbiter_tick_seconds"
+	metricDeathCommits    = "arbiter_death_commits_total"
+	metricGodModeCuts     = "arbiter_god_mode_cuts_total"
+	metricConnCaps        = "arbiter_conn_caps_total"
 )
 
 // metrics is the server's instruments, on a registry of their own (not the global one),
@@ -30,7 +33,10 @@ type metrics struct {
 	players              prometheus.Gauge
 	in, out, retransmits prometheus.Counter
 	deaths, respawns     prometheus.Counter
+	godModeCuts          prometheus.Counter
 	refusals             *prometheus.CounterVec
+	deathCommits         *prometheus.CounterVec
+	connCaps             *prometheus.CounterVec
 	tick                 prometheus.Summary
 }
 
@@ -49,6 +55,14 @@ func newMetrics() *metrics {
 			Help: "Deaths the server committed."}),
 		respawns: prometheus.NewCounter(prometheus.CounterOpts{Name: metricRespawns,
 			Help: "Respawns the server granted."}),
+		godModeCuts: prometheus.NewCounter(prometheus.CounterOpts{Name: metricGodModeCuts,
+			Help: "Frames whose health or armor the server cut to its ledger (god_mode)."}),
+		deathCommits: prometheus.NewCounterVec(prometheus.CounterOpts{Name: metricDeathCommits,
+			Help: "Deaths the server committed, by what committed them (by_report: the victim's own report)."},
+			[]string{"source"}),
+		connCaps: prometheus.NewCounterVec(prometheus.CounterOpts{Name: metricConnCaps,
+			Help: "What the per-connection caps refused or dropped, summed over the connections (sampled every second)."},
+			[]string{"cap"}),
 		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{Name: metricRefusals,
 			Help: "Refusals by who refused (host: the handshake; world: the World's verdicts) and reason."},
 			[]string{"by", "reason"}),
@@ -56,7 +70,8 @@ func newMetrics() *metrics {
 			Help:       "Time one tick takes: timers, events, gamemode and flush.",
 			Objectives: map[float64]float64{0.5: 0.05, 0.99: 0.001}, MaxAge: time.Minute}),
 	}
-	m.reg.MustRegister(m.players, m.in, m.out, m.retransmits, m.deaths, m.respawns, m.refusals, m.tick)
+	m.reg.MustRegister(m.players, m.in, m.out, m.retransmits, m.deaths, m.respawns, m.refusals, m.tick,
+		m.godModeCuts, m.deathCommits, m.connCaps)
 	return m
 }
 

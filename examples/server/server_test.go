@@ -133,7 +133,7 @@ func answer(t *testing.T, c *net.UDPConn, d []byte) wire.Reason {
 }
 
 // TestServerRunsAMatchOverLoopback starts the command on a loopback UDP port with three
-// honest clients (examples/client over examples/udphost) and plays in real time, five
+// honest clients (examples/client in an examples/udphost Swarm) and plays in real time, five
 // seconds at most: every client joins and spawns, one shoots another (the hits are
 // credited), the gamemode kills a third through set_health(0) and the World respawns it;
 // a fourth connection is refused as the server is full and a datagram of another protocol
@@ -186,62 +186,63 @@ func TestServerRunsAMatchOverLoopback(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // a bound for a loaded machine: the test ends as soon as its conditions are met
 	defer cancel()
-	var wg sync.WaitGroup
 	var clients []*client.Client
-	var hosts []*udphost.Client
-	var ended []error
+	var conns []net.PacketConn
 	var seeing, hit atomic.Int32
 	var stop atomic.Bool
-	ended = make([]error, players)
 	for i := range players {
 		c, err := client.New(client.Config{World: aimWorld{}, Seed: uint64(i)})
 		require.NoError(t, err)
 		clients = append(clients, c)
 		conn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 		require.NoError(t, err)
-		h := udphost.NewClient(conn, net.UDPAddrFromAddrPort(s.game), c)
-		hosts = append(hosts, h)
+		conns = append(conns, conn)
+	}
+	// The clients run in one Swarm of two goroutines: each client's state below is
+	// touched only in its own Play.
+	swarm, err := udphost.NewSwarm(s.game, clients, conns, 2)
+	require.NoError(t, err)
+	var sees, wasHit [players]bool
+	var shots [players]int
+	swarm.Play = func(i int, now time.Duration, c *client.Client) {
+		self, ok := c.PlayerID()
+		if !ok || !c.Alive() || stop.Load() {
+			return
+		}
 		stand := wire.Vec3{X: float32(15 * i), Z: 10}
-		var sees, wasHit bool
-		var shots int
-		h.Play = func(now time.Duration, c *client.Client) {
-			self, ok := c.PlayerID()
-			if !ok || !c.Alive() || stop.Load() {
-				return
-			}
-			if c.Position() != stand {
-				_ = c.Move(now, stand, wire.Vec3{}, 0)
-			}
-			var target wire.PlayerID
-			seen := 0
-			for _, id := range c.AppendRemotes(nil) {
-				if r, _ := c.Remote(id); id != self && r.Copy.Alive && r.Position.Z == 10 {
-					if seen++; seen == 1 {
-						target = id
-					}
+		if c.Position() != stand {
+			_ = c.Move(now, stand, wire.Vec3{}, 0)
+		}
+		var target wire.PlayerID
+		seen := 0
+		for _, id := range c.AppendRemotes(nil) {
+			if r, _ := c.Remote(id); id != self && r.Copy.Alive && r.Position.Z == 10 {
+				if seen++; seen == 1 {
+					target = id
 				}
-			}
-			if !sees && seen == players-1 {
-				sees = true
-				seeing.Add(1)
-				if i == 2 {
-					victim.Store(int32(self) + 1) // the gamemode kills client 2 once everyone stands
-				}
-			}
-			if !wasHit && c.Health() < 100 && i != 2 {
-				wasHit = true
-				hit.Add(1)
-			}
-			if i != 0 || !sees || shots >= 5 || target == fromClientsVictim(&victim) {
-				return
-			}
-			r, _ := c.Remote(target)
-			if a, err := c.Fire(now, 31, wire.HitPlayer, uint16(target), c.Position(), r.Position); err == nil && a.Verdict == client.Acted {
-				shots++
 			}
 		}
-		wg.Go(func() { ended[i] = h.Run(ctx) })
+		if !sees[i] && seen == players-1 {
+			sees[i] = true
+			seeing.Add(1)
+			if i == 2 {
+				victim.Store(int32(self) + 1) // the gamemode kills client 2 once everyone stands
+			}
+		}
+		if !wasHit[i] && c.Health() < 100 && i != 2 {
+			wasHit[i] = true
+			hit.Add(1)
+		}
+		if i != 0 || !sees[i] || shots[i] >= 5 || target == fromClientsVictim(&victim) {
+			return
+		}
+		r, _ := c.Remote(target)
+		if a, err := c.Fire(now, 31, wire.HitPlayer, uint16(target), c.Position(), r.Position); err == nil && a.Verdict == client.Acted {
+			shots[i]++
+		}
 	}
+	swarmDone := make(chan error, 1)
+	go func() { swarmDone <- swarm.Run(ctx) }()
 	for ctx.Err() == nil && (seeing.Load() < players || hit.Load() == 0 || !respawn.Load()) {
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -263,19 +264,20 @@ func TestServerRunsAMatchOverLoopback(t *testing.T) {
 	page := scrape(t, s.metrics)
 	for _, name := range []string{metricPlayers + " 3", metricDatagramsIn, metricDatagramsOut, metricRetransmissions,
 		metricDeaths, metricRespawns, metricTickSeconds + `{quantile="0.5"}`, metricTickSeconds + `{quantile="0.99"}`,
-		metricRefusals + `{by="host",reason="server_full"}`, metricRefusals + `{by="host",reason="version"}`} {
+		metricRefusals + `{by="host",reason="server_full"}`, metricRefusals + `{by="host",reason="version"}`,
+		metricGodModeCuts + " 0", metricDeathCommits + `{source="`} {
 		require.Contains(t, page, name, "the metrics page")
 	}
 
 	s.cancel()
 	require.Equal(t, 0, <-s.code, "the command returns 0 after a graceful shutdown")
-	wg.Wait()
+	require.NoError(t, <-swarmDone, "the swarm ended with its clients' connections")
 
 	for i, c := range clients {
 		closed, reason := c.Closed()
 		require.True(t, closed, "client %d was disconnected", i)
 		require.Equal(t, wire.ReasonShutdown, reason, "client %d was told the server shuts down", i)
-		require.ErrorIs(t, ended[i], udphost.ErrClosed, "client %d's host ended with its connection", i)
+		require.ErrorIs(t, swarm.Err(i), udphost.ErrClosed, "client %d's run ended with its connection", i)
 	}
 	mu.Lock()
 	defer mu.Unlock()
