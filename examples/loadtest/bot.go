@@ -13,6 +13,10 @@ import (
 // maxCoord bounds the spread: a position's coordinates on the wire.
 const maxCoord = wire.MaxCoord
 
+// liarLift is how far above where it stands a liar (Config.liars) claims to fire from:
+// far beyond the server's origin allowance, well within the M4's range.
+const liarLift = 40
+
 // fireWeapon is the bots' weapon (the M4 the gamemode gives at every spawn).
 const fireWeapon = 31
 
@@ -36,6 +40,7 @@ func (aimWorld) VehicleModel(uint16) (uint16, bool) { return 0, false }
 type bot struct {
 	rng       *rand.Rand
 	fireEvery time.Duration
+	liar      bool // claims to fire from liarLift metres above where it stands (Config.liars)
 
 	epoch    uint16
 	homed    bool
@@ -57,7 +62,7 @@ type bots []*bot
 func newBots(cfg Config) bots {
 	bs := make(bots, cfg.Players)
 	for i := range bs {
-		bs[i] = &bot{rng: rand.New(rand.NewPCG(uint64(i)+1, 0x10ad)), fireEvery: cfg.FireEvery}
+		bs[i] = &bot{rng: rand.New(rand.NewPCG(uint64(i)+1, 0x10ad)), fireEvery: cfg.FireEvery, liar: i < cfg.liars}
 	}
 	return bs
 }
@@ -129,6 +134,9 @@ func (b *bot) shoot(now time.Duration, c *client.Client) {
 	}
 	if best == wire.NoPlayer {
 		return
+	}
+	if b.liar {
+		pos.Z += liarLift
 	}
 	_, _ = c.Fire(now, fireWeapon, wire.HitPlayer, uint16(best), pos, at)
 }

@@ -55,7 +55,10 @@ const (
 	// JoinTimeout bounds the wait for every client to join and spawn.
 	JoinTimeout = 60 * time.Second
 	// Warmup is played after everyone spawned and before the measured window opens.
-	Warmup = 2 * time.Second
+	Warmup = time.Second
+	// RespawnDelay is the server's respawn delay in the load test (its config file), so
+	// that the settle is short.
+	RespawnDelay = time.Second
 	// SettleTimeout bounds the wait, after the bots stop firing, for the deaths and
 	// respawns in flight to land on both sides (a respawn delay, the server's wait for
 	// a death report, and the round trips).
@@ -94,6 +97,11 @@ type Config struct {
 	Server string
 	// Log, if set, gets a line per phase.
 	Log io.Writer
+
+	// liars is how many bots (the first ones) lie in every shot: they claim to fire
+	// from liarLift metres above where they stand. Only the tests set it: the negative
+	// control of the agreement check.
+	liars int
 }
 
 // AutoSide is the side of the square over which players are spread so that each has
@@ -163,7 +171,11 @@ func startServer(ctx context.Context, bin, dir string, players int, side float64
 	if err := os.WriteFile(mode, fmt.Appendf(nil, "SIDE = %g\n%s", side, gamemode), 0o600); err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, "-listen", "127.0.0.1:0", "-metrics", "127.0.0.1:0", "-log-json",
+	conf := filepath.Join(dir, "server.json")
+	if err := os.WriteFile(conf, fmt.Appendf(nil, `{"respawn_delay": %q}`, RespawnDelay.String()), 0o600); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, "-listen", "127.0.0.1:0", "-metrics", "127.0.0.1:0", "-log-json", "-config", conf,
 		"-max-players", fmt.Sprint(players), "-gamemode", mode, "-tick", ServerTick.String())
 	out, err := cmd.StdoutPipe()
 	if err != nil {
