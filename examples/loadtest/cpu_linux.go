@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -47,4 +48,36 @@ func selfCPU() (time.Duration, error) {
 		return 0, err
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), nil
+}
+
+// socketDrops returns the datagrams the kernel dropped for want of room in the receive
+// buffer of each IPv4 UDP socket bound to one of ports (the drops column of
+// /proc/net/udp), summed: the server's socket (server true) and the clients' (false).
+func socketDrops(serverPort uint16, clientPorts map[uint16]bool) (server, clients uint64, err error) {
+	b, err := os.ReadFile("/proc/net/udp")
+	if err != nil {
+		return 0, 0, err
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 13 || !strings.HasSuffix(f[0], ":") {
+			continue // the header, or a blank line
+		}
+		_, hexPort, ok := strings.Cut(f[1], ":")
+		if !ok {
+			continue
+		}
+		port, err1 := strconv.ParseUint(hexPort, 16, 16)
+		drops, err2 := strconv.ParseUint(f[12], 10, 64)
+		if err1 != nil || err2 != nil {
+			return 0, 0, fmt.Errorf("/proc/net/udp: %q", line)
+		}
+		switch {
+		case uint16(port) == serverPort:
+			server += drops
+		case clientPorts[uint16(port)]:
+			clients += drops
+		}
+	}
+	return server, clients, nil
 }

@@ -372,10 +372,21 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	}
 	cpu0, cpuErr := procCPU(srv.cmd.Process.Pid)
 	self0, _ := selfCPU()
+	ports := make(map[uint16]bool, len(conns))
+	for _, c := range conns {
+		ports[c.LocalAddr().(*net.UDPAddr).AddrPort().Port()] = true
+	}
+	sd0, cd0, dropErr := socketDrops(srv.game.Port(), ports)
 	t0 := time.Now()
 	sleep(ctx, cfg.Duration)
 	cpu1, cpuErr1 := procCPU(srv.cmd.Process.Pid)
 	self1, _ := selfCPU()
+	sd1, cd1, dropErr1 := socketDrops(srv.game.Port(), ports)
+	if dropErr == nil && dropErr1 == nil {
+		r.ServerDrops, r.ClientDrops = float64(sd1-sd0), float64(cd1-cd0)
+	} else {
+		r.ServerDrops, r.ClientDrops = math.NaN(), math.NaN()
+	}
 	wall := time.Since(t0)
 	after, err := scrape(srv.metrics)
 	if err != nil {

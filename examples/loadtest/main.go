@@ -18,6 +18,7 @@
 //	                (default 1s; negative: never)
 //	-workers N      goroutines stepping the clients (0: GOMAXPROCS)
 //	-server FILE    a server binary built already (default: go build examples/server)
+//	-cpuprofile F   write the load generator's CPU profile to F
 //
 // # What runs
 //
@@ -65,6 +66,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 )
 
@@ -87,6 +89,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.FireEvery, "fire", DefaultFireEvery, "how often each bot fires (negative: never)")
 	fs.IntVar(&cfg.Workers, "workers", 0, "goroutines stepping the clients (0: GOMAXPROCS)")
 	fs.StringVar(&cfg.Server, "server", "", "a server binary `file` built already (default: go build examples/server)")
+	cpuprofile := fs.String("cpuprofile", "", "write the generator's CPU profile to `file`")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
@@ -98,6 +101,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg.Log = stderr
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintf(stderr, "loadtest: %v\n", err)
+			return 2
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "loadtest: %v\n", err)
+			return 2
+		}
+		defer pprof.StopCPUProfile()
+	}
 	r, err := Run(ctx, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "loadtest: %v\n", err)

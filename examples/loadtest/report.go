@@ -126,6 +126,10 @@ type Report struct {
 	InPerTick, OutPerTick float64
 	// Retransmits are the lanes' retransmissions in the window.
 	Retransmits float64
+	// ServerDrops and ClientDrops are the datagrams the kernel dropped in the window for
+	// want of room in the receive buffer of the server's socket and of the clients'
+	// (Linux's /proc/net/udp; NaN where not measured). Loopback loses nothing else.
+	ServerDrops, ClientDrops float64
 	// TickP50 and TickP99 are the server's tick durations (its summary, last minute).
 	TickP50, TickP99 time.Duration
 	// Deaths and Respawns are the server's counts over the whole test.
@@ -299,7 +303,8 @@ func (r Report) String() string {
 	p("  server tick: p50 %v, p99 %v\n", r.TickP50, r.TickP99)
 	p("  server datagrams per tick: %.1f received, %.1f sent (%.0f / %.0f per second)\n",
 		r.InPerTick, r.OutPerTick, r.In/r.Window.Seconds(), r.Out/r.Window.Seconds())
-	p("  lane retransmissions in the window: %.0f; relays shed (outbox full): %.0f\n", r.Retransmits, r.OutboxDropped)
+	p("  in the window: %.0f lane retransmissions; datagrams dropped by full socket buffers: %.0f at the server, %.0f at the clients; relays shed (outbox full): %.0f\n",
+		r.Retransmits, r.ServerDrops, r.ClientDrops, r.OutboxDropped)
 	p("  generator: %.3f cores; clients sent %d, received %d datagrams; %d late ticks\n",
 		r.GeneratorCores, r.Swarm.Sent, r.Swarm.Received, r.Swarm.Late)
 	p("  deaths %.0f, respawns %.0f\n", r.Deaths, r.Respawns)

@@ -119,6 +119,13 @@ type options struct {
 	rec *replay.Recorder
 }
 
+// SocketBuffer is the receive and send buffer the server asks of its UDP socket. The
+// kernel's default (about 200 KiB on Linux) holds a few hundred small datagrams: at
+// 1,000 players (30,000 frames a second) a tick in which the World goroutine is busy
+// fills it, and the kernel drops what arrives beyond it (the load test,
+// examples/loadtest, counts those drops).
+const SocketBuffer = 4 << 20
+
 // deathmatch is the gamemode the server runs unless -gamemode says otherwise: the
 // simulated match's own rules in Lua.
 //
@@ -229,6 +236,10 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, opts 
 		fmt.Fprintf(stderr, "server: %v\n", err)
 		return 1
 	}
+	// The kernel caps both at its maximum (net.core.rmem_max, wmem_max): what it allows
+	// is taken, and a smaller buffer is no error.
+	_ = conn.SetReadBuffer(SocketBuffer)
+	_ = conn.SetWriteBuffer(SocketBuffer)
 	m := newMetrics()
 	var maddr net.Addr
 	if *metricsAddr != "" {

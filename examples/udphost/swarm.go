@@ -23,6 +23,11 @@ const SwarmTick = transport.FrameInterval / 3
 // with relays cannot starve the others of its goroutine).
 const MaxSwarmReads = 16
 
+// SwarmFirstRead is how many datagrams a Swarm's first read of a client's socket in a
+// step offers room for (a client gets a datagram or two per step once the server
+// coalesces); a full first read is followed by reads of BatchSize.
+const SwarmFirstRead = 8
+
 // ErrSwarmConfig refuses a Swarm whose clients and sockets do not pair up.
 var ErrSwarmConfig = errors.New("udphost: a swarm needs one socket per client")
 
@@ -190,8 +195,9 @@ func (s *Swarm) work(ctx context.Context, start time.Time, lo, hi int) SwarmStat
 func (s *Swarm) step(m *swarmMember, i int, now time.Duration, in []message, out *host, st *SwarmStats) {
 	st.Steps++
 	m.now = now
+	room := in[:SwarmFirstRead] // recvmmsg's headers are set up for the room offered
 	for range MaxSwarmReads {
-		n, err := m.poll(in)
+		n, err := m.poll(room)
 		if err != nil {
 			m.end(err)
 			return
@@ -204,9 +210,10 @@ func (s *Swarm) step(m *swarmMember, i int, now time.Duration, in []message, out
 			st.Received++
 			_ = m.c.Receive(now, d.buf)
 		}
-		if n < len(in) {
+		if n < len(room) {
 			break
 		}
+		room = in
 	}
 	if s.Play != nil {
 		s.Play(i, now, m.c)

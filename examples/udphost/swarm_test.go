@@ -93,7 +93,9 @@ func TestSwarmOverVirtualUDP(t *testing.T) {
 			applied += c.Counters().FramesApplied
 		}
 		require.GreaterOrEqual(t, st.Sent, uint64(sent), "every frame sent is a datagram counted")
-		require.GreaterOrEqual(t, st.Received, uint64(applied), "every relayed frame taken is a datagram counted")
+		// A datagram of the server may carry several relays (at most one frame of each of
+		// the others per server tick).
+		require.GreaterOrEqual(t, st.Received, uint64(applied/(players-1)), "the relayed frames taken came in datagrams counted")
 		require.Zero(t, st.Strangers)
 	})
 }
