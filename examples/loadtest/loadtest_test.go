@@ -90,14 +90,15 @@ func TestTheAgreementCheckSeesALiar(t *testing.T) {
 
 // TestAgreementCountsEveryRefusal checks the agreement check on a metrics page: every
 // refusal of the World but the sanctioned ones, the handshake's but a repeated Hello,
-// the god-mode cuts, the caps but the shed relays, and the difference of deaths and
-// respawns are wrongs.
+// the god-mode cuts, the caps but the shed relays (a refusal by a cap, rate_limited, is
+// counted once), and the difference of deaths and respawns are wrongs.
 func TestAgreementCountsEveryRefusal(t *testing.T) {
 	page := `# HELP arbiter_players Connected players.
 arbiter_players 0
 arbiter_refusals_total{by="world",reason="far_origin"} 3
 arbiter_refusals_total{by="world",reason="target_not_alive"} 5
 arbiter_refusals_total{by="world",reason="teammate"} 1
+arbiter_refusals_total{by="world",reason="rate_limited"} 4
 arbiter_refusals_total{by="host",reason="hello_on_live"} 2
 arbiter_refusals_total{by="host",reason="malformed"} 1
 arbiter_god_mode_cuts_total 2

@@ -236,7 +236,9 @@ func (r *Report) agree(clients []*client.Client, m metricSet) {
 	}
 	_, world := m.sum(metricRefusals, `by="world"`)
 	for labels, v := range world {
-		if !sanctioned[labelValue(labels, "reason")] {
+		// rate_limited is what the per-connection caps refused: counted once, in
+		// RateLimited, from the caps' own counters.
+		if reason := labelValue(labels, "reason"); !sanctioned[reason] && reason != "rate_limited" {
 			r.addWrongN(&r.Wronged.Refused, int(v), "the server refused %v of the honest clients' input: %s", v, labels)
 		}
 	}

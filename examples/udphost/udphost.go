@@ -18,6 +18,10 @@
 // the tests, whose ReadFrom allocates the address it returns), the same batches are
 // filled one datagram per call.
 //
+// Swarm drives many honest clients at once, each on a socket of its own, from a few
+// goroutines (each client's socket read without waiting, batched on Linux): the load
+// generator of examples/loadtest and the loopback tests' clients.
+//
 // Its tests run a server and two honest clients over pion's virtual UDP network inside
 // testing/synctest, so seconds of play take no wall-clock time, and a server and honest
 // clients on the machine's loopback interface, over the batched path.
