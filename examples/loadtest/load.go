@@ -68,6 +68,9 @@ const (
 	ServerStartTimeout = 30 * time.Second
 	// ServerStopTimeout bounds the wait for the server's graceful exit.
 	ServerStopTimeout = 15 * time.Second
+	// ClientsEndTimeout bounds the wait, after the server exited, for every client to
+	// take its Disconnect(shutdown).
+	ClientsEndTimeout = 5 * time.Second
 	// ServerTick is the server's tick (its -tick flag): udphost.Tick.
 	ServerTick = udphost.Tick
 	// ClientReadBuffer is the socket receive buffer each client asks for (the kernel
@@ -347,9 +350,15 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	bots := newBots(cfg)
 	swarm.Play = func(i int, now time.Duration, c *client.Client) { bots[i].play(now, c, !hold.Load()) }
 	sctx, stopSwarm := context.WithCancel(ctx)
-	defer stopSwarm()
 	swarmDone := make(chan error, 1)
 	go func() { swarmDone <- swarm.Run(sctx) }()
+	swarmEnded := false
+	defer func() { // an early return: the clients stop before their sockets are closed
+		if !swarmEnded {
+			stopSwarm()
+			<-swarmDone
+		}
+	}()
 
 	r := Report{Players: cfg.Players, Side: cfg.Side, Window: cfg.Duration, FireEvery: max(cfg.FireEvery, 0)}
 	// Everyone joins and spawns.
@@ -423,7 +432,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if err := srv.stop(); err != nil {
 		r.Incidents = append(r.Incidents, fmt.Sprintf("server exit: %v", err))
 	}
-	end := time.NewTimer(5 * time.Second)
+	end := time.NewTimer(ClientsEndTimeout)
 	select {
 	case <-swarmDone:
 	case <-end.C:
@@ -431,6 +440,8 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		<-swarmDone
 	}
 	end.Stop()
+	swarmEnded = true
+	stopSwarm()
 	r.Swarm = swarm.Stats()
 	r.agree(clients, last) // the clients are the caller's again: the Swarm returned
 	for i, c := range clients {
