@@ -54,6 +54,7 @@ func server(tb testing.TB) string {
 // client ended with the shutdown); players died, so the death check compared something;
 // and the figures were measured.
 func TestHonestClientsAgreeWithTheServerOverLoopback(t *testing.T) {
+	t.Parallel()
 	var log bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a bound for a loaded machine
 	defer cancel()
@@ -77,6 +78,7 @@ func TestHonestClientsAgreeWithTheServerOverLoopback(t *testing.T) {
 // server refuses those shots (far from the shooter's accepted path), and the check
 // counts them as refused: the check reads what the server refused.
 func TestTheAgreementCheckSeesALiar(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var log bytes.Buffer

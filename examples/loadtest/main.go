@@ -32,6 +32,11 @@
 // WalkSpeed and fires at the nearest living player within FireRange; the clients' game
 // world lets every ray aimed at a player hit it, so players die and respawn.
 //
+// Each client has a socket of its own: 1,000 players need more descriptors than the
+// common soft limit of 1,024, and Go raises the soft RLIMIT_NOFILE to the hard limit when
+// a program starts; a hard limit below Players plus a few dozen fails the test at its
+// sockets, with the error.
+//
 // The test: everyone joins and spawns, a warm-up (Warmup), then the measured window:
 // the server process's CPU time (utime + stime of /proc/<pid>/stat) and its metrics
 // (arbiter_datagrams_received_total and _sent_total) are read at both ends. Then the

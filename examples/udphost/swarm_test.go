@@ -71,6 +71,9 @@ func TestSwarmOverVirtualUDP(t *testing.T) {
 
 		const played = 3 * time.Second
 		time.Sleep(played) // fake time
+		cancel()
+		require.ErrorIs(t, <-done, context.Canceled)
+		// The clients are the test's again.
 		for i, c := range clients {
 			_, ok := c.PlayerID()
 			require.True(t, ok, "client %d joined", i)
@@ -81,10 +84,8 @@ func TestSwarmOverVirtualUDP(t *testing.T) {
 			least := 2 * int(2*time.Second/(SwarmTick*3))
 			require.GreaterOrEqual(t, c.Counters().FramesApplied, least, "client %d took the others' relayed frames", i)
 		}
-		stopServer() // the reference server just closes: the clients' lanes time out later
+		stopServer()
 		wg.Wait()
-		cancel()
-		require.ErrorIs(t, <-done, context.Canceled)
 		st := swarm.Stats()
 		var sent, applied int
 		for i, c := range clients {
