@@ -52,8 +52,8 @@
 // taken by the per-connection caps; every client joined and spawned, its transport
 // refused nothing; the deaths and respawns the clients lived are the ones the server
 // committed and granted (an early death, committed while the client lived on, shows as
-// a difference); and every client's connection ended with the server's
-// Disconnect(shutdown).
+// a difference); and no client's connection ended but by the server's
+// Disconnect(shutdown) (a client that lost all three of them is only counted).
 //
 // # Cost
 //

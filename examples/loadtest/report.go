@@ -140,6 +140,10 @@ type Report struct {
 
 	// Swarm is what the clients sent and received, over the whole test.
 	Swarm udphost.SwarmStats
+	// MissedShutdown counts clients that took none of the server's Disconnect(shutdown)
+	// datagrams (unreliable; all of them dropped by a full socket buffer): they would
+	// time out. Not a wrong.
+	MissedShutdown int
 
 	// HonestWronged is the sum of Wronged: every way the agreement check found an
 	// honest player wronged. The promise is 0.
@@ -177,7 +181,8 @@ type Wronged struct {
 	// Clients: clients that did not join, broke their lane, sent what the transport
 	// refused, or took a datagram the transport refused.
 	Clients int
-	// Disconnected: clients whose connection did not end with the server's shutdown.
+	// Disconnected: clients whose connection ended otherwise than by the server's
+	// shutdown (their lane broke, they were kicked or timed out).
 	Disconnected int
 }
 
@@ -309,7 +314,7 @@ func (r Report) String() string {
 		r.Retransmits, r.ServerDrops, r.ClientDrops, r.OutboxDropped)
 	p("  generator: %.3f cores; clients sent %d, received %d datagrams; %d late ticks\n",
 		r.GeneratorCores, r.Swarm.Sent, r.Swarm.Received, r.Swarm.Late)
-	p("  deaths %.0f, respawns %.0f\n", r.Deaths, r.Respawns)
+	p("  deaths %.0f, respawns %.0f; clients that missed the shutdown's Disconnect: %d\n", r.Deaths, r.Respawns, r.MissedShutdown)
 	w := r.Wronged
 	p("  honest players wronged: %d (refused %d, host refused %d, cut frames %d, rate limited %d, deaths %d, clients %d, disconnected %d)\n",
 		r.HonestWronged, w.Refused, w.HostRefused, w.CutFrames, w.RateLimited, w.Deaths, w.Clients, w.Disconnected)
