@@ -45,6 +45,8 @@ type bot struct {
 	epoch    uint16
 	homed    bool
 	home     wire.Vec3
+	first    wire.Vec3 // the first spawn point
+	firstSet bool
 	goal     wire.Vec3
 	last     time.Duration
 	nextShot time.Duration
@@ -84,6 +86,9 @@ func (b *bot) play(now time.Duration, c *client.Client, fire bool) {
 		b.homed, b.epoch = true, c.DeathEpoch()
 		b.home = c.Position()
 		b.goal = b.home
+		if !b.firstSet {
+			b.first, b.firstSet = b.home, true
+		}
 		b.nextShot = now + b.jitter()
 	}
 	b.walk(now, dt, c)
@@ -166,4 +171,24 @@ func (bs bots) settled(m metricSet) bool {
 		respawns += b.respawns.Load()
 	}
 	return float64(deaths) == m.get(metricDeaths) && float64(respawns) == m.get(metricRespawns)
+}
+
+// spread returns the larger side of the box around the bots' first spawn points (0 if
+// none spawned). Call it after the clients stopped.
+func (bs bots) spread() float64 {
+	var lo, hi wire.Vec3
+	n := 0
+	for _, b := range bs {
+		if !b.firstSet {
+			continue
+		}
+		p := b.first
+		if n == 0 {
+			lo, hi = p, p
+		}
+		n++
+		lo.X, lo.Y = min(lo.X, p.X), min(lo.Y, p.Y)
+		hi.X, hi.Y = max(hi.X, p.X), max(hi.Y, p.Y)
+	}
+	return float64(max(hi.X-lo.X, hi.Y-lo.Y))
 }

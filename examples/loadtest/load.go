@@ -443,6 +443,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	swarmEnded = true
 	stopSwarm()
 	r.Swarm = swarm.Stats()
+	r.Spread = bots.spread()
 	r.agree(clients, last) // the clients are the caller's again: the Swarm returned
 	for i, c := range clients {
 		switch closed, reason := c.Closed(); {

@@ -67,6 +67,8 @@ func TestHonestClientsAgreeWithTheServerOverLoopback(t *testing.T) {
 	require.Positive(t, r.Out, "the server sent datagrams in the window")
 	require.Positive(t, r.In, "the server received datagrams in the window")
 	require.Positive(t, r.Swarm.Received, "the clients received the server's datagrams")
+	require.Greater(t, r.Spread, r.Side/2, "the gamemode spread the spawn points over the square")
+	require.LessOrEqual(t, r.Spread, r.Side)
 	require.Zero(t, r.MissedShutdown, "every client took the shutdown's Disconnect (8 players lose nothing on loopback)")
 	if runtime.GOOS == "linux" {
 		require.Positive(t, r.ServerCPU, "the server's CPU was measured")

@@ -108,6 +108,9 @@ type Report struct {
 	Side      float64
 	FireEvery time.Duration
 	Window    time.Duration
+	// Spread is the larger side of the box around the players' first spawn points (at
+	// most Side: the gamemode spreads them over the square).
+	Spread float64
 	// JoinTime is how long everyone took to join and spawn; SettleTime the settle.
 	JoinTime, SettleTime time.Duration
 
@@ -305,7 +308,8 @@ func (r Report) String() string {
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("load test: %d players over %.0f m × %.0f m, a shot each %v, window %v (server tick %v)\n",
 		r.Players, r.Side, r.Side, r.FireEvery, r.Window.Round(time.Millisecond), ServerTick)
-	p("  joined and spawned in %v, settled in %v\n", r.JoinTime.Round(time.Millisecond), r.SettleTime.Round(time.Millisecond))
+	p("  joined and spawned in %v (spawn points spread over %.0f m), settled in %v\n",
+		r.JoinTime.Round(time.Millisecond), r.Spread, r.SettleTime.Round(time.Millisecond))
 	p("  server CPU: %.3f cores, %.1f µs per player per second (%v in the window)\n", r.ServerCores, r.CPUPerPlayer, r.ServerCPU)
 	p("  server tick: p50 %v, p99 %v\n", r.TickP50, r.TickP99)
 	p("  server datagrams per tick: %.1f received, %.1f sent (%.0f / %.0f per second)\n",
