@@ -54,6 +54,7 @@ type bot struct {
 
 	// What the load test reads while the clients play.
 	spawned  atomic.Bool
+	frames   atomic.Int64 // the client's Counters().Frames
 	deaths   atomic.Int64 // the client's Counters().Deaths
 	respawns atomic.Int64 // the client's Counters().Respawns
 	alive    atomic.Bool
@@ -73,6 +74,7 @@ func newBots(cfg Config) bots {
 // test holds the bots' fire.
 func (b *bot) play(now time.Duration, c *client.Client, fire bool) {
 	n := c.Counters()
+	b.frames.Store(int64(n.Frames))
 	b.deaths.Store(int64(n.Deaths))
 	b.respawns.Store(int64(n.Respawns))
 	b.alive.Store(c.Alive())
@@ -191,4 +193,13 @@ func (bs bots) spread() float64 {
 		hi.X, hi.Y = max(hi.X, p.X), max(hi.Y, p.Y)
 	}
 	return float64(max(hi.X-lo.X, hi.Y-lo.Y))
+}
+
+// frames returns the frames the clients have sent, as of their last steps.
+func (bs bots) frames() int64 {
+	var n int64
+	for _, b := range bs {
+		n += b.frames.Load()
+	}
+	return n
 }

@@ -386,6 +386,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		ports[c.LocalAddr().(*net.UDPAddr).AddrPort().Port()] = true
 	}
 	sd0, cd0, dropErr := socketDrops(srv.game.Port(), ports)
+	frames0 := bots.frames()
 	t0 := time.Now()
 	sleep(ctx, cfg.Duration)
 	cpu1, cpuErr1 := procCPU(srv.cmd.Process.Pid)
@@ -397,6 +398,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		r.ServerDrops, r.ClientDrops = math.NaN(), math.NaN()
 	}
 	wall := time.Since(t0)
+	r.FrameRate = float64(bots.frames()-frames0) / wall.Seconds() / float64(cfg.Players)
 	after, err := scrape(srv.metrics)
 	if err != nil {
 		return r, err

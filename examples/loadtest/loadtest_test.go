@@ -64,6 +64,7 @@ func TestHonestClientsAgreeWithTheServerOverLoopback(t *testing.T) {
 	t.Log(r)
 	require.Zero(t, r.HonestWronged, "%v", r.Incidents)
 	require.Positive(t, r.Deaths, "players died: the death check compared something")
+	require.Positive(t, r.FrameRate, "the clients sent frames in the window")
 	require.Positive(t, r.Out, "the server sent datagrams in the window")
 	require.Positive(t, r.In, "the server received datagrams in the window")
 	require.Positive(t, r.Swarm.Received, "the clients received the server's datagrams")
@@ -167,6 +168,7 @@ func BenchmarkLoad(b *testing.B) {
 				b.ReportMetric(r.OutPerTick, "sent-datagrams/tick")
 				b.ReportMetric(r.InPerTick, "received-datagrams/tick")
 				b.ReportMetric(r.GeneratorCores, "generator-cores")
+				b.ReportMetric(r.FrameRate, "frames/player/s")
 				b.ReportMetric(float64(r.HonestWronged), "honest-wronged")
 				if r.HonestWronged > 0 {
 					b.Errorf("honest players wronged: %d: %v", r.HonestWronged, r.Incidents)

@@ -122,6 +122,9 @@ type Report struct {
 	CPUPerPlayer   float64
 	GeneratorCores float64
 
+	// FrameRate is the frames (PlayerSync) each client sent per second in the window: 30
+	// when the generator keeps up (transport.FrameInterval).
+	FrameRate float64
 	// Ticks is the server ticks in the window (the window over ServerTick); In and Out
 	// the datagrams the server read and wrote in it; InPerTick and OutPerTick per tick.
 	Ticks                 float64
@@ -316,8 +319,8 @@ func (r Report) String() string {
 		r.InPerTick, r.OutPerTick, r.In/r.Window.Seconds(), r.Out/r.Window.Seconds())
 	p("  in the window: %.0f lane retransmissions; datagrams dropped by full socket buffers: %.0f at the server, %.0f at the clients; relays shed (outbox full): %.0f\n",
 		r.Retransmits, r.ServerDrops, r.ClientDrops, r.OutboxDropped)
-	p("  generator: %.3f cores; clients sent %d, received %d datagrams; %d late ticks\n",
-		r.GeneratorCores, r.Swarm.Sent, r.Swarm.Received, r.Swarm.Late)
+	p("  generator: %.3f cores; %.1f frames per player per second; clients sent %d, received %d datagrams; %d late ticks\n",
+		r.GeneratorCores, r.FrameRate, r.Swarm.Sent, r.Swarm.Received, r.Swarm.Late)
 	p("  deaths %.0f, respawns %.0f; clients that missed the shutdown's Disconnect: %d\n", r.Deaths, r.Respawns, r.MissedShutdown)
 	w := r.Wronged
 	p("  honest players wronged: %d (refused %d, host refused %d, cut frames %d, rate limited %d, deaths %d, clients %d, disconnected %d)\n",
