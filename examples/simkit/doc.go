@@ -58,6 +58,30 @@
 // HonestWronged counts every early death, cut frame, refused shot, refused entry,
 // uncredited report and final disagreement an honest player met.
 //
+// # Scenario files
+//
+// RunScenarios runs table-driven scenario files (github.com/cockroachdb/datadriven, the
+// format of the domain packages' scenario files) against a world of the host's Config:
+// each block is a command ("join a rtt=200ms", "shoot a b m4", "tick 1s", "print b",
+// "report", or "run" with one command per line) followed by what the world did, which
+// go test -rewrite regenerates. Driver lists the commands; a host with commands of its
+// own walks its files with datadriven and a Driver itself.
+//
+//	run
+//	join a rtt=300ms jitter=30ms loss=0.05
+//	join b rtt=100ms
+//	tick 1s events=none
+//	shoot a b deagle
+//	tick 2s events=game
+//	print b
+//	report
+//	----
+//	> join a rtt=300ms jitter=30ms loss=0.05
+//	a: player 0 rtt=300ms jitter=30ms loss=0.05
+//	...
+//	> report
+//	honest wronged 0: early_deaths=0 cut_frames=0 ...
+//
 // # Determinism
 //
 // A kit is a pure function of its Config and of what the test does: the clock is virtual

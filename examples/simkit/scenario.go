@@ -1,0 +1,647 @@
+package simkit
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/datadriven"
+
+	"github.com/arbitergo/arbiter/examples/match"
+	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/inventory"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// RunScenarios runs every scenario file under path (one file, or a directory walked
+// recursively) against a world of cfg: each file is a fresh kit driven by a Driver, its
+// blocks run in order, and each block's output is compared with the file's (go test
+// -rewrite regenerates it). See Driver for the commands.
+func RunScenarios(t *testing.T, path string, cfg Config) {
+	t.Helper()
+	datadriven.Walk(t, path, func(t *testing.T, path string) {
+		d := NewDriver(cfg)
+		datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
+			return d.Run(t, td)
+		})
+	})
+}
+
+// Driver runs scenario commands against a kit: the datadriven driver behind
+// RunScenarios, for a host that walks its files itself. Each block of a scenario file is
+// one command, or "run" followed by one command per line (blank lines and lines starting
+// with # are skipped); the block's output is what the world did. A command is a verb,
+// words and key=value arguments, as in datadriven:
+//
+//	world seed=3 vehicles=2 teams=2 respawn=5s settle=5s   a fresh world (before any join)
+//	join a rtt=200ms jitter=30ms loss=0.05                  an honest player
+//	cheater m profile=mutator rtt=100ms                     a cheater (match.Cheat names)
+//	start                                                   start the world now
+//	tick 1s [events=all|game|count|none]                    advance; prints the events
+//	move a x=10 y=0 z=0 | move a car=1                      walk (to beside a car)
+//	shoot a b [m4]                                          fire once (default m4)
+//	throw a b [grenade] [fuse=2s]                           throw at b
+//	strike a b [knife|fist]                                 melee (within reach)
+//	enter a car=1 [seat=0] | leave a                        vehicles
+//	fall b 30 | die b                                       fall damage, a deadly fall
+//	set-health b 50 | add-health b 10 [max=100]             the gamemode's commands
+//	set-armor b 50  | add-armor b 10 [max=100]
+//	give a m4 100 [current] | take a m4                     weapon commands
+//	print b                                                 ledger, store, life
+//	events [kind=player_damage] [player=b]                  the events so far
+//	report                                                  ends play: the match report
+//
+// Weapons are named (fist, knife, grenade, deagle, shotgun, m4, spraycan) or numbered.
+// What a player's client refuses, and what the server refuses, is printed as "error: ..."
+// (part of the expected output); an unknown command, argument or player, or a malformed
+// value, fails the test. A Driver is not safe for concurrent use.
+type Driver struct {
+	cfg     Config
+	k       *Kit
+	players map[string]*Player
+	printed int // the events a tick already printed
+}
+
+// NewDriver returns a driver of a fresh world of cfg.
+func NewDriver(cfg Config) *Driver {
+	return &Driver{cfg: cfg, k: New(cfg), players: map[string]*Player{}}
+}
+
+// Kit returns the driver's current kit (a "world" command replaces it).
+func (d *Driver) Kit() *Kit { return d.k }
+
+// Run runs one block of a scenario file and returns its output.
+func (d *Driver) Run(t testing.TB, td *datadriven.TestData) string {
+	t.Helper()
+	if td.Cmd != "run" {
+		c := command{verb: td.Cmd, pos: td.Pos}
+		for _, a := range td.CmdArgs {
+			c.add(a)
+		}
+		return d.exec(t, &c)
+	}
+	var out strings.Builder
+	for i, line := range strings.Split(td.Input, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		verb, args, err := datadriven.ParseLine(line)
+		if err != nil {
+			t.Fatalf("%s: line %d of the block: %q: %v", td.Pos, i+1, line, err)
+		}
+		c := command{verb: verb, pos: fmt.Sprintf("%s: line %d of the block: %q", td.Pos, i+1, line)}
+		for _, a := range args {
+			c.add(a)
+		}
+		fmt.Fprintf(&out, "> %s\n", line)
+		out.WriteString(d.exec(t, &c))
+	}
+	return out.String()
+}
+
+// command is one parsed command: its verb, its words and its key=value arguments, with
+// the arguments the verb read marked, so that an unknown one fails.
+type command struct {
+	verb  string
+	pos   string
+	words []string
+	args  map[string]string
+	used  map[string]bool
+	tb    testing.TB
+}
+
+func (c *command) add(a datadriven.CmdArg) {
+	if len(a.Vals) == 0 {
+		c.words = append(c.words, a.Key)
+		return
+	}
+	if c.args == nil {
+		c.args, c.used = map[string]string{}, map[string]bool{}
+	}
+	c.args[a.Key] = strings.Join(a.Vals, ",")
+}
+
+func (c *command) fatalf(format string, a ...any) {
+	c.tb.Helper()
+	c.tb.Fatalf("%s: %s: %s", c.pos, c.verb, fmt.Sprintf(format, a...))
+}
+
+// word returns the i-th word (def when absent and def != "", else the command fails).
+func (c *command) word(i int, what, def string) string {
+	c.tb.Helper()
+	if i < len(c.words) {
+		return c.words[i]
+	}
+	if def == "" {
+		c.fatalf("want %s as word %d", what, i+1)
+	}
+	return def
+}
+
+func (c *command) arg(key string) (string, bool) {
+	v, ok := c.args[key]
+	if ok {
+		c.used[key] = true
+	}
+	return v, ok
+}
+
+func (c *command) float(key string, def float64) float64 {
+	c.tb.Helper()
+	v, ok := c.arg(key)
+	if !ok {
+		return def
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		c.fatalf("%s=%q: %v", key, v, err)
+	}
+	return f
+}
+
+func (c *command) num(s, what string) float64 {
+	c.tb.Helper()
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		c.fatalf("%s %q: %v", what, s, err)
+	}
+	return f
+}
+
+func (c *command) uint(key string, bits int, def uint64) uint64 {
+	c.tb.Helper()
+	v, ok := c.arg(key)
+	if !ok {
+		return def
+	}
+	n, err := strconv.ParseUint(v, 10, bits)
+	if err != nil {
+		c.fatalf("%s=%q: %v", key, v, err)
+	}
+	return n
+}
+
+func (c *command) dur(key string, def time.Duration) time.Duration {
+	c.tb.Helper()
+	v, ok := c.arg(key)
+	if !ok {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		c.fatalf("%s=%q: %v", key, v, err)
+	}
+	return d
+}
+
+func (c *command) str(key, def string) string {
+	if v, ok := c.arg(key); ok {
+		return v
+	}
+	return def
+}
+
+// done fails the command if it was given more words than maxWords or an argument it did
+// not read.
+func (c *command) done(maxWords int) {
+	c.tb.Helper()
+	if len(c.words) > maxWords {
+		c.fatalf("unexpected word %q", c.words[maxWords])
+	}
+	var unknown []string
+	for k := range c.args {
+		if !c.used[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		c.fatalf("unknown argument(s) %s", strings.Join(unknown, ", "))
+	}
+}
+
+// weaponNames are the weapons a scenario names.
+var weaponNames = map[string]uint8{
+	"fist": 0, "knife": WeaponKnife, "grenade": WeaponGrenade, "deagle": WeaponDeagle,
+	"shotgun": WeaponShotgun, "m4": WeaponM4, "spraycan": WeaponSpraycan,
+}
+
+func (c *command) weapon(s string) uint8 {
+	c.tb.Helper()
+	if w, ok := weaponNames[s]; ok {
+		return w
+	}
+	n, err := strconv.ParseUint(s, 10, 8)
+	if err != nil {
+		c.fatalf("unknown weapon %q (want a name: fist, knife, grenade, deagle, shotgun, m4, spraycan, or an id)", s)
+	}
+	return uint8(n)
+}
+
+func weaponName(w uint8) string {
+	for n, id := range weaponNames {
+		if id == w && (w != 0 || n == "fist") {
+			return n
+		}
+	}
+	return strconv.Itoa(int(w))
+}
+
+// ParseCheat returns the cheat profile of a name (its String, such as "mutator").
+func ParseCheat(name string) (match.Cheat, bool) {
+	for c := match.Cheat(0); c < 255; c++ {
+		s := c.String()
+		if strings.HasPrefix(s, "Cheat(") || s == "cheatCount" {
+			break
+		}
+		if s == name {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+func parseEventKind(name string) (refserver.EventKind, bool) {
+	for k := refserver.EventKind(1); k < 255; k++ {
+		s := k.String()
+		if strings.HasPrefix(s, "EventKind(") || s == "eventKindEnd" {
+			break
+		}
+		if s == name {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+func (d *Driver) player(c *command, i int) *Player {
+	c.tb.Helper()
+	name := c.word(i, "a player", "")
+	p, ok := d.players[name]
+	if !ok {
+		c.fatalf("unknown player %q (join it first)", name)
+	}
+	return p
+}
+
+// name returns the scenario's name of a player id.
+func (d *Driver) name(id refserver.PlayerID) string {
+	if id == refserver.NoPlayer {
+		return "none"
+	}
+	if int(id) < len(d.k.players) {
+		return d.k.players[id].name
+	}
+	return strconv.Itoa(int(id))
+}
+
+func result(err error) string {
+	if err != nil {
+		return "error: " + err.Error() + "\n"
+	}
+	return "ok\n"
+}
+
+func (d *Driver) exec(t testing.TB, c *command) string {
+	t.Helper()
+	c.tb = t
+	if c.used == nil {
+		c.used = map[string]bool{}
+	}
+	switch c.verb {
+	case "world":
+		return d.world(c)
+	case "join", "cheater":
+		return d.join(c)
+	case "start":
+		c.done(0)
+		if err := d.k.Start(); err != nil {
+			return result(err)
+		}
+		d.printed = len(d.k.events)
+		return fmt.Sprintf("started at %v\n", d.k.Now())
+	case "tick":
+		return d.tick(c)
+	case "move":
+		return d.move(c)
+	case "shoot":
+		a, b := d.player(c, 0), d.player(c, 1)
+		w := c.weapon(c.word(2, "a weapon", "m4"))
+		c.done(3)
+		seq, err := a.Shoot(b, w)
+		if err != nil {
+			return result(err)
+		}
+		return fmt.Sprintf("shot %d\n", seq)
+	case "throw":
+		a, b := d.player(c, 0), d.player(c, 1)
+		w := c.weapon(c.word(2, "a weapon", "grenade"))
+		fuse := c.dur("fuse", 2*time.Second)
+		c.done(3)
+		seq, err := a.Throw(b, w, fuse)
+		if err != nil {
+			return result(err)
+		}
+		return fmt.Sprintf("projectile %d\n", seq)
+	case "strike":
+		a, b := d.player(c, 0), d.player(c, 1)
+		w := c.weapon(c.word(2, "a weapon", "fist"))
+		c.done(3)
+		return result(a.Strike(b, w))
+	case "enter":
+		p := d.player(c, 0)
+		car, ok := c.arg("car")
+		if !ok {
+			c.fatalf("want car=<id>")
+		}
+		id := c.num(car, "car")
+		seat := c.uint("seat", 8, 0)
+		c.done(1)
+		return result(p.EnterVehicle(uint16(id), uint8(seat)))
+	case "leave":
+		p := d.player(c, 0)
+		c.done(1)
+		return result(p.LeaveVehicle())
+	case "fall":
+		p := d.player(c, 0)
+		amount := c.num(c.word(1, "an amount", ""), "amount")
+		c.done(2)
+		return result(p.Fall(float32(amount)))
+	case "die":
+		p := d.player(c, 0)
+		c.done(1)
+		return result(p.Die())
+	case "set-health", "set-armor", "add-health", "add-armor":
+		p := d.player(c, 0)
+		v := float32(c.num(c.word(1, "a value", ""), "value"))
+		var err error
+		switch c.verb {
+		case "set-health":
+			err = d.k.SetHealth(p, v)
+		case "set-armor":
+			err = d.k.SetArmor(p, v)
+		case "add-health":
+			err = d.k.AddHealth(p, v, float32(c.float("max", 100)))
+		case "add-armor":
+			err = d.k.AddArmor(p, v, float32(c.float("max", 100)))
+		}
+		c.done(2)
+		return result(err)
+	case "give":
+		p := d.player(c, 0)
+		w := c.weapon(c.word(1, "a weapon", ""))
+		ammo := c.num(c.word(2, "an ammo count", ""), "ammo")
+		current := len(c.words) > 3 && c.words[3] == "current"
+		if len(c.words) > 3 && !current {
+			c.fatalf("unexpected word %q (want current)", c.words[3])
+		}
+		c.done(4)
+		if err := d.k.ready(); err != nil {
+			return result(err)
+		}
+		return result(d.k.Server().GiveWeapon(d.k.Now(), p.ID(), w, uint16(ammo), current))
+	case "take":
+		p := d.player(c, 0)
+		w := c.weapon(c.word(1, "a weapon", ""))
+		c.done(2)
+		if err := d.k.ready(); err != nil {
+			return result(err)
+		}
+		return result(d.k.Server().TakeWeapon(d.k.Now(), p.ID(), w))
+	case "print":
+		p := d.player(c, 0)
+		c.done(1)
+		return d.print(p)
+	case "events":
+		return d.events(c)
+	case "report":
+		c.done(0)
+		return d.report()
+	}
+	c.fatalf("unknown command (want world, join, cheater, start, tick, move, shoot, throw, strike, enter, leave, fall, die, set-health, add-health, set-armor, add-armor, give, take, print, events, report or run)")
+	return ""
+}
+
+func (d *Driver) world(c *command) string {
+	if len(d.players) > 0 || d.k.started {
+		c.fatalf("world must come before the first join")
+	}
+	cfg := d.cfg
+	cfg.Seed = c.uint("seed", 64, cfg.Seed)
+	cfg.Vehicles = int(c.uint("vehicles", 8, uint64(cfg.Vehicles)))
+	cfg.Teams = int(c.uint("teams", 8, uint64(cfg.Teams)))
+	cfg.Settle = c.dur("settle", cfg.Settle)
+	cfg.Server.RespawnDelay = c.dur("respawn", cfg.Server.RespawnDelay)
+	c.done(0)
+	d.cfg, d.k, d.printed = cfg, New(cfg), 0
+	return fmt.Sprintf("seed=%d vehicles=%d teams=%d\n", cfg.Seed, cfg.Vehicles, cfg.Teams)
+}
+
+func (d *Driver) join(c *command) string {
+	name := c.word(0, "a name", "")
+	if _, dup := d.players[name]; dup {
+		c.fatalf("player %q joined twice", name)
+	}
+	link := Link{RTT: c.dur("rtt", 0), Jitter: c.dur("jitter", 0), Loss: c.float("loss", 0)}
+	profile := match.Honest
+	if c.verb == "cheater" {
+		pn, ok := c.arg("profile")
+		if !ok {
+			c.fatalf("want profile=<cheat>")
+		}
+		if profile, ok = ParseCheat(pn); !ok || profile == match.Honest {
+			c.fatalf("unknown cheat profile %q", pn)
+		}
+	}
+	c.done(1)
+	p, err := d.k.JoinCheater(name, link, profile)
+	if err != nil {
+		return result(err)
+	}
+	d.players[name] = p
+	out := fmt.Sprintf("%s: player %d rtt=%v jitter=%v loss=%v", name, p.ID(), link.RTT, link.Jitter, link.Loss)
+	if profile != match.Honest {
+		out += " cheat=" + profile.String()
+	}
+	return out + "\n"
+}
+
+func (d *Driver) tick(c *command) string {
+	dt, err := time.ParseDuration(c.word(0, "a duration", ""))
+	if err != nil || dt < 0 {
+		c.fatalf("want a duration >= 0: %v", err)
+	}
+	show := c.str("events", "all")
+	if show != "all" && show != "game" && show != "count" && show != "none" {
+		c.fatalf("events=%q: want all, game, count or none", show)
+	}
+	c.done(1)
+	var out strings.Builder
+	if !d.k.started {
+		if err := d.k.Start(); err != nil {
+			return result(err)
+		}
+		fmt.Fprintf(&out, "started at %v\n", d.k.Now())
+		d.printed = len(d.k.events)
+	}
+	if err := d.k.Advance(dt); err != nil {
+		out.WriteString(result(err))
+		return out.String()
+	}
+	if show == "count" {
+		out.WriteString(countEvents(d.k.events[d.printed:]))
+	}
+	for _, e := range d.k.events[d.printed:] {
+		if show == "all" || (show == "game" && !e.Kind.Diagnostic()) {
+			out.WriteString(d.event(e))
+		}
+	}
+	d.printed = len(d.k.events)
+	fmt.Fprintf(&out, "now %v\n", d.k.Now())
+	return out.String()
+}
+
+// countEvents formats how many events of each kind es holds, in the kinds' order.
+func countEvents(es []refserver.Event) string {
+	var n [256]int
+	for _, e := range es {
+		n[e.Kind]++
+	}
+	var parts []string
+	for k, c := range n {
+		if c > 0 {
+			parts = append(parts, fmt.Sprintf("%v=%d", refserver.EventKind(k), c))
+		}
+	}
+	if len(parts) == 0 {
+		return "events: none\n"
+	}
+	return "events: " + strings.Join(parts, " ") + "\n"
+}
+
+func (d *Driver) move(c *command) string {
+	p := d.player(c, 0)
+	var pos wire.Vec3
+	if car, ok := c.arg("car"); ok {
+		if err := d.k.ready(); err != nil {
+			return result(err)
+		}
+		var found bool
+		if pos, found = d.k.Beside(uint16(c.num(car, "car"))); !found {
+			return result(ErrNoVehicle)
+		}
+	} else {
+		cur := p.Position()
+		pos = wire.Vec3{X: float32(c.float("x", float64(cur.X))), Y: float32(c.float("y", float64(cur.Y))), Z: float32(c.float("z", float64(cur.Z)))}
+	}
+	c.done(1)
+	return result(p.MoveTo(pos))
+}
+
+// event formats a server event with the scenario's names of its players.
+func (d *Driver) event(e refserver.Event) string {
+	s := e.String()
+	s = strings.Replace(s, " player="+idText(e.Player), " player="+d.name(e.Player), 1)
+	for _, label := range []string{" attacker=", " killer=", " author=", " other="} {
+		s = strings.Replace(s, label+idText(e.Other), label+d.name(e.Other), 1)
+	}
+	return s + "\n"
+}
+
+func idText(id refserver.PlayerID) string {
+	if id == refserver.NoPlayer {
+		return "none"
+	}
+	return strconv.Itoa(int(id))
+}
+
+func (d *Driver) print(p *Player) string {
+	var out strings.Builder
+	l, err := p.Ledger()
+	if err != nil {
+		return result(err)
+	}
+	own := p.Own()
+	fmt.Fprintf(&out, "%s: ledger=%s/%s own=%s/%s\n", p.name, f32(l.Health), f32(l.Armor), f32(own.Health), f32(own.Armor))
+	life, err := p.Life()
+	if err != nil {
+		return result(err)
+	}
+	fmt.Fprintf(&out, "%s: life server=%v gen=%d client=%s gen=%d\n", p.name, life.Phase, life.Gen,
+		map[bool]string{true: "alive", false: "dead"}[life.ClientAlive], life.ClientGen)
+	st, err := p.Store()
+	if err != nil {
+		return result(err)
+	}
+	fmt.Fprintf(&out, "%s: store server held=%s%s\n", p.name, weaponName(st.ServerHeld), slots(st.Server))
+	fmt.Fprintf(&out, "%s: store client held=%s%s\n", p.name, weaponName(st.Client.Held), slots(st.Client.Slots))
+	return out.String()
+}
+
+func slots(s [inventory.NumSlots]inventory.Slot) string {
+	var b strings.Builder
+	for _, sl := range s {
+		if sl.Weapon == 0 && sl.Total == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, " %s:%d/%d", weaponName(sl.Weapon), sl.Total, sl.Clip)
+	}
+	return b.String()
+}
+
+func (d *Driver) events(c *command) string {
+	var kind refserver.EventKind
+	if k, ok := c.arg("kind"); ok {
+		if kind, ok = parseEventKind(k); !ok {
+			c.fatalf("unknown event kind %q", k)
+		}
+	}
+	var who *Player
+	if name, ok := c.arg("player"); ok {
+		if who, ok = d.players[name]; !ok {
+			c.fatalf("unknown player %q", name)
+		}
+	}
+	c.done(0)
+	var out strings.Builder
+	n := 0
+	for _, e := range d.k.events {
+		if (kind != 0 && e.Kind != kind) || (who != nil && e.Player != who.ID()) {
+			continue
+		}
+		out.WriteString(d.event(e))
+		n++
+	}
+	fmt.Fprintf(&out, "%d event(s)\n", n)
+	return out.String()
+}
+
+func (d *Driver) report() string {
+	r, err := d.k.Report()
+	if err != nil && !errors.Is(err, ErrFinished) {
+		return result(err)
+	}
+	var out strings.Builder
+	w := r.Wronged
+	fmt.Fprintf(&out, "honest wronged %d: early_deaths=%d cut_frames=%d refused_shots=%d refused_commands=%d disagreements=%d refused_entries=%d rate_limited=%d\n",
+		r.HonestWronged, w.EarlyDeaths, w.CutFrames, w.RefusedShots, w.RefusedCommands, w.Disagreements, w.RefusedEntries, w.RateLimited)
+	for _, in := range r.Incidents {
+		fmt.Fprintf(&out, "incident: %s\n", in)
+	}
+	for _, ch := range r.Cheaters {
+		fmt.Fprintf(&out, "cheater %s (%s): gained=%d flagged=%d refused=%d\n",
+			d.name(refserver.PlayerID(ch.Player)), ch.Cheat, ch.Gained, ch.Flagged, ch.Refused)
+	}
+	return out.String()
+}
+
+func f32(v float32) string {
+	s := strconv.FormatFloat(float64(v), 'f', 2, 32)
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}

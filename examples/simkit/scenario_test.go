@@ -1,0 +1,76 @@
+package simkit
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+)
+
+// The scenario files under testdata/scenarios run through the public driver: each prints
+// what the world did (go test -rewrite regenerates the expected output).
+func TestScenarios(t *testing.T) {
+	RunScenarios(t, "testdata/scenarios", Config{Seed: 1})
+}
+
+// fatalTB records the driver's failure instead of failing the test.
+type fatalTB struct {
+	testing.TB
+	msg string
+}
+
+type fatal struct{}
+
+func (f *fatalTB) Helper() {}
+func (f *fatalTB) Fatalf(format string, a ...any) {
+	f.msg = fmt.Sprintf(format, a...)
+	panic(fatal{})
+}
+
+// runFails runs one block and returns the driver's failure ("" if it did not fail).
+func runFails(t *testing.T, d *Driver, block string) (msg string) {
+	t.Helper()
+	f := &fatalTB{TB: t}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(fatal); !ok {
+				panic(r)
+			}
+			msg = f.msg
+		}
+	}()
+	first, rest, _ := strings.Cut(block, "\n")
+	cmd, args, err := datadriven.ParseLine(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Run(f, &datadriven.TestData{Pos: "test", Cmd: cmd, CmdArgs: args, Input: strings.TrimSuffix(rest, "----\n")})
+	return ""
+}
+
+// A scenario line the driver does not know fails the test with a message naming what is
+// wrong: an unknown command, argument, player, weapon, cheat or event kind, a missing or
+// malformed value, a world after a join.
+func TestScenarioRejectsUnknownCommandsAndArguments(t *testing.T) {
+	for _, tc := range []struct{ block, want string }{
+		{"jump a\n----\n", "unknown command"},
+		{"join a speed=3\n----\n", "unknown argument(s) speed"},
+		{"join a rtt=fast\n----\n", `rtt="fast"`},
+		{"run\njoin a\njoin a\n----\n", `player "a" joined twice`},
+		{"run\njoin a\nshoot a z\n----\n", `unknown player "z"`},
+		{"run\njoin a\njoin b\nshoot a b bazooka\n----\n", `unknown weapon "bazooka"`},
+		{"cheater m profile=wallhack\n----\n", `unknown cheat profile "wallhack"`},
+		{"cheater m\n----\n", "want profile=<cheat>"},
+		{"events kind=nope\n----\n", `unknown event kind "nope"`},
+		{"run\njoin a\nworld seed=2\n----\n", "world must come before the first join"},
+		{"run\njoin a\nfall a\n----\n", "want an amount"},
+		{"run\njoin a\ndie a b\n----\n", `unexpected word "b"`},
+		{"tick soon\n----\n", "want a duration"},
+	} {
+		msg := runFails(t, NewDriver(Config{Seed: 1}), tc.block)
+		if !strings.Contains(msg, tc.want) {
+			t.Errorf("%q: failure %q, want it to contain %q", tc.block, msg, tc.want)
+		}
+	}
+}
