@@ -37,7 +37,7 @@ func RunScenarios(t *testing.T, path string, cfg Config) {
 // with # are skipped); the block's output is what the world did. A command is a verb,
 // words and key=value arguments, as in datadriven:
 //
-//	world seed=3 vehicles=2 teams=2 respawn=5s settle=5s   a fresh world (before any join)
+//	world seed=3 vehicles=2 teams=2 respawn=5s settle=5s   a fresh world of the host's Config, no players yet
 //	join a rtt=200ms jitter=30ms loss=0.05                  an honest player
 //	cheater m profile=mutator rtt=100ms                     a cheater (match.Cheat names)
 //	start                                                   start the world now
@@ -60,6 +60,7 @@ func RunScenarios(t *testing.T, path string, cfg Config) {
 // (part of the expected output); an unknown command, argument or player, or a malformed
 // value, fails the test. A Driver is not safe for concurrent use.
 type Driver struct {
+	base    Config // the host's; each world command starts from it
 	cfg     Config
 	k       *Kit
 	players map[string]*Player
@@ -68,7 +69,7 @@ type Driver struct {
 
 // NewDriver returns a driver of a fresh world of cfg.
 func NewDriver(cfg Config) *Driver {
-	return &Driver{cfg: cfg, k: New(cfg), players: map[string]*Player{}}
+	return &Driver{base: cfg, cfg: cfg, k: New(cfg), players: map[string]*Player{}}
 }
 
 // Kit returns the driver's current kit (a "world" command replaces it).
@@ -428,17 +429,14 @@ func (d *Driver) exec(t testing.TB, c *command) string {
 }
 
 func (d *Driver) world(c *command) string {
-	if len(d.players) > 0 || d.k.started {
-		c.fatalf("world must come before the first join")
-	}
-	cfg := d.cfg
+	cfg := d.base
 	cfg.Seed = c.uint("seed", 64, cfg.Seed)
 	cfg.Vehicles = int(c.uint("vehicles", 8, uint64(cfg.Vehicles)))
 	cfg.Teams = int(c.uint("teams", 8, uint64(cfg.Teams)))
 	cfg.Settle = c.dur("settle", cfg.Settle)
 	cfg.Server.RespawnDelay = c.dur("respawn", cfg.Server.RespawnDelay)
 	c.done(0)
-	d.cfg, d.k, d.printed = cfg, New(cfg), 0
+	d.cfg, d.k, d.printed, d.players = cfg, New(cfg), 0, map[string]*Player{}
 	return fmt.Sprintf("seed=%d vehicles=%d teams=%d\n", cfg.Seed, cfg.Vehicles, cfg.Teams)
 }
 

@@ -51,7 +51,7 @@ func runFails(t *testing.T, d *Driver, block string) (msg string) {
 
 // A scenario line the driver does not know fails the test with a message naming what is
 // wrong: an unknown command, argument, player, weapon, cheat or event kind, a missing or
-// malformed value, a world after a join.
+// malformed value.
 func TestScenarioRejectsUnknownCommandsAndArguments(t *testing.T) {
 	for _, tc := range []struct{ block, want string }{
 		{"jump a\n----\n", "unknown command"},
@@ -63,7 +63,6 @@ func TestScenarioRejectsUnknownCommandsAndArguments(t *testing.T) {
 		{"cheater m profile=wallhack\n----\n", `unknown cheat profile "wallhack"`},
 		{"cheater m\n----\n", "want profile=<cheat>"},
 		{"events kind=nope\n----\n", `unknown event kind "nope"`},
-		{"run\njoin a\nworld seed=2\n----\n", "world must come before the first join"},
 		{"run\njoin a\nfall a\n----\n", "want an amount"},
 		{"run\njoin a\ndie a b\n----\n", `unexpected word "b"`},
 		{"tick soon\n----\n", "want a duration"},

@@ -1,0 +1,13 @@
+package hostgame
+
+import (
+	"testing"
+
+	"github.com/arbitergo/arbiter/examples/simkit"
+)
+
+// The host's scenario files: regeneration never lets an honest player be wronged, nor a
+// cheater out-heal its damage, at any round trip up to 400 ms with jitter and loss.
+func TestRegenerationScenarios(t *testing.T) {
+	simkit.RunScenarios(t, "testdata", Config(7))
+}
