@@ -1,8 +1,10 @@
 package simkit
 
 import (
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,6 +57,17 @@ func RunScenarios(t *testing.T, path string, cfg Config) {
 //	events [kind=player_damage] [player=b]                  the events so far
 //	report                                                  ends play: the match report
 //
+// A raw connection (Kit.JoinRaw) sends what the scenario says, hostile or not:
+//
+//	raw m                                                   a raw connection
+//	send m PlayerSync seq=1 health=NaN vehicle=none         a message (fields as printed;
+//	                                                        none is the largest value)
+//	send m WeaponShot shot_seq=1 truncate=5                 its first 5 bytes, as a datagram
+//	send-bytes m 0102ff                                     any datagram (hex)
+//	received m [type=RespawnPlayer]                         what the server sent it; forgets it
+//	silent m [on|off]                                       stop answering and acknowledging
+//	print m                                                 its ledger and life on the server
+//
 // Weapons are named (fist, knife, grenade, deagle, shotgun, m4, spraycan) or numbered.
 // What a player's client refuses, and what the server refuses, is printed as "error: ..."
 // (part of the expected output); an unknown command, argument or player, or a malformed
@@ -64,12 +77,13 @@ type Driver struct {
 	cfg     Config
 	k       *Kit
 	players map[string]*Player
+	raws    map[string]*Raw
 	printed int // the events a tick already printed
 }
 
 // NewDriver returns a driver of a fresh world of cfg.
 func NewDriver(cfg Config) *Driver {
-	return &Driver{base: cfg, cfg: cfg, k: New(cfg), players: map[string]*Player{}}
+	return &Driver{base: cfg, cfg: cfg, k: New(cfg), players: map[string]*Player{}, raws: map[string]*Raw{}}
 }
 
 // Kit returns the driver's current kit (a "world" command replaces it).
@@ -298,6 +312,9 @@ func (d *Driver) name(id refserver.PlayerID) string {
 	if int(id) < len(d.k.players) {
 		return d.k.players[id].name
 	}
+	if i := int(id) - len(d.k.players); i < len(d.k.raws) {
+		return d.k.raws[i].name
+	}
 	return strconv.Itoa(int(id))
 }
 
@@ -415,16 +432,37 @@ func (d *Driver) exec(t testing.TB, c *command) string {
 		}
 		return result(d.k.Server().TakeWeapon(d.k.Now(), p.ID(), w))
 	case "print":
+		if r, ok := d.raws[c.word(0, "a player", "")]; ok {
+			c.done(1)
+			return d.printRaw(r)
+		}
 		p := d.player(c, 0)
 		c.done(1)
 		return d.print(p)
+	case "raw":
+		return d.joinRaw(c)
+	case "send":
+		return d.send(c)
+	case "send-bytes":
+		return d.sendBytes(c)
+	case "received":
+		return d.received(c)
+	case "silent":
+		r := d.raw(c, 0)
+		on := c.word(1, "on or off", "on")
+		if on != "on" && on != "off" {
+			c.fatalf("want on or off, not %q", on)
+		}
+		c.done(2)
+		r.SetSilent(on == "on")
+		return "ok\n"
 	case "events":
 		return d.events(c)
 	case "report":
 		c.done(0)
 		return d.report()
 	}
-	c.fatalf("unknown command (want world, join, cheater, start, tick, move, shoot, throw, strike, enter, leave, fall, die, set-health, add-health, set-armor, add-armor, give, take, print, events, report or run)")
+	c.fatalf("unknown command (want world, join, cheater, start, tick, move, shoot, throw, strike, enter, leave, fall, die, set-health, add-health, set-armor, add-armor, give, take, print, events, report, raw, send, send-bytes, received, silent or run)")
 	return ""
 }
 
@@ -436,13 +474,13 @@ func (d *Driver) world(c *command) string {
 	cfg.Settle = c.dur("settle", cfg.Settle)
 	cfg.Server.RespawnDelay = c.dur("respawn", cfg.Server.RespawnDelay)
 	c.done(0)
-	d.cfg, d.k, d.printed, d.players = cfg, New(cfg), 0, map[string]*Player{}
+	d.cfg, d.k, d.printed, d.players, d.raws = cfg, New(cfg), 0, map[string]*Player{}, map[string]*Raw{}
 	return fmt.Sprintf("seed=%d vehicles=%d teams=%d\n", cfg.Seed, cfg.Vehicles, cfg.Teams)
 }
 
 func (d *Driver) join(c *command) string {
 	name := c.word(0, "a name", "")
-	if _, dup := d.players[name]; dup {
+	if d.taken(name) {
 		c.fatalf("player %q joined twice", name)
 	}
 	link := Link{RTT: c.dur("rtt", 0), Jitter: c.dur("jitter", 0), Loss: c.float("loss", 0)}
@@ -642,4 +680,229 @@ func f32(v float32) string {
 	s := strconv.FormatFloat(float64(v), 'f', 2, 32)
 	s = strings.TrimRight(s, "0")
 	return strings.TrimSuffix(s, ".")
+}
+
+func (d *Driver) taken(name string) bool {
+	_, p := d.players[name]
+	_, r := d.raws[name]
+	return p || r
+}
+
+func (d *Driver) raw(c *command, i int) *Raw {
+	c.tb.Helper()
+	name := c.word(i, "a raw connection", "")
+	r, ok := d.raws[name]
+	if !ok {
+		c.fatalf("unknown raw connection %q (raw %s first)", name, name)
+	}
+	return r
+}
+
+func (d *Driver) joinRaw(c *command) string {
+	name := c.word(0, "a name", "")
+	if d.taken(name) {
+		c.fatalf("player %q joined twice", name)
+	}
+	c.done(1)
+	r, err := d.k.JoinRaw(name)
+	if err != nil {
+		return result(err)
+	}
+	d.raws[name] = r
+	return fmt.Sprintf("%s: raw connection\n", name)
+}
+
+// messageID returns the id of a message type name (its Go name, as wire prints it).
+func messageID(name string) (wire.ID, bool) {
+	for _, id := range wire.IDs() {
+		if id.String() == name {
+			return id, true
+		}
+	}
+	return 0, false
+}
+
+func (d *Driver) send(c *command) string {
+	r := d.raw(c, 0)
+	typ := c.word(1, "a message type", "")
+	id, ok := messageID(typ)
+	if !ok {
+		c.fatalf("unknown message type %q", typ)
+	}
+	m := wire.New(id)
+	fields := messageFields(m)
+	for key, val := range c.args {
+		if key == "truncate" {
+			continue
+		}
+		f, ok := fields[key]
+		if !ok {
+			c.fatalf("%s has no field %q (its fields: %s)", typ, key, strings.Join(sortedKeys(fields), " "))
+		}
+		if err := setField(f, val); err != nil {
+			c.fatalf("%s=%q: %v", key, val, err)
+		}
+		c.used[key] = true
+	}
+	cut := c.uint("truncate", 16, 0)
+	truncate := c.has("truncate")
+	c.done(2)
+	if truncate {
+		b, err := m.Append(nil)
+		if err != nil {
+			return result(err)
+		}
+		if int(cut) >= len(b) {
+			c.fatalf("truncate=%d: the message is only %d bytes", cut, len(b))
+		}
+		return result(r.SendBytes(b[:cut]))
+	}
+	v, err := r.Send(m)
+	if err != nil {
+		return result(err)
+	}
+	return v.String() + "\n"
+}
+
+func (c *command) has(key string) bool { _, ok := c.args[key]; return ok }
+
+func (d *Driver) sendBytes(c *command) string {
+	r := d.raw(c, 0)
+	b, err := hex.DecodeString(c.word(1, "hex bytes", ""))
+	if err != nil {
+		c.fatalf("hex bytes: %v", err)
+	}
+	c.done(2)
+	return result(r.SendBytes(b))
+}
+
+func (d *Driver) received(c *command) string {
+	r := d.raw(c, 0)
+	var want wire.ID
+	if typ, ok := c.arg("type"); ok {
+		if want, ok = messageID(typ); !ok {
+			c.fatalf("unknown message type %q", typ)
+		}
+	}
+	c.done(1)
+	var out strings.Builder
+	n := 0
+	for _, m := range r.Received() {
+		if want != 0 && m.ID() != want {
+			continue
+		}
+		fmt.Fprintf(&out, "%v\n", m)
+		n++
+	}
+	r.Clear()
+	fmt.Fprintf(&out, "%d message(s)\n", n)
+	return out.String()
+}
+
+func (d *Driver) printRaw(r *Raw) string {
+	srv := d.k.Server()
+	if srv == nil {
+		return result(ErrRawNotJoined)
+	}
+	l, err := srv.Vitals(r.ID())
+	if err != nil {
+		return result(err)
+	}
+	ph, err := srv.Phase(r.ID())
+	if err != nil {
+		return result(err)
+	}
+	gen, err := srv.Generation(r.ID())
+	if err != nil {
+		return result(err)
+	}
+	return fmt.Sprintf("%s: ledger=%s/%s life server=%v gen=%d\n", r.name, f32(l.Health), f32(l.Armor), ph, gen)
+}
+
+// messageFields maps the settable fields of a message, by the names wire prints them with
+// (VitalRev -> vital_rev, Position.X -> position.x), to their values.
+func messageFields(m wire.Message) map[string]reflect.Value {
+	out := map[string]reflect.Value{}
+	var walk func(v reflect.Value, prefix string)
+	walk = func(v reflect.Value, prefix string) {
+		t := v.Type()
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			name := prefix + snake(f.Name)
+			if f.Type.Kind() == reflect.Struct {
+				walk(v.Field(i), name+".")
+				continue
+			}
+			out[name] = v.Field(i)
+		}
+	}
+	walk(reflect.ValueOf(m).Elem(), "")
+	return out
+}
+
+// snake spells a Go field name as wire prints it: VitalRev -> vital_rev, HitID -> hit_id.
+func snake(name string) string {
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		ch := name[i]
+		if ch >= 'A' && ch <= 'Z' {
+			if i > 0 {
+				prevLower := name[i-1] >= 'a' && name[i-1] <= 'z'
+				nextLower := i+1 < len(name) && name[i+1] >= 'a' && name[i+1] <= 'z'
+				if prevLower || nextLower {
+					b.WriteByte('_')
+				}
+			}
+			ch += 'a' - 'A'
+		}
+		b.WriteByte(ch)
+	}
+	return b.String()
+}
+
+func setField(f reflect.Value, val string) error {
+	switch f.Kind() {
+	case reflect.Bool:
+		b, err := strconv.ParseBool(val)
+		if err != nil {
+			return err
+		}
+		f.SetBool(b)
+	case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if val == "none" { // NoPlayer, NoVehicle
+			val = strconv.FormatUint(1<<f.Type().Bits()-1, 10)
+		}
+		n, err := strconv.ParseUint(val, 0, f.Type().Bits())
+		if err != nil {
+			return err
+		}
+		f.SetUint(n)
+	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, err := strconv.ParseInt(val, 0, f.Type().Bits())
+		if err != nil {
+			return err
+		}
+		f.SetInt(n)
+	case reflect.Float32, reflect.Float64:
+		x, err := strconv.ParseFloat(val, f.Type().Bits())
+		if err != nil {
+			return err
+		}
+		f.SetFloat(x)
+	default:
+		return fmt.Errorf("a field of kind %v cannot be set", f.Kind())
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -1,0 +1,163 @@
+package simkit
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/arbitergo/arbiter/examples/match"
+	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/examples/transport"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// MaxRawReceived is the most messages a raw connection keeps of what the server sent it;
+// older ones are dropped (Raw.Dropped counts them).
+const MaxRawReceived = 4096
+
+// ErrRawNotJoined is returned by a raw connection's verbs before the world started.
+var ErrRawNotJoined = errors.New("simkit: the raw connection has not joined (the world has not started)")
+
+// Raw is a raw connection to the kit's server: no game and no client model behind it,
+// just a transport endpoint that sends whatever the test tells it (any message, with any
+// field: NaN, a wrong revision, a life that is over; or any bytes: truncated, unknown,
+// floods) and keeps what the server sent it. It is how a test puts hostile input to the
+// server, which must answer it with a named verdict and change nothing it must not.
+//
+// A raw connection talks to the server directly, not over the simulated network: what
+// it sends reaches the server at Kit.Now(), and what the server flushes to it arrives at
+// that flush. It joins (Hello) when the world starts, after the players, with the next
+// PlayerID; it does not spawn until it asks (a RespawnRequest). Unless it is silent, its
+// endpoint answers the server's pings, acknowledges its reliable lane and flushes with
+// every server tick.
+type Raw struct {
+	k       *Kit
+	idx     int // among the kit's raw connections
+	name    string
+	ep      *transport.Endpoint
+	got     []wire.Message
+	dropped int
+	silent  bool
+}
+
+// JoinRaw adds a raw connection. Raw connections join before the world starts.
+func (k *Kit) JoinRaw(name string) (*Raw, error) {
+	if k.started {
+		return nil, ErrStarted
+	}
+	ep, err := transport.New(transport.Client)
+	if err != nil {
+		return nil, err
+	}
+	r := &Raw{k: k, idx: len(k.raws), name: name, ep: ep}
+	k.raws = append(k.raws, r)
+	return r, nil
+}
+
+// startRaws routes the server's datagrams to the raw connections, joins them and
+// schedules their flushes.
+func (k *Kit) startRaws() error {
+	if len(k.raws) == 0 {
+		return nil
+	}
+	k.m.OnForeign(func(now time.Duration, conn wire.PlayerID, d []byte) {
+		if i := int(conn) - len(k.players); i >= 0 && i < len(k.raws) {
+			k.raws[i].receive(now, d)
+		}
+	})
+	hello, err := (&wire.Hello{}).Append(nil)
+	if err != nil {
+		return err
+	}
+	for _, r := range k.raws {
+		if err := k.m.Server().Receive(k.m.Now(), r.ID(), hello); err != nil {
+			return fmt.Errorf("simkit: raw connection %s: %w", r.name, err)
+		}
+	}
+	k.m.Every(k.m.Now()+match.ServerTick/2, match.ServerTick, func(now time.Duration) bool {
+		for _, r := range k.raws {
+			if !r.silent {
+				_ = r.ep.Flush(now, func(d []byte) { _ = k.m.Server().Receive(now, r.ID(), d) })
+			}
+		}
+		return true
+	})
+	return nil
+}
+
+func (r *Raw) receive(now time.Duration, d []byte) {
+	if r.silent {
+		return
+	}
+	_ = r.ep.Receive(now, d, func(m wire.Message) {
+		c := clone(m)
+		if c == nil {
+			return
+		}
+		if p, ok := c.(*wire.Ping); ok {
+			_ = r.ep.Send(&wire.Pong{Seq: p.Seq, Time: p.Time})
+		}
+		if len(r.got) == MaxRawReceived {
+			copy(r.got, r.got[1:])
+			r.got = r.got[:len(r.got)-1]
+			r.dropped++
+		}
+		r.got = append(r.got, c)
+	})
+}
+
+// clone copies a decoded message (a decoder's values are overwritten by its next decode).
+func clone(m wire.Message) wire.Message {
+	b, err := m.Append(nil)
+	if err != nil {
+		return nil
+	}
+	c := wire.New(m.ID())
+	if c == nil || c.Decode(b) != nil {
+		return nil
+	}
+	return c
+}
+
+// ID returns the connection's id on the server: after the players', in the order the raw
+// connections joined (valid once the world started).
+func (r *Raw) ID() refserver.PlayerID { return refserver.PlayerID(len(r.k.players) + r.idx) }
+
+// Name returns the name it joined with.
+func (r *Raw) Name() string { return r.name }
+
+// Send hands m to the server as the connection's, at Kit.Now(), and returns the server's
+// verdict.
+func (r *Raw) Send(m wire.Message) (refserver.Verdict, error) {
+	if err := r.k.ready(); err != nil {
+		return 0, err
+	}
+	return r.k.m.Server().Handle(r.k.Now(), r.ID(), m), nil
+}
+
+// SendBytes hands a datagram to the server as the connection's, at Kit.Now(): any bytes
+// (a truncated message, an unknown id, another version). It returns the server's error.
+func (r *Raw) SendBytes(d []byte) error {
+	if err := r.k.ready(); err != nil {
+		return err
+	}
+	return r.k.m.Server().Receive(r.k.Now(), r.ID(), d)
+}
+
+// Endpoint returns the connection's transport endpoint (its reliable lane, its stats),
+// for what the kit does not wrap: a message queued on it goes out at the next flush.
+func (r *Raw) Endpoint() *transport.Endpoint { return r.ep }
+
+// SetSilent makes the connection stop (or resume) receiving, answering pings,
+// acknowledging and flushing: a client gone quiet.
+func (r *Raw) SetSilent(silent bool) { r.silent = silent }
+
+// Received returns the messages the server sent it since the last Clear, oldest first
+// (at most MaxRawReceived). The slice is the connection's: do not modify it.
+func (r *Raw) Received() []wire.Message { return r.got }
+
+// Dropped returns how many received messages were dropped for MaxRawReceived.
+func (r *Raw) Dropped() int { return r.dropped }
+
+// Clear forgets the received messages.
+func (r *Raw) Clear() { r.got = r.got[:0] }
