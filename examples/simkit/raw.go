@@ -11,6 +11,10 @@ import (
 	"github.com/arbitergo/arbiter/wire"
 )
 
+// MaxRawInFlight is the most datagrams of a raw connection with a round trip (SetRTT)
+// that can be on their way to the server; more are lost.
+const MaxRawInFlight = 4096
+
 // MaxRawReceived is the most messages a raw connection keeps of what the server sent it;
 // older ones are dropped (Raw.Dropped counts them).
 const MaxRawReceived = 4096
@@ -38,6 +42,13 @@ type Raw struct {
 	got     []wire.Message
 	dropped int
 	silent  bool
+	rtt     time.Duration
+	out     []delayed // its endpoint's datagrams on their way to the server (SetRTT)
+}
+
+type delayed struct {
+	at time.Duration
+	d  []byte
 }
 
 // JoinRaw adds a raw connection. Raw connections join before the world starts.
@@ -76,14 +87,39 @@ func (k *Kit) startRaws() error {
 	}
 	k.m.Every(k.m.Now()+match.ServerTick/2, match.ServerTick, func(now time.Duration) bool {
 		for _, r := range k.raws {
-			if !r.silent {
-				_ = r.ep.Flush(now, func(d []byte) { _ = k.m.Server().Receive(now, r.ID(), d) })
-			}
+			r.flush(now)
 		}
 		return true
 	})
 	return nil
 }
+
+// flush sends what its endpoint has to send (at once, or a round trip later), and
+// delivers what is due.
+func (r *Raw) flush(now time.Duration) {
+	srv := r.k.m.Server()
+	if !r.silent {
+		_ = r.ep.Flush(now, func(d []byte) {
+			if r.rtt == 0 {
+				_ = srv.Receive(now, r.ID(), d)
+			} else if len(r.out) < MaxRawInFlight {
+				r.out = append(r.out, delayed{at: now + r.rtt, d: append([]byte(nil), d...)})
+			}
+		})
+	}
+	n := 0
+	for n < len(r.out) && r.out[n].at <= now {
+		_ = srv.Receive(now, r.ID(), r.out[n].d)
+		n++
+	}
+	r.out = r.out[:copy(r.out, r.out[n:])]
+}
+
+// SetRTT makes what its endpoint sends (its pongs, its acknowledgements, what was queued
+// on it) reach the server d after it was flushed, so that the server measures a round
+// trip of about d (to the server's tick). What Send and SendBytes hand over still
+// arrives at once: they are what the server receives now.
+func (r *Raw) SetRTT(d time.Duration) { r.rtt = max(d, 0) }
 
 func (r *Raw) receive(now time.Duration, d []byte) {
 	if r.silent {

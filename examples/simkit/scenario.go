@@ -59,14 +59,15 @@ func RunScenarios(t *testing.T, path string, cfg Config) {
 //
 // A raw connection (Kit.JoinRaw) sends what the scenario says, hostile or not:
 //
-//	raw m                                                   a raw connection
+//	raw m [rtt=200ms]                                       a raw connection (Raw.SetRTT)
 //	send m PlayerSync seq=1 health=NaN vehicle=none         a message (fields as printed;
 //	                                                        none is the largest value)
 //	send m WeaponShot shot_seq=1 truncate=5                 its first 5 bytes, as a datagram
 //	send-bytes m 0102ff                                     any datagram (hex)
 //	received m [type=RespawnPlayer]                         what the server sent it; forgets it
 //	silent m [on|off]                                       stop answering and acknowledging
-//	print m                                                 its ledger and life on the server
+//	print m                                                 its ledger, life and round trip
+//	                                                        on the server
 //
 // Weapons are named (fist, knife, grenade, deagle, shotgun, m4, spraycan) or numbered.
 // What a player's client refuses, and what the server refuses, is printed as "error: ..."
@@ -395,23 +396,41 @@ func (d *Driver) exec(t testing.TB, c *command) string {
 		c.done(1)
 		return result(p.Die())
 	case "set-health", "set-armor", "add-health", "add-armor":
-		p := d.player(c, 0)
+		id, p := d.target(c, 0)
 		v := float32(c.num(c.word(1, "a value", ""), "value"))
-		var err error
-		switch c.verb {
-		case "set-health":
-			err = d.k.SetHealth(p, v)
-		case "set-armor":
-			err = d.k.SetArmor(p, v)
-		case "add-health":
-			err = d.k.AddHealth(p, v, float32(c.float("max", 100)))
-		case "add-armor":
-			err = d.k.AddArmor(p, v, float32(c.float("max", 100)))
+		max := float32(100)
+		if c.verb == "add-health" || c.verb == "add-armor" {
+			max = float32(c.float("max", 100))
 		}
 		c.done(2)
-		return result(err)
+		if err := d.k.ready(); err != nil {
+			return result(err)
+		}
+		if p != nil { // through the kit, so that the cheat measures learn of it
+			switch c.verb {
+			case "set-health":
+				return result(d.k.SetHealth(p, v))
+			case "set-armor":
+				return result(d.k.SetArmor(p, v))
+			case "add-health":
+				return result(d.k.AddHealth(p, v, max))
+			default:
+				return result(d.k.AddArmor(p, v, max))
+			}
+		}
+		srv, now := d.k.Server(), d.k.Now()
+		switch c.verb {
+		case "set-health":
+			return result(srv.SetHealth(now, id, v))
+		case "set-armor":
+			return result(srv.SetArmor(now, id, v))
+		case "add-health":
+			return result(srv.AddHealth(now, id, v, max))
+		default:
+			return result(srv.AddArmor(now, id, v, max))
+		}
 	case "give":
-		p := d.player(c, 0)
+		id, _ := d.target(c, 0)
 		w := c.weapon(c.word(1, "a weapon", ""))
 		ammo := c.num(c.word(2, "an ammo count", ""), "ammo")
 		current := len(c.words) > 3 && c.words[3] == "current"
@@ -422,15 +441,15 @@ func (d *Driver) exec(t testing.TB, c *command) string {
 		if err := d.k.ready(); err != nil {
 			return result(err)
 		}
-		return result(d.k.Server().GiveWeapon(d.k.Now(), p.ID(), w, uint16(ammo), current))
+		return result(d.k.Server().GiveWeapon(d.k.Now(), id, w, uint16(ammo), current))
 	case "take":
-		p := d.player(c, 0)
+		id, _ := d.target(c, 0)
 		w := c.weapon(c.word(1, "a weapon", ""))
 		c.done(2)
 		if err := d.k.ready(); err != nil {
 			return result(err)
 		}
-		return result(d.k.Server().TakeWeapon(d.k.Now(), p.ID(), w))
+		return result(d.k.Server().TakeWeapon(d.k.Now(), id, w))
 	case "print":
 		if r, ok := d.raws[c.word(0, "a player", "")]; ok {
 			c.done(1)
@@ -637,9 +656,13 @@ func (d *Driver) events(c *command) string {
 			c.fatalf("unknown event kind %q", k)
 		}
 	}
-	var who *Player
+	who := refserver.NoPlayer
 	if name, ok := c.arg("player"); ok {
-		if who, ok = d.players[name]; !ok {
+		if p, ok := d.players[name]; ok {
+			who = p.ID()
+		} else if r, ok := d.raws[name]; ok {
+			who = r.ID()
+		} else {
 			c.fatalf("unknown player %q", name)
 		}
 	}
@@ -647,7 +670,7 @@ func (d *Driver) events(c *command) string {
 	var out strings.Builder
 	n := 0
 	for _, e := range d.k.events {
-		if (kind != 0 && e.Kind != kind) || (who != nil && e.Player != who.ID()) {
+		if (kind != 0 && e.Kind != kind) || (who != refserver.NoPlayer && e.Player != who) {
 			continue
 		}
 		out.WriteString(d.event(e))
@@ -703,13 +726,15 @@ func (d *Driver) joinRaw(c *command) string {
 	if d.taken(name) {
 		c.fatalf("player %q joined twice", name)
 	}
+	rtt := c.dur("rtt", 0)
 	c.done(1)
 	r, err := d.k.JoinRaw(name)
 	if err != nil {
 		return result(err)
 	}
+	r.SetRTT(rtt)
 	d.raws[name] = r
-	return fmt.Sprintf("%s: raw connection\n", name)
+	return fmt.Sprintf("%s: raw connection rtt=%v\n", name, rtt)
 }
 
 // messageID returns the id of a message type name (its Go name, as wire prints it).
@@ -816,7 +841,12 @@ func (d *Driver) printRaw(r *Raw) string {
 	if err != nil {
 		return result(err)
 	}
-	return fmt.Sprintf("%s: ledger=%s/%s life server=%v gen=%d\n", r.name, f32(l.Health), f32(l.Armor), ph, gen)
+	rtt, ok := srv.RTT(r.ID())
+	measured := "none"
+	if ok {
+		measured = rtt.String()
+	}
+	return fmt.Sprintf("%s: ledger=%s/%s life server=%v gen=%d rtt=%s\n", r.name, f32(l.Health), f32(l.Armor), ph, gen, measured)
 }
 
 // messageFields maps the settable fields of a message, by the names wire prints them with
@@ -905,4 +935,16 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// target returns the server id of the i-th word's player or raw connection (and the
+// player, nil for a raw connection), for the gamemode's commands.
+func (d *Driver) target(c *command, i int) (refserver.PlayerID, *Player) {
+	c.tb.Helper()
+	name := c.word(i, "a player", "")
+	if r, ok := d.raws[name]; ok {
+		return r.ID(), nil
+	}
+	p := d.player(c, i)
+	return p.ID(), p
 }
