@@ -40,6 +40,18 @@
 // server's health and armor), Own (the client's), Store (both weapon stores), Life (both
 // lives), and Client for the rest.
 //
+// # Raw connections
+//
+// JoinRaw adds a raw connection: no game and no client model, a transport endpoint that
+// sends what the test writes (Raw.Send, any message with any field; Raw.SendBytes, any
+// datagram) and keeps what the server sent it (Raw.Received, at most MaxRawReceived). It
+// is how a test puts hostile input to the server (a NaN, a truncated datagram, a wrong
+// revision, a flood, a connection gone silent: Raw.SetSilent) and reads the verdicts.
+// It talks to the server directly at Kit.Now(), joins after the players with the next
+// ids, and answers pings and acknowledges its lane on its own (Raw.SetRTT delays that,
+// so that the server measures a round trip). The report counts no raw connection as an
+// honest player.
+//
 // # Gamemode
 //
 // Config.Gamemode runs every Config.GamemodeEvery on the simulated clock and commands the
