@@ -8,6 +8,7 @@ import (
 
 	"github.com/arbitergo/arbiter/examples/refserver"
 	"github.com/arbitergo/arbiter/examples/simkit"
+	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/wire"
 )
 
@@ -89,4 +90,54 @@ func must(t *testing.T) func(refserver.Verdict, error) refserver.Verdict {
 		require.NoError(t, err)
 		return v
 	}
+}
+
+const (
+	deagle uint8 = 24
+)
+
+// rawDuel is two raw connections spawned 10 m apart on the X axis: a at the spawn point
+// (the origin) holding weapon with 100 rounds (the give echoed in its frame 2), b at
+// x = 10 (its frame 2). Both have sent frames 1 and 2, no shot and no report.
+func rawDuel(t *testing.T, cfg refserver.Config, weapon uint8, rtt time.Duration, n int) (*simkit.Kit, []*simkit.Raw) {
+	t.Helper()
+	k, raws := rawKit(t, cfg, rtt, n)
+	a, b := raws[0], raws[1]
+	require.NoError(t, k.Server().GiveWeapon(k.Now(), a.ID(), weapon, 100, true))
+	require.NoError(t, k.Advance(20*time.Millisecond))
+	give, ok := lastOf[*wire.GiveWeapon](a)
+	require.True(t, ok)
+	require.Equal(t, refserver.VerdictAccepted, must(t)(a.Send(&wire.PlayerSync{Seq: 2, DeathEpoch: 1, Alive: true, Health: 100,
+		Vehicle: wire.NoVehicle, WeaponRev: give.Rev, Weapon: weapon, Clip: min(100, 50), Total: 100})))
+	require.Equal(t, refserver.VerdictAccepted, must(t)(b.Send(&wire.PlayerSync{Seq: 2, DeathEpoch: 1, Alive: true, Health: 100,
+		Vehicle: wire.NoVehicle, Position: wire.Vec3{X: 10}})))
+	for _, r := range raws {
+		r.Clear()
+	}
+	return k, raws
+}
+
+// shot is a WeaponShot of life 1 from the origin to end (the properties' first revision).
+func shot(seq uint16, weapon uint8, end wire.Vec3, ht wire.HitType, hid refserver.PlayerID) *wire.WeaponShot {
+	return &wire.WeaponShot{ShotSeq: seq, DeathEpoch: 1, Weapon: weapon, HitType: ht, HitID: uint16(hid), HitPos: end}
+}
+
+// report is a DamageReport of a torso hit that took loss from before (health, armor), armor
+// first.
+func report(seq, vitalRev uint16, attacker refserver.PlayerID, weapon uint8, ref wire.Ref, health, armor, loss float32) *wire.DamageReport {
+	fromArmor := min(loss, armor)
+	return &wire.DamageReport{DamageSeq: seq, VitalRev: vitalRev, Attacker: attacker, Weapon: weapon, BodyPart: wire.BodyTorso,
+		Ref: ref, HealthBefore: health, ArmorBefore: armor, HealthAfter: max(health-(loss-fromArmor), 0), ArmorAfter: armor - fromArmor,
+		Loss: loss}
+}
+
+// lethal makes a's first shot hit b (at 100 health) and b report it as lethal (its first
+// report): the ledger counts the death.
+func lethal(t *testing.T, k *simkit.Kit, a, b *simkit.Raw, weapon uint8) {
+	t.Helper()
+	require.Equal(t, refserver.VerdictAccepted, must(t)(a.Send(shot(1, weapon, wire.Vec3{X: 10}, wire.HitPlayer, b.ID()))))
+	require.Equal(t, refserver.VerdictAccepted, must(t)(b.Send(report(1, 0, a.ID(), weapon, wire.Ref{Kind: wire.RefWeaponShot, Seq: 1}, 100, 0, 100))))
+	ph, err := k.Server().Phase(b.ID())
+	require.NoError(t, err)
+	require.Equal(t, lifecycle.PhaseDying, ph, "the ledger counted the death")
 }
