@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/arbitergo/arbiter/examples/transport"
+	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/wire"
 )
 
@@ -266,4 +267,14 @@ func (h *harness) hit(victim *tclient, attacker PlayerID, weapon uint8, ref wire
 	return h.w.Handle(h.now, victim.id, &wire.DamageReport{DamageSeq: victim.dmgSeq, VitalRev: victim.vitalRev, Attacker: attacker,
 		Weapon: weapon, BodyPart: wire.BodyTorso, Ref: ref, HealthBefore: before.X, ArmorBefore: before.Y,
 		HealthAfter: victim.health, ArmorAfter: victim.armor, Loss: loss})
+}
+
+// lethal makes a's shot hit b and b report it as lethal: the ledger counts the death.
+func lethal(t *testing.T, h *harness, a, b *tclient) {
+	t.Helper()
+	require.Equal(t, VerdictAccepted, h.shoot(a, wire.Vec3{X: 10}, wire.HitPlayer, 1))
+	require.Equal(t, VerdictAccepted, h.hit(b, 0, a.weapon, wire.Ref{Kind: wire.RefWeaponShot, Seq: a.shotSeq}, 100))
+	ph, err := h.w.Phase(b.id)
+	require.NoError(t, err)
+	require.Equal(t, lifecycle.PhaseDying, ph, "the ledger counted the death")
 }

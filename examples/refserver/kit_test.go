@@ -141,3 +141,33 @@ func lethal(t *testing.T, k *simkit.Kit, a, b *simkit.Raw, weapon uint8) {
 	require.NoError(t, err)
 	require.Equal(t, lifecycle.PhaseDying, ph, "the ledger counted the death")
 }
+
+// receivedOf returns the messages of type T the raw connection received (since its last
+// Clear).
+func receivedOf[T wire.Message](r *simkit.Raw) []T {
+	var out []T
+	for _, m := range r.Received() {
+		if v, ok := m.(T); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// ids returns the ids of the messages the raw connection received, in order.
+func ids(r *simkit.Raw) []wire.ID {
+	var out []wire.ID
+	for _, m := range r.Received() {
+		out = append(out, m.ID())
+	}
+	return out
+}
+
+// tick advances the kit by one server tick: what was sent is handled, the server's
+// events are drained and its datagrams delivered.
+func tick(t *testing.T, k *simkit.Kit) {
+	t.Helper()
+	require.NoError(t, k.Advance(simkitTick))
+}
+
+const simkitTick = 10 * time.Millisecond
