@@ -1,6 +1,11 @@
 package refserver
 
-import "github.com/arbitergo/arbiter/vitals"
+import (
+	"time"
+
+	"github.com/arbitergo/arbiter/rewind"
+	"github.com/arbitergo/arbiter/vitals"
+)
 
 // LastDamageOf exposes a player's last damage to the external tests (refserver_test):
 // the attacker the death of its next report would name.
@@ -10,4 +15,10 @@ func LastDamageOf(w *World, id PlayerID) vitals.LastDamage {
 		return vitals.LastDamage{}
 	}
 	return p.vit.LastDamage()
+}
+
+// PlayerAtOf exposes the rewind history's position of a player at a time to the external
+// tests.
+func PlayerAtOf(w *World, now time.Duration, id PlayerID) (rewind.Vec3, error) {
+	return w.rw.PlayerAt(now, id)
 }

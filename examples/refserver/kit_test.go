@@ -19,11 +19,15 @@ import (
 // rawKit starts a kit of cfg with two honest bystanders and n raw connections whose
 // pongs and acknowledgements take rtt, and spawns each raw connection (life 1, its
 // first frame on foot at the spawn point). A nil cfg.Loadout becomes an empty one, so
-// that the tests give what they need; a zero MaxVehicles 8, a zero RespawnDelay 1 s.
+// that the tests give what they need; a zero MaxPlayers 16, MaxVehicles 8 (the arena's
+// car is vehicle 0), RespawnDelay 1 s.
 func rawKit(t *testing.T, cfg refserver.Config, rtt time.Duration, n int) (*simkit.Kit, []*simkit.Raw) {
 	t.Helper()
 	if cfg.Loadout == nil {
 		cfg.Loadout = []refserver.Loadout{}
+	}
+	if cfg.MaxPlayers == 0 {
+		cfg.MaxPlayers = 16
 	}
 	if cfg.MaxVehicles == 0 {
 		cfg.MaxVehicles = 8

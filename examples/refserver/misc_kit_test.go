@@ -127,9 +127,7 @@ func TestKickInsideTheDeathWaitLeavesDead(t *testing.T) {
 	require.Len(t, l, 1)
 	require.Equal(t, wire.ReasonKicked, l[0].Reason)
 	// The slot is free: a new connection gets a new token and an unspawned life.
-	hello, err := (&wire.Hello{}).Append(nil)
-	require.NoError(t, err)
-	require.NoError(t, b.SendBytes(hello))
+	require.NoError(t, b.Rejoin())
 	tok1, err := srv.Token(b.ID())
 	require.NoError(t, err)
 	require.NotEqual(t, tok0, tok1)

@@ -180,6 +180,24 @@ func (r *Raw) SendBytes(d []byte) error {
 	return r.k.m.Server().Receive(r.k.Now(), r.ID(), d)
 }
 
+// Rejoin joins again as a fresh connection on the same slot (after it left or was
+// kicked): a new transport endpoint, nothing received, and a Hello at Kit.Now().
+func (r *Raw) Rejoin() error {
+	if err := r.k.ready(); err != nil {
+		return err
+	}
+	ep, err := transport.New(transport.Client)
+	if err != nil {
+		return err
+	}
+	r.ep, r.got, r.out = ep, r.got[:0], r.out[:0]
+	hello, err := (&wire.Hello{}).Append(nil)
+	if err != nil {
+		return err
+	}
+	return r.k.m.Server().Receive(r.k.Now(), r.ID(), hello)
+}
+
 // Endpoint returns the connection's transport endpoint (its reliable lane, its stats),
 // for what the kit does not wrap: a message queued on it goes out at the next flush.
 func (r *Raw) Endpoint() *transport.Endpoint { return r.ep }
