@@ -42,6 +42,7 @@ type Raw struct {
 	got     []wire.Message
 	dropped int
 	silent  bool
+	dec     wire.Decoder // what a silent connection hears
 	rtt     time.Duration
 	out     []delayed // its endpoint's datagrams on their way to the server (SetRTT)
 }
@@ -122,24 +123,31 @@ func (r *Raw) flush(now time.Duration) {
 func (r *Raw) SetRTT(d time.Duration) { r.rtt = max(d, 0) }
 
 func (r *Raw) receive(now time.Duration, d []byte) {
-	if r.silent {
+	if r.silent { // it hears, but its endpoint takes nothing: no pong, no acknowledgement
+		if m, err := r.dec.Decode(d); err == nil {
+			r.keep(clone(m))
+		}
 		return
 	}
 	_ = r.ep.Receive(now, d, func(m wire.Message) {
 		c := clone(m)
-		if c == nil {
-			return
-		}
 		if p, ok := c.(*wire.Ping); ok {
 			_ = r.ep.Send(&wire.Pong{Seq: p.Seq, Time: p.Time})
 		}
-		if len(r.got) == MaxRawReceived {
-			copy(r.got, r.got[1:])
-			r.got = r.got[:len(r.got)-1]
-			r.dropped++
-		}
-		r.got = append(r.got, c)
+		r.keep(c)
 	})
+}
+
+func (r *Raw) keep(m wire.Message) {
+	if m == nil {
+		return
+	}
+	if len(r.got) == MaxRawReceived {
+		copy(r.got, r.got[1:])
+		r.got = r.got[:len(r.got)-1]
+		r.dropped++
+	}
+	r.got = append(r.got, m)
 }
 
 // clone copies a decoded message (a decoder's values are overwritten by its next decode).
@@ -202,8 +210,10 @@ func (r *Raw) Rejoin() error {
 // for what the kit does not wrap: a message queued on it goes out at the next flush.
 func (r *Raw) Endpoint() *transport.Endpoint { return r.ep }
 
-// SetSilent makes the connection stop (or resume) receiving, answering pings,
-// acknowledging and flushing: a client gone quiet.
+// SetSilent makes the connection stop (or resume) answering pings, acknowledging and
+// flushing: a client gone quiet. A silent connection still keeps the datagrams that
+// arrive and decode as one message (Received), but its endpoint takes none of them: they
+// are not acknowledged, and a retransmission arrives again once it speaks.
 func (r *Raw) SetSilent(silent bool) { r.silent = silent }
 
 // Received returns the messages the server sent it since the last Clear, oldest first
