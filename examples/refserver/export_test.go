@@ -22,3 +22,30 @@ func LastDamageOf(w *World, id PlayerID) vitals.LastDamage {
 func PlayerAtOf(w *World, now time.Duration, id PlayerID) (rewind.Vec3, error) {
 	return w.rw.PlayerAt(now, id)
 }
+
+// UnshownOf exposes how many subjects a recipient has not been shown yet, and whether it
+// sees subject, to the external tests.
+func UnshownOf(w *World, recipient, subject PlayerID) (unshown int, sees bool) {
+	p := w.conn(recipient)
+	if p == nil {
+		return 0, false
+	}
+	return p.nUnshown, p.sees(subject)
+}
+
+// ShotCreditUsedOf exposes how many credits the first victim of a shot of shooter has
+// used, to the external tests.
+func ShotCreditUsedOf(w *World, shooter PlayerID, seq uint16) uint8 {
+	p := w.conn(shooter)
+	if p == nil {
+		return 0
+	}
+	return p.shots[int(seq)%MaxShotCredits].victims[0].used
+}
+
+// SnapshotOf exposes the lifecycle's snapshot of a player (alive, life) to the external
+// tests.
+func SnapshotOf(w *World, id PlayerID) (alive bool, gen uint16, err error) {
+	s, err := w.life.Snapshot(id)
+	return s.Alive, uint16(s.Gen), err
+}

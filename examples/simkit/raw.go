@@ -31,7 +31,8 @@ var ErrRawNotJoined = errors.New("simkit: the raw connection has not joined (the
 // A raw connection talks to the server directly, not over the simulated network: what
 // it sends reaches the server at Kit.Now(), and what the server flushes to it arrives at
 // that flush. It joins (Hello) when the world starts, after the players, with the next
-// PlayerID; it does not spawn until it asks (a RespawnRequest). Unless it is silent, its
+// PlayerID (or at once, if it is added later); it does not spawn until it asks (a
+// RespawnRequest). Unless it is silent, its
 // endpoint answers the server's pings, acknowledges its reliable lane and flushes with
 // every server tick.
 type Raw struct {
@@ -52,10 +53,15 @@ type delayed struct {
 	d  []byte
 }
 
-// JoinRaw adds a raw connection. Raw connections join before the world starts.
+// JoinRaw adds a raw connection. One added before the world starts joins when it starts;
+// one added later (a late joiner) joins at once, at Kit.Now(), on the next free id (the
+// server's MaxPlayers must leave room: set Config.Server.MaxPlayers).
 func (k *Kit) JoinRaw(name string) (*Raw, error) {
-	if k.started {
-		return nil, ErrStarted
+	if k.finished {
+		return nil, ErrFinished
+	}
+	if k.started && k.startErr != nil {
+		return nil, k.startErr
 	}
 	ep, err := transport.New(transport.Client)
 	if err != nil {
@@ -63,27 +69,37 @@ func (k *Kit) JoinRaw(name string) (*Raw, error) {
 	}
 	r := &Raw{k: k, idx: len(k.raws), name: name, ep: ep}
 	k.raws = append(k.raws, r)
+	if k.started {
+		if err := r.hello(); err != nil {
+			k.raws = k.raws[:len(k.raws)-1]
+			return nil, err
+		}
+	}
 	return r, nil
+}
+
+func (r *Raw) hello() error {
+	hello, err := (&wire.Hello{}).Append(nil)
+	if err != nil {
+		return err
+	}
+	if err := r.k.m.Server().Receive(r.k.m.Now(), r.ID(), hello); err != nil {
+		return fmt.Errorf("simkit: raw connection %s: %w", r.name, err)
+	}
+	return nil
 }
 
 // startRaws routes the server's datagrams to the raw connections, joins them and
 // schedules their flushes.
 func (k *Kit) startRaws() error {
-	if len(k.raws) == 0 {
-		return nil
-	}
 	k.m.OnForeign(func(now time.Duration, conn wire.PlayerID, d []byte) {
 		if i := int(conn) - len(k.players); i >= 0 && i < len(k.raws) {
 			k.raws[i].receive(now, d)
 		}
 	})
-	hello, err := (&wire.Hello{}).Append(nil)
-	if err != nil {
-		return err
-	}
 	for _, r := range k.raws {
-		if err := k.m.Server().Receive(k.m.Now(), r.ID(), hello); err != nil {
-			return fmt.Errorf("simkit: raw connection %s: %w", r.name, err)
+		if err := r.hello(); err != nil {
+			return err
 		}
 	}
 	k.m.Every(k.m.Now()+match.ServerTick/2, match.ServerTick, func(now time.Duration) bool {
@@ -199,11 +215,7 @@ func (r *Raw) Rejoin() error {
 		return err
 	}
 	r.ep, r.got, r.out = ep, r.got[:0], r.out[:0]
-	hello, err := (&wire.Hello{}).Append(nil)
-	if err != nil {
-		return err
-	}
-	return r.k.m.Server().Receive(r.k.Now(), r.ID(), hello)
+	return r.hello()
 }
 
 // Endpoint returns the connection's transport endpoint (its reliable lane, its stats),

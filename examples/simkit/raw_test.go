@@ -27,8 +27,6 @@ func TestRawConnectionJoinsMeasuresItsRoundTripAndMeetsNamedVerdicts(t *testing.
 	_, err = r.Send(&wire.Ping{})
 	require.NoError(t, err, "a verb starts the world")
 	require.Equal(t, refserver.PlayerID(2), r.ID())
-	_, err = k.JoinRaw("late")
-	require.ErrorIs(t, err, ErrStarted)
 	require.NoError(t, k.Advance(3*time.Second))
 	welcomed := false
 	for _, m := range r.Received() {
@@ -63,6 +61,40 @@ func TestRawConnectionJoinsMeasuresItsRoundTripAndMeetsNamedVerdicts(t *testing.
 	report, err := k.Report()
 	require.NoError(t, err)
 	require.Zero(t, report.HonestWronged, "a raw connection is no honest player: %v", report.Incidents)
+	_, err = k.JoinRaw("after")
+	require.ErrorIs(t, err, ErrFinished)
+}
+
+// A raw connection added after the world started joins at once on the next id, if the
+// server has room: a late joiner.
+func TestLateRawConnectionJoinsAtOnce(t *testing.T) {
+	k := New(Config{Seed: 2, Server: refserver.Config{MaxPlayers: 4}})
+	_, _ = k.Join("a", Link{})
+	_, _ = k.Join("b", Link{})
+	require.NoError(t, k.Advance(time.Second))
+	late, err := k.JoinRaw("late")
+	require.NoError(t, err)
+	require.Equal(t, refserver.PlayerID(2), late.ID())
+	require.True(t, k.Server().Connected(late.ID()), "joined at once")
+	require.NoError(t, k.Advance(20*time.Millisecond))
+	w, ok := lastOfKind[*wire.Welcome](late)
+	require.True(t, ok)
+	require.Equal(t, late.ID(), w.Player)
+	_, err = k.JoinRaw("late2")
+	require.NoError(t, err)
+	_, err = k.JoinRaw("no room")
+	require.Error(t, err, "MaxPlayers 4: the fifth connection has no slot")
+}
+
+func lastOfKind[T wire.Message](r *Raw) (T, bool) {
+	var last T
+	ok := false
+	for _, m := range r.Received() {
+		if v, is := m.(T); is {
+			last, ok = v, true
+		}
+	}
+	return last, ok
 }
 
 // A silent raw connection hears but stops acknowledging: a command to it stays in flight
