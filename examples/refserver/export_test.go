@@ -49,3 +49,10 @@ func SnapshotOf(w *World, id PlayerID) (alive bool, gen uint16, err error) {
 	s, err := w.life.Snapshot(id)
 	return s.Alive, uint16(s.Gen), err
 }
+
+// The per-connection gates' intervals, for the external tests.
+const (
+	FrameIntervalForTest      = frameInterval
+	DatagramIntervalForTest   = datagramInterval
+	ProjectileIntervalForTest = projectileInterval
+)
