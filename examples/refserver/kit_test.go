@@ -175,3 +175,89 @@ func tick(t *testing.T, k *simkit.Kit) {
 }
 
 const simkitTick = 10 * time.Millisecond
+
+// sender is what a test has sent on a raw connection so far (its frames' numbers and
+// position, its seat, its shots' numbers), so that its next message continues them. It
+// holds nothing the server sent: every number a frame echoes is the test's to set.
+type sender struct {
+	t      *testing.T
+	k      *simkit.Kit
+	r      *simkit.Raw
+	seq    uint16 // the last frame's number
+	gen    uint16
+	pos    wire.Vec3
+	veh    uint16
+	seat   uint8
+	weapon uint8
+	shots  uint16 // the last shot's number
+}
+
+// senders returns the senders of a rawDuel's connections: a at the origin holding
+// weapon, b at x = 10, the others at the origin, each past its frame 2.
+func senders(t *testing.T, k *simkit.Kit, r []*simkit.Raw, weapon uint8) []*sender {
+	out := make([]*sender, len(r))
+	for i, x := range r {
+		out[i] = &sender{t: t, k: k, r: x, seq: 2, gen: 1, veh: wire.NoVehicle}
+	}
+	out[0].weapon = weapon
+	out[1].pos = wire.Vec3{X: 10}
+	return out
+}
+
+// frame sends the next frame (alive, 100 health, at pos, in veh's seat) and returns the
+// verdict.
+func (s *sender) frame() refserver.Verdict {
+	s.t.Helper()
+	s.seq++
+	seat := s.seat
+	if s.veh == wire.NoVehicle {
+		seat = 0
+	}
+	return must(s.t)(s.r.Send(&wire.PlayerSync{Seq: s.seq, DeathEpoch: s.gen, Alive: true, Health: 100, Weapon: s.weapon,
+		Vehicle: s.veh, Seat: seat, Position: s.pos}))
+}
+
+// move sends n frames frameSpacing apart, each step further.
+func (s *sender) move(step wire.Vec3, n int) {
+	s.t.Helper()
+	for range n {
+		require.NoError(s.t, s.k.Advance(frameSpacing))
+		s.pos = add3(s.pos, step)
+		require.Equal(s.t, refserver.VerdictAccepted, s.frame())
+	}
+}
+
+// shootFrom sends the next WeaponShot of its weapon from origin to end.
+func (s *sender) shootFrom(origin, end wire.Vec3, ht wire.HitType, hid refserver.PlayerID) refserver.Verdict {
+	s.t.Helper()
+	s.shots++
+	return must(s.t)(s.r.Send(&wire.WeaponShot{ShotSeq: s.shots, DeathEpoch: s.gen, PropertiesRev: s.k.Server().Catalog().Revision(),
+		Weapon: s.weapon, HitType: ht, HitID: uint16(hid), Origin: origin, HitPos: end}))
+}
+
+// launch sends a ProjectileLaunch from origin (from vehicle veh, NoVehicle on foot).
+func (s *sender) launch(seq uint16, weapon uint8, veh uint16, origin wire.Vec3) refserver.Verdict {
+	s.t.Helper()
+	return must(s.t)(s.r.Send(&wire.ProjectileLaunch{Projectile: seq, DeathEpoch: s.gen, Weapon: weapon, Vehicle: veh,
+		Target: wire.NoVehicle, Origin: origin, Velocity: wire.Vec3{X: 15}}))
+}
+
+// detonate sends the Detonation of projectile seq at pos.
+func (s *sender) detonate(seq uint16, weapon uint8, pos wire.Vec3) refserver.Verdict {
+	s.t.Helper()
+	return must(s.t)(s.r.Send(&wire.Detonation{Projectile: seq, DeathEpoch: s.gen, Weapon: weapon, Position: pos}))
+}
+
+const frameSpacing = 33 * time.Millisecond
+
+func add3(a, b wire.Vec3) wire.Vec3 { return wire.Vec3{X: a.X + b.X, Y: a.Y + b.Y, Z: a.Z + b.Z} }
+
+// lastRefusal returns the newest event of kind k about id (ticking once so that it is
+// drained).
+func lastRefusal(t *testing.T, k *simkit.Kit, kind refserver.EventKind, id refserver.PlayerID) refserver.Event {
+	t.Helper()
+	tick(t, k)
+	ev := eventsOf(k, kind, id)
+	require.NotEmpty(t, ev)
+	return ev[len(ev)-1]
+}
