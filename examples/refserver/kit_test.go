@@ -261,3 +261,40 @@ func lastRefusal(t *testing.T, k *simkit.Kit, kind refserver.EventKind, id refse
 	require.NotEmpty(t, ev)
 	return ev[len(ev)-1]
 }
+
+// walkTo sends a frame on foot at pos, which must be accepted.
+func (s *sender) walkTo(pos wire.Vec3) {
+	s.t.Helper()
+	s.veh, s.seat, s.pos = wire.NoVehicle, 0, pos
+	require.Equal(s.t, refserver.VerdictAccepted, s.frame(), "the frame on foot")
+}
+
+// board walks to pos and sends its frame in seat of vehicle veh, returning its verdict.
+func (s *sender) board(veh uint16, seat uint8, pos wire.Vec3) refserver.Verdict {
+	s.t.Helper()
+	s.walkTo(pos)
+	s.veh, s.seat = veh, seat
+	return s.frame()
+}
+
+// vshot sends the next VehicleShot from vehicle veh, from origin to end.
+func (s *sender) vshot(veh uint16, weapon uint8, origin, end wire.Vec3) refserver.Verdict {
+	s.t.Helper()
+	s.shots++
+	return must(s.t)(s.r.Send(&wire.VehicleShot{ShotSeq: s.shots, DeathEpoch: s.gen, PropertiesRev: s.k.Server().Catalog().Revision(),
+		Vehicle: veh, Weapon: weapon, HitType: wire.HitNone, Origin: origin, HitPos: end}))
+}
+
+// refusedInputs returns the input_refused events of player id with verdict v (ticking
+// once so that they are drained).
+func refusedInputs(t *testing.T, k *simkit.Kit, id refserver.PlayerID, v refserver.Verdict) []refserver.Event {
+	t.Helper()
+	tick(t, k)
+	var out []refserver.Event
+	for _, e := range eventsOf(k, refserver.EventInputRefused, id) {
+		if e.Verdict == v {
+			out = append(out, e)
+		}
+	}
+	return out
+}
