@@ -278,3 +278,19 @@ func lethal(t *testing.T, h *harness, a, b *tclient) {
 	require.NoError(t, err)
 	require.Equal(t, lifecycle.PhaseDying, ph, "the ledger counted the death")
 }
+
+// duel is two spawned players 10 m apart on the X axis, the shooter armed with a weapon.
+func duel(t *testing.T, weapon uint8) (*harness, *tclient, *tclient) {
+	h := newHarness(t, testConfig())
+	a, b := h.join(0), h.join(1)
+	h.spawn(a)
+	h.spawn(b)
+	b.pos = wire.Vec3{X: 10}
+	require.Equal(t, VerdictAccepted, h.frame(b))
+	h.give(a, weapon, 100)
+	h.flush()
+	a.reset()
+	b.reset()
+	h.clearEvents()
+	return h, a, b
+}

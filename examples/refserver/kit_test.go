@@ -190,6 +190,10 @@ type sender struct {
 	seat   uint8
 	weapon uint8
 	shots  uint16 // the last shot's number
+	// health and armor are what its own reports left it (a test's victim applies the
+	// losses it reports, as a game would); dmg is its last report's number.
+	health, armor float32
+	dmg           uint16
 }
 
 // senders returns the senders of a rawDuel's connections: a at the origin holding
@@ -197,7 +201,7 @@ type sender struct {
 func senders(t *testing.T, k *simkit.Kit, r []*simkit.Raw, weapon uint8) []*sender {
 	out := make([]*sender, len(r))
 	for i, x := range r {
-		out[i] = &sender{t: t, k: k, r: x, seq: 2, gen: 1, veh: wire.NoVehicle}
+		out[i] = &sender{t: t, k: k, r: x, seq: 2, gen: 1, veh: wire.NoVehicle, health: 100}
 	}
 	out[0].weapon = weapon
 	out[1].pos = wire.Vec3{X: 10}
@@ -213,8 +217,8 @@ func (s *sender) frame() refserver.Verdict {
 	if s.veh == wire.NoVehicle {
 		seat = 0
 	}
-	return must(s.t)(s.r.Send(&wire.PlayerSync{Seq: s.seq, DeathEpoch: s.gen, Alive: true, Health: 100, Weapon: s.weapon,
-		Vehicle: s.veh, Seat: seat, Position: s.pos}))
+	return must(s.t)(s.r.Send(&wire.PlayerSync{Seq: s.seq, DeathEpoch: s.gen, Alive: s.health > 0, Health: s.health, Armor: s.armor,
+		DamageSeq: s.dmg, Weapon: s.weapon, Vehicle: s.veh, Seat: seat, Position: s.pos}))
 }
 
 // move sends n frames frameSpacing apart, each step further.
@@ -297,4 +301,20 @@ func refusedInputs(t *testing.T, k *simkit.Kit, id refserver.PlayerID, v refserv
 		}
 	}
 	return out
+}
+
+// shoot sends the next WeaponShot of its weapon from where it stands to end.
+func (s *sender) shoot(end wire.Vec3, ht wire.HitType, hid refserver.PlayerID) refserver.Verdict {
+	s.t.Helper()
+	return s.shootFrom(s.pos, end, ht, hid)
+}
+
+// hit sends its next DamageReport: loss from attacker's weapon (ref the action it
+// answers), taken from its armor first, then its health.
+func (s *sender) hit(attacker refserver.PlayerID, weapon uint8, ref wire.Ref, loss float32) refserver.Verdict {
+	s.t.Helper()
+	s.dmg++
+	m := report(s.dmg, 0, attacker, weapon, ref, s.health, s.armor, loss)
+	s.health, s.armor = m.HealthAfter, m.ArmorAfter
+	return must(s.t)(s.r.Send(m))
 }
