@@ -2,6 +2,7 @@ package refserver
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -10,17 +11,18 @@ import (
 // RecordEventReserve, so the records' events always find the reserve; the drops are
 // counted.
 func TestEventsAreCappedAndTheDropsCounted(t *testing.T) {
-	h := newHarness(t, testConfig())
+	w, err := New(Config{MaxPlayers: 16, MaxVehicles: 8, RespawnDelay: time.Second})
+	require.NoError(t, err)
 	for range MaxPendingEvents {
-		h.w.raise(Event{Kind: EventPlayerJoin, Player: 1, Other: NoPlayer, Vehicle: NoVehicle})
+		w.raise(Event{Kind: EventPlayerJoin, Player: 1, Other: NoPlayer, Vehicle: NoVehicle})
 	}
-	require.Len(t, h.w.events, MaxPendingEvents-RecordEventReserve)
-	require.Equal(t, uint64(RecordEventReserve), h.w.Stats().EventsDropped)
+	require.Len(t, w.events, MaxPendingEvents-RecordEventReserve)
+	require.Equal(t, uint64(RecordEventReserve), w.Stats().EventsDropped)
 	for range RecordEventReserve + 10 {
-		h.w.raise(Event{Kind: EventPlayerDeath, Player: 1, Other: NoPlayer, Vehicle: NoVehicle})
+		w.raise(Event{Kind: EventPlayerDeath, Player: 1, Other: NoPlayer, Vehicle: NoVehicle})
 	}
-	ev := h.w.Events(nil)
+	ev := w.Events(nil)
 	require.Len(t, ev, MaxPendingEvents)
 	require.Equal(t, EventPlayerDeath, ev[len(ev)-1].Kind, "the reserve took the records' events")
-	require.Equal(t, uint64(RecordEventReserve+10), h.w.Stats().EventsDropped)
+	require.Equal(t, uint64(RecordEventReserve+10), w.Stats().EventsDropped)
 }
