@@ -66,8 +66,8 @@ func RunScenarios(t *testing.T, path string, cfg Config) {
 //	send-bytes m 0102ff                                     any datagram (hex)
 //	received m [type=RespawnPlayer]                         what the server sent it; forgets it
 //	silent m [on|off]                                       stop answering and acknowledging
-//	print m                                                 its ledger, life and round trip
-//	                                                        on the server
+//	print m                                                 its ledger, life, round trip
+//	                                                        and store on the server
 //
 // Weapons are named (fist, knife, grenade, deagle, shotgun, m4, spraycan) or numbered.
 // What a player's client refuses, and what the server refuses, is printed as "error: ..."
@@ -846,7 +846,16 @@ func (d *Driver) printRaw(r *Raw) string {
 	if ok {
 		measured = rtt.String()
 	}
-	return fmt.Sprintf("%s: ledger=%s/%s life server=%v gen=%d rtt=%s\n", r.name, f32(l.Health), f32(l.Armor), ph, gen, measured)
+	out := fmt.Sprintf("%s: ledger=%s/%s life server=%v gen=%d rtt=%s\n", r.name, f32(l.Health), f32(l.Armor), ph, gen, measured)
+	slotsNow, err := srv.Weapons(r.ID())
+	if err != nil {
+		return out + result(err)
+	}
+	held, err := srv.HeldWeapon(r.ID())
+	if err != nil {
+		return out + result(err)
+	}
+	return out + fmt.Sprintf("%s: store server held=%s%s\n", r.name, weaponName(held), slots(slotsNow))
 }
 
 // messageFields maps the settable fields of a message, by the names wire prints them with
