@@ -7,7 +7,9 @@ import (
 )
 
 // The host's scenario files: regeneration never lets an honest player be wronged, nor a
-// cheater out-heal its damage, at any round trip up to 400 ms with jitter and loss.
+// cheater out-heal its damage, at any round trip up to 400 ms with jitter and loss; with
+// the rule off, the damage stays.
 func TestRegenerationScenarios(t *testing.T) {
-	simkit.RunScenarios(t, "testdata", Config(7))
+	g := &Game{}
+	simkit.RunScenariosWith(t, "testdata", g.Config(7), map[string]simkit.Command{"regen": g.Regen})
 }

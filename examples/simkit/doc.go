@@ -76,8 +76,9 @@
 // format of the domain packages' scenario files) against a world of the host's Config:
 // each block is a command ("join a rtt=200ms", "shoot a b m4", "tick 1s", "print b",
 // "report", or "run" with one command per line) followed by what the world did, which
-// go test -rewrite regenerates. Driver lists the commands; a host with commands of its
-// own walks its files with datadriven and a Driver itself.
+// go test -rewrite regenerates. Driver lists the commands; a host adds commands of its
+// own (a gamemode's "regen off", "safe-zone radius=25") with RunScenariosWith or
+// Driver.Handle.
 //
 //	run
 //	join a rtt=300ms jitter=30ms loss=0.05

@@ -19,6 +19,20 @@ import (
 	"github.com/arbitergo/arbiter/wire"
 )
 
+// RunScenariosWith is RunScenarios with the host's own commands (see Driver.Handle).
+func RunScenariosWith(t *testing.T, path string, cfg Config, cmds map[string]Command) {
+	t.Helper()
+	datadriven.Walk(t, path, func(t *testing.T, path string) {
+		d := NewDriver(cfg)
+		for verb, fn := range cmds {
+			d.Handle(verb, fn)
+		}
+		datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
+			return d.Run(t, td)
+		})
+	})
+}
+
 // RunScenarios runs every scenario file under path (one file, or a directory walked
 // recursively) against a world of cfg: each file is a fresh kit driven by a Driver, its
 // blocks run in order, and each block's output is compared with the file's (go test
@@ -80,6 +94,7 @@ type Driver struct {
 	players map[string]*Player
 	raws    map[string]*Raw
 	printed int // the events a tick already printed
+	host    map[string]Command
 }
 
 // NewDriver returns a driver of a fresh world of cfg.
@@ -331,6 +346,17 @@ func (d *Driver) exec(t testing.TB, c *command) string {
 	c.tb = t
 	if c.used == nil {
 		c.used = map[string]bool{}
+	}
+	if fn, ok := d.host[c.verb]; ok {
+		out, err := fn(d.k, &Args{c: c, d: d})
+		c.done(len(c.words))
+		if err != nil {
+			return result(err)
+		}
+		if out != "" && !strings.HasSuffix(out, "\n") {
+			out += "\n"
+		}
+		return out
 	}
 	switch c.verb {
 	case "world":
@@ -956,4 +982,57 @@ func (d *Driver) target(c *command, i int) (refserver.PlayerID, *Player) {
 	}
 	p := d.player(c, i)
 	return p.ID(), p
+}
+
+// Command is a host's own scenario command (a gamemode's "safe-zone on", "regen off"):
+// it acts on the kit and returns what the world did, for the expected output; an error
+// is printed as "error: ..." like the kit's own refusals. A command that wants to fail
+// the scenario (a malformed argument) calls Args.Fatalf.
+type Command func(k *Kit, a *Args) (string, error)
+
+// Handle adds the host's command verb, or replaces one of the kit's.
+func (d *Driver) Handle(verb string, fn Command) {
+	if d.host == nil {
+		d.host = map[string]Command{}
+	}
+	d.host[verb] = fn
+}
+
+// Args are a host command's words and key=value arguments. An argument the command does
+// not read fails the scenario by name, as the kit's own commands do.
+type Args struct {
+	c *command
+	d *Driver
+}
+
+// Words returns the words after the verb.
+func (a *Args) Words() []string { return append([]string(nil), a.c.words...) }
+
+// Player returns the player the i-th word names; the scenario fails for no such player.
+func (a *Args) Player(i int) *Player {
+	a.c.tb.Helper()
+	return a.d.player(a.c, i)
+}
+
+// Str returns the key's value, or def.
+func (a *Args) Str(key, def string) string { return a.c.str(key, def) }
+
+// Float returns the key's value as a number, or def; a malformed value fails the
+// scenario.
+func (a *Args) Float(key string, def float64) float64 {
+	a.c.tb.Helper()
+	return a.c.float(key, def)
+}
+
+// Duration returns the key's value as a Go duration, or def; a malformed value fails
+// the scenario.
+func (a *Args) Duration(key string, def time.Duration) time.Duration {
+	a.c.tb.Helper()
+	return a.c.dur(key, def)
+}
+
+// Fatalf fails the scenario at this command.
+func (a *Args) Fatalf(format string, args ...any) {
+	a.c.tb.Helper()
+	a.c.fatalf(format, args...)
 }

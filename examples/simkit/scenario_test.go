@@ -73,3 +73,27 @@ func TestScenarioRejectsUnknownCommandsAndArguments(t *testing.T) {
 		}
 	}
 }
+
+// A host's own command runs with its words and arguments, prints what it returns (an
+// error as "error: ..."), and an argument it does not read fails the scenario by name.
+func TestScenarioRunsTheHostsOwnCommands(t *testing.T) {
+	d := NewDriver(Config{Seed: 1})
+	zone := 0.0
+	d.Handle("safe-zone", func(k *Kit, a *Args) (string, error) {
+		zone = a.Float("radius", 10)
+		if len(a.Words()) > 0 && a.Words()[0] == "off" {
+			return "", fmt.Errorf("no zone to switch off")
+		}
+		return fmt.Sprintf("zone of %v m", zone), nil
+	})
+	out := d.Run(t, &datadriven.TestData{Pos: "test", Cmd: "run", Input: "safe-zone radius=25\nsafe-zone off"})
+	if want := "> safe-zone radius=25\nzone of 25 m\n> safe-zone off\nerror: no zone to switch off\n"; out != want {
+		t.Fatalf("output %q, want %q", out, want)
+	}
+	if zone != 10 {
+		t.Fatalf("zone %v: the second call read the default", zone)
+	}
+	if msg := runFails(t, d, "safe-zone size=3\n----\n"); !strings.Contains(msg, "unknown argument(s) size") {
+		t.Fatalf("failure %q", msg)
+	}
+}
