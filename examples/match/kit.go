@@ -100,3 +100,10 @@ func (m *Match) Vital(now time.Duration, i int, kind vitals.CommandKind, value, 
 	}
 	return m.gm.vital(now, p, kind, value, max)
 }
+
+// OnForeign routes the server's datagrams to the connections beyond the lineup (ids from
+// len(Config.Lineup) on: a test kit's raw connections, which talk to the server directly
+// rather than over the simulated network) to fn, at the server's flush.
+func (m *Match) OnForeign(fn func(now time.Duration, conn wire.PlayerID, d []byte)) {
+	m.foreign = fn
+}

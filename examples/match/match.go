@@ -42,6 +42,9 @@ type Match struct {
 	players []*player
 	gm      *gamemode
 	report  Report
+	// foreign receives the server's datagrams to connections beyond the lineup (a test
+	// kit's raw connections, OnForeign).
+	foreign func(now time.Duration, conn wire.PlayerID, d []byte)
 
 	events  []refserver.Event
 	decoder wire.Decoder
@@ -243,6 +246,10 @@ func (m *Match) serverTick() {
 	now := m.sim.Now()
 	_ = m.server.Tick(now)
 	_ = m.server.Flush(now, func(conn wire.PlayerID, d []byte) {
+		if int(conn) >= len(m.players) && m.foreign != nil {
+			m.foreign(now, conn, d)
+			return
+		}
 		m.watch(now, int(conn), d)
 		m.net.Send(serverNode, sim.NodeID(conn)+1, d)
 	})
@@ -327,6 +334,9 @@ func (m *Match) onEvent(e refserver.Event) {
 	}
 	m.report.Events[e.Kind.String()]++
 	m.farCredit(e)
+	if e.Player != refserver.NoPlayer && int(e.Player) >= len(m.players) {
+		return // a connection beyond the lineup (a test kit's raw connection) is no honest player
+	}
 	p := m.player(e.Player)
 	if p != nil && p.cheat != nil {
 		m.onCheaterEvent(p, e)

@@ -40,6 +40,18 @@
 // server's health and armor), Own (the client's), Store (both weapon stores), Life (both
 // lives), and Client for the rest.
 //
+// # Raw connections
+//
+// JoinRaw adds a raw connection: no game and no client model, a transport endpoint that
+// sends what the test writes (Raw.Send, any message with any field; Raw.SendBytes, any
+// datagram) and keeps what the server sent it (Raw.Received, at most MaxRawReceived). It
+// is how a test puts hostile input to the server (a NaN, a truncated datagram, a wrong
+// revision, a flood, a connection gone silent: Raw.SetSilent) and reads the verdicts.
+// It talks to the server directly at Kit.Now(), joins after the players with the next
+// ids, and answers pings and acknowledges its lane on its own (Raw.SetRTT delays that,
+// so that the server measures a round trip). The report counts no raw connection as an
+// honest player.
+//
 // # Gamemode
 //
 // Config.Gamemode runs every Config.GamemodeEvery on the simulated clock and commands the
@@ -57,6 +69,31 @@
 // every honest player's server state with its client's and returns the match report:
 // HonestWronged counts every early death, cut frame, refused shot, refused entry,
 // uncredited report and final disagreement an honest player met.
+//
+// # Scenario files
+//
+// RunScenarios runs table-driven scenario files (github.com/cockroachdb/datadriven, the
+// format of the domain packages' scenario files) against a world of the host's Config:
+// each block is a command ("join a rtt=200ms", "shoot a b m4", "tick 1s", "print b",
+// "report", or "run" with one command per line) followed by what the world did, which
+// go test -rewrite regenerates. Driver lists the commands; a host adds commands of its
+// own (a gamemode's "regen off", "safe-zone radius=25") with RunScenariosWith or
+// Driver.Handle.
+//
+//	run
+//	join a rtt=300ms jitter=30ms loss=0.05
+//	join b rtt=100ms
+//	tick 1s events=none
+//	shoot a b deagle
+//	tick 2s events=game
+//	print b
+//	report
+//	----
+//	> join a rtt=300ms jitter=30ms loss=0.05
+//	a: player 0 rtt=300ms jitter=30ms loss=0.05
+//	...
+//	> report
+//	honest wronged 0: early_deaths=0 cut_frames=0 ...
 //
 // # Determinism
 //

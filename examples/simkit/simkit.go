@@ -110,6 +110,7 @@ type Link struct {
 type Kit struct {
 	cfg      Config
 	players  []*Player
+	raws     []*Raw
 	m        *match.Match
 	events   []refserver.Event
 	started  bool
@@ -177,6 +178,9 @@ func (k *Kit) start() error {
 		vehicles = 1
 	}
 	server := k.cfg.Server
+	if server.MaxPlayers == 0 {
+		server.MaxPlayers = len(k.players) + len(k.raws)
+	}
 	m, err := match.New(match.Config{
 		Seed: k.cfg.Seed, Manual: true, Lineup: lineup, Server: &server,
 		Teams: teams, Vehicles: vehicles, Settle: k.cfg.Settle, Duration: 24 * time.Hour,
@@ -192,6 +196,9 @@ func (k *Kit) start() error {
 		k.events = append(k.events, e)
 	}
 	if err := m.Start(); err != nil {
+		return err
+	}
+	if err := k.startRaws(); err != nil {
 		return err
 	}
 	for !k.allAlive() {
