@@ -126,16 +126,18 @@ func (r *crossRun) send() {
 }
 
 func (r *crossRun) deliver(c *xclient, d []byte) {
-	if id, err := wire.Peek(d); err == nil && c.id == crossHostile {
-		switch id {
-		case wire.IDRemotePlayerSync, wire.IDRemoteVehicleSync, wire.IDRemoteWeaponShot, wire.IDRemoteVehicleShot:
-			if len(c.replays) < 32 {
-				c.replays = append(c.replays, append([]byte(nil), d...))
-			} else {
-				i := c.kept % 32
-				c.replays[i] = append(c.replays[i][:0], d...)
+	for e := range wire.Elements(d) { // the relays inside the server's bundles
+		if id, err := wire.Peek(e); err == nil && c.id == crossHostile {
+			switch id {
+			case wire.IDRemotePlayerSync, wire.IDRemoteVehicleSync, wire.IDRemoteWeaponShot, wire.IDRemoteVehicleShot:
+				if len(c.replays) < 32 {
+					c.replays = append(c.replays, append([]byte(nil), e...))
+				} else {
+					i := c.kept % 32
+					c.replays[i] = append(c.replays[i][:0], e...)
+				}
+				c.kept++
 			}
-			c.kept++
 		}
 	}
 	_ = c.ep.Receive(r.now, d, func(m wire.Message) { r.take(c, m) })

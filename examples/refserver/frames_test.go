@@ -214,9 +214,11 @@ func TestSilentConnectionIsDroppedAfterTheLinkTimeout(t *testing.T) {
 		require.NoError(t, h.w.Flush(h.now, func(conn PlayerID, d []byte) {
 			if conn == 0 {
 				var dec wire.Decoder
-				if m, err := dec.Decode(d); err == nil {
-					if dm, ok := m.(*wire.Disconnect); ok {
-						farewell = &wire.Disconnect{Reason: dm.Reason}
+				for e := range wire.Elements(d) {
+					if m, err := dec.Decode(e); err == nil {
+						if dm, ok := m.(*wire.Disconnect); ok {
+							farewell = &wire.Disconnect{Reason: dm.Reason}
+						}
 					}
 				}
 			}
