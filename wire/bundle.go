@@ -159,21 +159,27 @@ func (w *BundleWriter) Size() int {
 // added to an empty writer always fits when it is at most the payload size: it goes bare.
 // It does not allocate once Reset has sized the buffer.
 func (w *BundleWriter) Add(elem []byte) ([]byte, error) {
+	l := len(elem)
 	switch {
-	case len(elem) < HeaderSize:
+	case l < HeaderSize:
 		return nil, ErrBundleEmpty
 	case ID(elem[1]) == IDBundle:
 		return nil, ErrBundleNested
-	case len(elem) > w.payload || len(elem) > MaxBundleElement:
+	case l > w.payload || l > MaxBundleElement:
 		return nil, ErrBundleTooLarge
-	case w.n == MaxBundleElements || w.n > 0 && len(w.buf)+BundlePrefixSize+len(elem) > w.payload:
+	case w.n == MaxBundleElements || w.n > 0 && len(w.buf)+BundlePrefixSize+l > w.payload:
 		return nil, ErrBundleFull
 	}
-	w.buf = binary.LittleEndian.AppendUint16(w.buf, uint16(len(elem)))
-	start := len(w.buf)
-	w.buf = append(w.buf, elem...)
+	start := len(w.buf) + BundlePrefixSize
+	end := start + l
+	if end > cap(w.buf) { // never after Reset: one element fits payload + BundleOverhead
+		w.buf = append(w.buf, make([]byte, end-len(w.buf))...)
+	}
+	w.buf = w.buf[:end]
+	binary.LittleEndian.PutUint16(w.buf[start-BundlePrefixSize:], uint16(l))
+	copy(w.buf[start:], elem)
 	w.n++
-	return w.buf[start:len(w.buf):len(w.buf)], nil
+	return w.buf[start:end:end], nil
 }
 
 // Bytes returns the datagram to send: nothing before the first Add, the element itself

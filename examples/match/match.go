@@ -243,7 +243,9 @@ func (m *Match) serverTick() {
 	now := m.sim.Now()
 	_ = m.server.Tick(now)
 	_ = m.server.Flush(now, func(conn wire.PlayerID, d []byte) {
-		m.watch(now, int(conn), d)
+		for e := range wire.Elements(d) { // each message the server's bundles carry
+			m.watch(now, int(conn), e)
+		}
 		m.net.Send(serverNode, sim.NodeID(conn)+1, d)
 	})
 	if m.adv != nil {
