@@ -107,6 +107,10 @@
 //	case *wire.DamageReport: // ...
 //	}
 //
+// A datagram whose id is IDBundle carries several datagrams of their own: open it with
+// OpenBundle and route each element as if it had come alone (see Bundles below);
+// examples/transport's Endpoint does this for its host.
+//
 // A typed Decode works as well when the host dispatches on the ID itself. To send,
 // Append into a reusable buffer: buf, err = msg.Append(buf[:0]). A buffer with MaxSize
 // bytes of spare capacity never grows.
