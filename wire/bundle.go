@@ -160,6 +160,23 @@ func (w *BundleWriter) Size() int {
 // It does not allocate once Reset has sized the buffer.
 func (w *BundleWriter) Add(elem []byte) ([]byte, error) {
 	l := len(elem)
+	start := len(w.buf) + BundlePrefixSize
+	end := start + l
+	if w.n == 0 || end > w.payload || w.n >= MaxBundleElements || l < HeaderSize || elem[1] == byte(IDBundle) {
+		return w.add(elem)
+	}
+	// The common case, inlined: an element that fits beside others (end <= payload keeps
+	// it within the buffer Reset sized and below MaxBundleElement).
+	w.buf = w.buf[:end]
+	w.buf[start-2], w.buf[start-1] = byte(l), byte(l>>8)
+	copy(w.buf[start:], elem)
+	w.n++
+	return w.buf[start:end:end], nil
+}
+
+// add is Add's full path: every refusal, and the first element.
+func (w *BundleWriter) add(elem []byte) ([]byte, error) {
+	l := len(elem)
 	switch {
 	case l < HeaderSize:
 		return nil, ErrBundleEmpty

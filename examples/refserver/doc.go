@@ -27,7 +27,8 @@
 // gun's rate, the last shot claiming a hit on each, its explosion), the vehicle catalogue
 // (inventory.VehicleCatalog: each model's seats, guns and rockets; Config.Weapons.Vehicles
 // overrides it), the live gamemode effects (MaxEffects), the damage multiplier table, the
-// relay log of the current tick, and the events.
+// relay log of the current tick, one bundle buffer every connection's Flush reuses in
+// turn, and the events.
 //
 // # How a host drives it
 //

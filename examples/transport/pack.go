@@ -41,11 +41,19 @@ func (p *Packer) Start(payload int) {
 // header, a bundle), and then neither packs nor emits it.
 func (p *Packer) Add(d []byte, emit func([]byte)) ([]byte, error) {
 	c, err := p.w.Add(d)
-	if err == wire.ErrBundleFull {
-		p.Finish(emit)
-		c, err = p.w.Add(d)
+	if err != nil {
+		return p.full(d, emit, err)
 	}
-	return c, err
+	return c, nil
+}
+
+// full is Add's path when d did not go in: a full bundle leaves first.
+func (p *Packer) full(d []byte, emit func([]byte), err error) ([]byte, error) {
+	if err != wire.ErrBundleFull {
+		return nil, err
+	}
+	p.Finish(emit)
+	return p.w.Add(d)
 }
 
 // Send packs d like Add; a datagram that cannot be an element leaves alone, as it is,
