@@ -394,8 +394,10 @@
 // 1200; at least MinPayloadSize, so any message or lane datagram fits alone) with one
 // transport.Packer whose buffer every connection reuses in turn; a datagram of one
 // element goes bare. So the datagrams per tick grow with the players, not with their
-// square: at 100 players everybody-sees-everybody each connection gets its 99 relays in
-// about four datagrams instead of 99 (Stats.Flushes, DatagramsSent, ElementsSent). A
+// square: in BenchmarkWorld, 100 players who all see each other, each connection gets its
+// 99 frames, its shots and its lane in 5 datagrams a tick instead of 109 (500 datagrams a
+// tick instead of 10,896; 46,000 instead of 1,098,963 at 1,000 players; Stats.Flushes,
+// DatagramsSent, ElementsSent). A
 // lost bundle loses every element in it at once; each is an unreliable message the
 // records already let the network lose, or a lane datagram the lane resends. The frame,
 // shot, report, tick and flush paths do not allocate once the buffers have grown.
