@@ -50,8 +50,8 @@ var (
 
 // Stats counts what an endpoint did.
 type Stats struct {
-	// Sent counts unreliable messages flushed (each a datagram of its own, or an element
-	// of a bundle when the endpoint coalesces; Packer counts the datagrams then).
+	// Sent counts unreliable messages flushed, whether each left in a datagram of its own
+	// or in a bundle (SetPayloadSize).
 	Sent int
 	// Queued counts messages queued on the lane.
 	Queued int
