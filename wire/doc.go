@@ -26,6 +26,12 @@
 //   - [wire-judges-only-the-wire] The decoder checks sizes, the header, finite floats,
 //     ranges, its own enums and the rules between fields its tables state; what belongs
 //     to a domain package or to the host's game data is that package's verdict.
+//   - [bundle-carries-whole-datagrams] A bundle (IDBundle) carries several datagrams of
+//     their own, unchanged, as its elements: unreliable messages and lane datagrams, never
+//     another bundle; a receiver handles each element exactly as if it had come alone.
+//   - [bundle-checked-whole] A received bundle is checked whole before its first element
+//     is handled: a truncated one, an empty element, a bundle inside a bundle or more than
+//     MaxBundleElements elements refuses all of it, and nothing of it is handled.
 //
 // # Encoding
 //
@@ -100,6 +106,10 @@
 //	case *wire.PlayerSync:   // ...
 //	case *wire.DamageReport: // ...
 //	}
+//
+// A datagram whose id is IDBundle carries several datagrams of their own: open it with
+// OpenBundle and route each element as if it had come alone (see Bundles below);
+// examples/transport's Endpoint does this for its host.
 //
 // A typed Decode works as well when the host dispatches on the ID itself. To send,
 // Append into a reusable buffer: buf, err = msg.Append(buf[:0]). A buffer with MaxSize
@@ -181,6 +191,24 @@
 // reliable is package wire/lane: it carries the encodings of this package as opaque
 // payloads, and its datagrams share this package's two-byte header (Version, then an id
 // of the transport range), so one socket carries both and a read loop routes by Peek.
+//
+// # Bundles
+//
+// A peer may pack everything it sends in one flush (its unreliable messages, other
+// players' relays, its lane datagrams) into as few datagrams as fit its payload size:
+// a bundle is the header (Version, IDBundle, the second id of the transport range) and
+// then elements, each a little-endian u16 length and the bytes of one whole datagram of
+// its own ([bundle-carries-whole-datagrams]); its layout is the last table below.
+// Nothing inside an element changes, so a relay copied into a recipient's bundle is
+// stamped there with PatchStamp, and a lane datagram keeps its own framing. A bundle of
+// one element is allowed, but a writer sends a lone element bare: one message costs no
+// byte more than before. BundleWriter builds bundles up to a payload size (refusing
+// what does not fit with ErrBundleFull, and what OpenBundle would refuse);
+// OpenBundle checks a received one whole and walks its elements
+// ([bundle-checked-whole]); Elements splits any datagram, bundle or not, for a reader
+// that does not go through a transport endpoint. None of them allocates. A lost bundle
+// loses all its elements at once; each is still a datagram that the rules already
+// allow to be lost (unreliable messages) or that the lane resends.
 //
 // # Ours: messages the rules imply but do not define
 //
@@ -755,4 +783,16 @@
 //
 //	off  size  field   type     valid range   meaning
 //	2    1     Reason  u8 enum  0..7, Reason  why the connection ends
+//
+// Bundle (0xF1, transport, both ways, unreliable): several whole datagrams in one ([bundle-carries-whole-datagrams]).
+// After the header come 1..256 elements, each a length prefix and the bytes of one
+// datagram of its own, up to the datagram's end:
+//
+//	off  size    field    type   valid range  meaning
+//	+0   2       length   u16    2..65535     the element's size in bytes
+//	+2   length  element  bytes  a datagram   an unreliable message or a lane datagram, with its own header; never a bundle
+//	rule: the elements end exactly at the datagram's end (bundle truncated)
+//	rule: at least one element, none shorter than a header (bundle element empty)
+//	rule: no element is a bundle (bundle inside a bundle)
+//	rule: at most 256 elements (too many elements in a bundle)
 package wire

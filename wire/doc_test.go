@@ -246,5 +246,20 @@ func generateDocTables(t *testing.T) string {
 			pre("rule: " + r.text + " (" + kindWord(r.kind) + ")")
 		}
 	}
+	line("")
+	line(fmt.Sprintf("%s (0x%02X, transport, both ways, unreliable): several whole datagrams in one ([bundle-carries-whole-datagrams]).",
+		IDBundle, uint8(IDBundle)))
+	line(fmt.Sprintf("After the header come 1..%d elements, each a length prefix and the bytes of one", MaxBundleElements))
+	line("datagram of its own, up to the datagram's end:")
+	line("")
+	table([][]string{
+		{"off", "size", "field", "type", "valid range", "meaning"},
+		{"+0", fmt.Sprint(BundlePrefixSize), "length", "u16", fmt.Sprintf("%d..%d", HeaderSize, MaxBundleElement), "the element's size in bytes"},
+		{fmt.Sprintf("+%d", BundlePrefixSize), "length", "element", "bytes", "a datagram", "an unreliable message or a lane datagram, with its own header; never a bundle"},
+	})
+	pre("rule: the elements end exactly at the datagram's end (" + strings.TrimPrefix(ErrBundleTruncated.Error(), "wire: ") + ")")
+	pre("rule: at least one element, none shorter than a header (" + strings.TrimPrefix(ErrBundleEmpty.Error(), "wire: ") + ")")
+	pre("rule: no element is a bundle (" + strings.TrimPrefix(ErrBundleNested.Error(), "wire: ") + ")")
+	pre(fmt.Sprintf("rule: at most %d elements (%s)", MaxBundleElements, strings.TrimPrefix(ErrBundleTooMany.Error(), "wire: ")))
 	return b.String()
 }

@@ -5,10 +5,10 @@ import (
 	"strconv"
 )
 
-// Errors of the codec. Every error Append, Decode and Peek return matches exactly one
-// of these with errors.Is. Errors from Append and Decode also name the message and,
-// where there is one, the field (PlayerSync.Health); they are preallocated, so a
-// rejected input costs no allocation.
+// Errors of the codec and of bundles. Every error Append, Decode and Peek return matches
+// exactly one of the first ten with errors.Is. Errors from Append and Decode also name
+// the message and, where there is one, the field (PlayerSync.Health); they are
+// preallocated, so a rejected input costs no allocation.
 var (
 	// ErrTruncated: the input is shorter than the message its header names.
 	ErrTruncated = errors.New("wire: truncated message")
@@ -38,6 +38,25 @@ var (
 	// the message (a seat without a vehicle is ErrNonCanonical; a living player at zero
 	// health, a clip above the total, a teammate stamp without a sender are this).
 	ErrInconsistent = errors.New("wire: inconsistent fields")
+
+	// The errors of bundles (OpenBundle refuses a received bundle whole with one of them;
+	// BundleWriter.Add refuses an element with one of them and adds nothing).
+
+	// ErrBundleTruncated: a bundle's length prefix or element runs past its end.
+	ErrBundleTruncated = errors.New("wire: bundle truncated")
+	// ErrBundleEmpty: a bundle carries no element, or an element shorter than a message
+	// header (a zero length included).
+	ErrBundleEmpty = errors.New("wire: bundle element empty")
+	// ErrBundleNested: an element of a bundle is itself a bundle.
+	ErrBundleNested = errors.New("wire: bundle inside a bundle")
+	// ErrBundleTooMany: a bundle carries more than MaxBundleElements elements.
+	ErrBundleTooMany = errors.New("wire: too many elements in a bundle")
+	// ErrBundleFull: an element does not fit the bundle being built beside the elements
+	// it already holds; send it and start another.
+	ErrBundleFull = errors.New("wire: bundle full")
+	// ErrBundleTooLarge: an element is longer than the payload size, so it cannot go
+	// even alone.
+	ErrBundleTooLarge = errors.New("wire: element larger than the payload size")
 )
 
 // kind is the class of a codec failure; each maps to one exported sentinel.

@@ -6,8 +6,8 @@ import "strconv"
 //
 // Ids are grouped by direction: 0x01-0x3F client to server, 0x40-0x9F server to
 // client, 0xA0-0xAF both ways. 0xF0-0xFF are reserved for the transport (the packets of
-// the reliable lane); this package defines no message there. 0 is never an id, so a
-// zeroed buffer is not a message.
+// the reliable lane, and IDBundle); this package defines no message there. 0 is never an
+// id, so a zeroed buffer is not a message.
 type ID uint8
 
 // Client to server.
@@ -176,10 +176,14 @@ func (id ID) Known() bool { return layoutOf(id) != nil }
 // Transport reports whether the id lies in the range reserved for the transport.
 func (id ID) Transport() bool { return id >= FirstTransportID }
 
-// String returns the message's Go type name, or "ID(0x..)" for an unknown id.
+// String returns the message's Go type name, "Bundle" for IDBundle, or "ID(0x..)" for
+// another id.
 func (id ID) String() string {
 	if l := layoutOf(id); l != nil {
 		return l.name
+	}
+	if id == IDBundle {
+		return "Bundle"
 	}
 	return "ID(0x" + strconv.FormatUint(uint64(id), 16) + ")"
 }

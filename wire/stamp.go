@@ -7,8 +7,8 @@ import "encoding/binary"
 // Stamp.Rev. It is read off the message's layout (its walk), so no package outside wire
 // knows these offsets.
 type stampAt struct {
-	ok             bool
-	flags, bit, rv int
+	ok                   bool
+	flags, bit, rv, size int
 }
 
 var stamps [256]stampAt
@@ -24,7 +24,7 @@ func initStamps() {
 			continue
 		}
 		t, r := l.fields[tm], l.fields[rv]
-		s := stampAt{ok: true, flags: t.off, rv: r.off}
+		s := stampAt{ok: true, flags: t.off, rv: r.off, size: l.size}
 		if t.prim == primBit {
 			s.bit = t.bit
 		}
@@ -44,15 +44,15 @@ func (id ID) HasStamp() bool { return stamps[id].ok }
 // a message without a sender is the caller's mistake (Decode refuses it). It does not
 // allocate.
 func PatchStamp(b []byte, s Stamp) error {
-	id, err := Peek(b)
-	if err != nil {
-		return err
-	}
-	at := &stamps[id]
-	switch {
-	case !at.ok:
+	if len(b) < HeaderSize || b[0] != Version || !stamps[b[1]].ok {
+		// The slow path names the failure exactly as Peek does.
+		if _, err := Peek(b); err != nil {
+			return err
+		}
 		return ErrWrongMessage
-	case len(b) < id.Size():
+	}
+	at := &stamps[b[1]]
+	if len(b) < at.size {
 		return ErrTruncated
 	}
 	f := b[at.flags] &^ (1 << at.bit)

@@ -156,6 +156,12 @@ type Config struct {
 	// DefaultSprayRate; it must be above inventory.ContinuousSpendRate and at most
 	// MaxSprayRate.
 	SprayRate int
+	// PayloadSize makes Flush coalesce what the client sends in one flush (its frames,
+	// shots, reports, pongs and lane datagrams) into bundles of at most this many bytes
+	// (transport.Endpoint.SetPayloadSize; the server takes them as if each had come
+	// alone). Zero means no coalescing: one datagram per message and per lane datagram.
+	// Otherwise transport.MinPayloadSize..lane.MaxMTU.
+	PayloadSize int
 }
 
 func (cfg *Config) fill() error {
@@ -319,6 +325,9 @@ func New(cfg Config) (*Client, error) {
 	}
 	ep, err := transport.New(transport.Client)
 	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	if err := ep.SetPayloadSize(cfg.PayloadSize); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	world := cfg.World

@@ -72,6 +72,13 @@ type Config struct {
 	// becomes Players, its zero MaxVehicles max(Vehicles, 1), its nil Loadout the match's
 	// loadout (four guns, a knife, grenades and a spray can).
 	Server *refserver.Config
+	// ClientPayload is the honest clients' client.Config.PayloadSize: zero (the
+	// reference) sends each message and lane datagram in a datagram of its own;
+	// transport.MinPayloadSize..lane.MaxMTU coalesces what each honest client sends in
+	// one flush into bundles of at most that many bytes (a lost bundle then loses a
+	// frame, its shots and its reports together). Cheaters never coalesce: their
+	// profiles rewrite the messages one datagram at a time.
+	ClientPayload int
 	// Record, when set, receives the record of the server's inputs and outputs
 	// (examples/replay): every datagram it received, its ticks, flushes and drains, and
 	// every gamemode command, for `go run ./examples/sim -replay FILE`. Finish writes out

@@ -123,12 +123,6 @@ func New(cfg Config) (*Match, error) {
 	for i := range cfg.Players {
 		p := &player{idx: i, id: wire.PlayerID(i), node: sim.NodeID(i + 1), rng: s.Stream(uint64(100 + i)),
 			rtt: cfg.rtt(i), reportsIn: map[uint16]time.Duration{}}
-		c, err := client.New(client.Config{World: m.world, Seed: cfg.Seed*1000 + uint64(i)})
-		if err != nil {
-			return nil, err
-		}
-		p.c = c
-		p.bot = newBot(p, cfg)
 		kind, link := Honest, sim.LinkConfig{Jitter: cfg.Jitter, Loss: cfg.Loss}
 		if first := cfg.Players - cfg.Cheaters; i >= first {
 			kind = Cheat(1 + (i-first)%int(cheatCount-1))
@@ -137,6 +131,16 @@ func New(cfg Config) (*Match, error) {
 			s := cfg.Lineup[i]
 			kind, p.rtt, link.Jitter, link.Loss = s.Cheat, s.RTT, s.Jitter, s.Loss
 		}
+		ccfg := client.Config{World: m.world, Seed: cfg.Seed*1000 + uint64(i)}
+		if kind == Honest {
+			ccfg.PayloadSize = cfg.ClientPayload
+		}
+		c, err := client.New(ccfg)
+		if err != nil {
+			return nil, err
+		}
+		p.c = c
+		p.bot = newBot(p, cfg)
 		if kind != Honest {
 			p.bot.brawler = false // a cheater fights with its guns, on foot
 			p.cheat = newCheater(kind, i)
@@ -250,7 +254,9 @@ func (m *Match) serverTick() {
 			m.foreign(now, conn, d)
 			return
 		}
-		m.watch(now, int(conn), d)
+		for e := range wire.Elements(d) { // each message the server's bundles carry
+			m.watch(now, int(conn), e)
+		}
 		m.net.Send(serverNode, sim.NodeID(conn)+1, d)
 	})
 	if m.adv != nil {
@@ -272,7 +278,12 @@ func (m *Match) clientTick(p *player) {
 	now := m.sim.Now()
 	_ = p.c.Tick(now)
 	send := func(d []byte) { m.net.Send(p.node, serverNode, d) }
-	_ = p.c.Flush(now, func(d []byte) { m.clientSent(p, d); m.outgoing(now, p, d, send) })
+	_ = p.c.Flush(now, func(d []byte) {
+		for e := range wire.Elements(d) { // an honest client's bundles (Config.ClientPayload)
+			m.clientSent(p, e)
+		}
+		m.outgoing(now, p, d, send)
+	})
 	m.trackClient(p)
 	m.forge(now, p, send)
 	// The match reads the clients' state directly; their events are only drained.
@@ -281,8 +292,16 @@ func (m *Match) clientTick(p *player) {
 }
 
 // observe looks at a datagram on its way into the server, for the measurements of the
-// client's order (frames that arrive before their report) and of commands racing reports.
+// client's order (frames that arrive before their report) and of commands racing reports:
+// each element of a bundle as if it had come alone (the rates count elements, as the
+// server's datagram gate does).
 func (m *Match) observe(now time.Duration, p *player, d []byte) {
+	for e := range wire.Elements(d) {
+		m.observeOne(now, p, e)
+	}
+}
+
+func (m *Match) observeOne(now time.Duration, p *player, d []byte) {
 	id, err := wire.Peek(d)
 	if err == nil {
 		m.observeRate(now, p, id)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/arbitergo/arbiter/examples/transport"
 	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/rewind"
@@ -252,6 +253,17 @@ const (
 	// connection, its frames and lifecycle edges are not sent there.
 	ShowBacklogRoom = lane.SoftCap / 2
 
+	// DefaultPayloadSize is Config.PayloadSize when left zero: the bytes of one datagram
+	// Flush sends, below the common path MTU of the Internet after IP and UDP headers (the
+	// reliable lane's own budget, lane.MTU).
+	DefaultPayloadSize = 1200
+	// MinPayloadSize is the smallest Config.PayloadSize: every datagram of its own (the
+	// largest message, wire.MaxSize bytes, and a lane datagram, which the lane fills up to
+	// lane.MTU and never splits) must fit one datagram alone (transport.MinPayloadSize).
+	MinPayloadSize = transport.MinPayloadSize
+	// MaxPayloadSize is the largest Config.PayloadSize: the largest UDP payload over IPv4.
+	MaxPayloadSize = lane.MaxMTU
+
 	// MaxPendingEvents caps the events waiting for Events; more are dropped and counted
 	// (Stats.EventsDropped).
 	MaxPendingEvents = 1 << 16
@@ -326,6 +338,10 @@ type Config struct {
 	// Rewind configures the rewind (its Players and Vehicles are taken from MaxPlayers and
 	// MaxVehicles; the zero rest is the package's defaults).
 	Rewind rewind.Config
+	// PayloadSize is the most bytes of one datagram Flush sends: everything a connection
+	// gets in one Flush is coalesced into as few datagrams of at most this size as fit.
+	// Zero means DefaultPayloadSize (1200); MinPayloadSize..MaxPayloadSize.
+	PayloadSize int
 }
 
 func (c Config) withDefaults() (Config, error) {
@@ -343,6 +359,12 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if len(c.Loadout) > inventory.NumSlots {
 		return c, fmt.Errorf("%w: %d loadout entries, at most %d", ErrConfig, len(c.Loadout), inventory.NumSlots)
+	}
+	if c.PayloadSize == 0 {
+		c.PayloadSize = DefaultPayloadSize
+	}
+	if c.PayloadSize < MinPayloadSize || c.PayloadSize > MaxPayloadSize {
+		return c, fmt.Errorf("%w: PayloadSize %d not in %d..%d", ErrConfig, c.PayloadSize, MinPayloadSize, MaxPayloadSize)
 	}
 	c.Loadout = append([]Loadout(nil), c.Loadout...)
 	c.Rewind.Players = c.MaxPlayers

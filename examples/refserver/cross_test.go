@@ -126,16 +126,18 @@ func (r *crossRun) send() {
 }
 
 func (r *crossRun) deliver(c *xclient, d []byte) {
-	if id, err := wire.Peek(d); err == nil && c.id == crossHostile {
-		switch id {
-		case wire.IDRemotePlayerSync, wire.IDRemoteVehicleSync, wire.IDRemoteWeaponShot, wire.IDRemoteVehicleShot:
-			if len(c.replays) < 32 {
-				c.replays = append(c.replays, append([]byte(nil), d...))
-			} else {
-				i := c.kept % 32
-				c.replays[i] = append(c.replays[i][:0], d...)
+	for e := range wire.Elements(d) { // the relays inside the server's bundles
+		if id, err := wire.Peek(e); err == nil && c.id == crossHostile {
+			switch id {
+			case wire.IDRemotePlayerSync, wire.IDRemoteVehicleSync, wire.IDRemoteWeaponShot, wire.IDRemoteVehicleShot:
+				if len(c.replays) < 32 {
+					c.replays = append(c.replays, append([]byte(nil), e...))
+				} else {
+					i := c.kept % 32
+					c.replays[i] = append(c.replays[i][:0], e...)
+				}
+				c.kept++
 			}
-			c.kept++
 		}
 	}
 	_ = c.ep.Receive(r.now, d, func(m wire.Message) { r.take(c, m) })
@@ -429,8 +431,21 @@ func (r *crossRun) hostile(in []byte) []byte {
 				continue
 			}
 			m = r.replay(h, h.replays[int(x.next())%len(h.replays)])
-		case 13: // a burst of copies of its last datagram
-			for range int(x.next()) * 4 {
+		case 13: // a burst of copies of its last datagram, or (n%4 == 1) one bundle of them
+			n := int(x.next())
+			if n%4 == 1 && len(h.last) > 0 {
+				copies := make([][]byte, n/4+1)
+				for i := range copies {
+					copies[i] = h.last
+				}
+				b := rawBundle(copies...)
+				if n%8 == 5 { // a bundle inside a bundle: refused whole
+					b = rawBundle(h.last, b)
+				}
+				_ = r.w.Receive(r.now, h.id, b)
+				continue
+			}
+			for range n * 4 {
 				_ = r.w.Receive(r.now, h.id, h.last)
 			}
 			continue
@@ -724,7 +739,13 @@ func crossSeeds() [][]byte {
 	// MaxFanOut frames and MaxPendingEvents junk datagrams in one step, while the honest
 	// players' frames, shots and hits go on.
 	flood := crossOps{}.idle(8).step(1).floodFrames(65).idle(8).step(1).floodJunk(65)
-	return [][]byte{{}, seat, shots, dets, kills, replays, junk, flood}
+	// Bundles of its frames in the honest driver's seat and of its shots beside an honest
+	// player (burst n with n%4 == 1), some nested inside another bundle (n%8 == 5).
+	bundles := crossOps{}.idle(6)
+	for range 10 {
+		bundles = bundles.step(2).frame(1, 0, crossAtVehicle(0), 0).burst(41).step(2).shot(crossNear(2), []byte{12, 0, 2}, 2).burst(45)
+	}
+	return [][]byte{{}, seat, shots, dets, kills, replays, junk, flood, bundles}
 }
 
 // crossOps writes the bytes crossRun.hostile reads: one method per datagram kind, its
@@ -794,6 +815,9 @@ func (o crossOps) raw(n byte) crossOps {
 }
 
 func (o crossOps) burst(n byte) crossOps { return append(o, 13, n) }
+
+// With n%4 == 1, burst sends n/4+1 copies in one bundle instead (nested in another when
+// n%8 == 5).
 
 // floodFrames and floodJunk send n<<10 frames (each newer) or junk datagrams.
 func (o crossOps) floodFrames(n byte) crossOps { return append(o, 14, n) }

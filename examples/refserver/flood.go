@@ -36,6 +36,8 @@ const (
 
 	// DatagramRate is the sustained number of datagrams per second Receive takes from one
 	// connection; a datagram over it is dropped before it is decoded (VerdictRateLimited).
+	// A bundle counts as many datagrams as it carries elements, and is dropped whole
+	// unless all of them conform ([elements-count-as-datagrams]).
 	// An honest client sends at most its frames (30 + 30 in a vehicle), its shots (the
 	// minigun's or a vehicle gun's 50 a second), a lane datagram per client tick with
 	// something to send or acknowledge (100 at a 10 ms tick), its damage reports and
@@ -96,7 +98,7 @@ const (
 // ConnStats counts what one connection had refused or dropped by the per-connection caps,
 // and how close to its gates it came.
 type ConnStats struct {
-	// DatagramsOverRate counts datagrams dropped by DatagramRate.
+	// DatagramsOverRate counts datagrams dropped by DatagramRate (a bundle once).
 	DatagramsOverRate uint64
 	// FramesOverRate counts PlayerSync and VehicleSync frames refused by FrameRate.
 	FramesOverRate uint64
@@ -135,11 +137,17 @@ type rateGate struct {
 // take reports whether one unit at now conforms and, if so, counts it and raises peak to
 // how far ahead the gate now runs.
 func (g *rateGate) take(now, interval, tolerance time.Duration, peak *time.Duration) bool {
+	return g.takeN(now, 1, interval, tolerance, peak)
+}
+
+// takeN reports whether n units at once conform (the last of them is within the
+// tolerance) and, if so, counts them all; otherwise it counts none.
+func (g *rateGate) takeN(now time.Duration, n int, interval, tolerance time.Duration, peak *time.Duration) bool {
 	tat := max(g.tat, now)
-	if tat-now > tolerance {
+	if tat+time.Duration(n-1)*interval-now > tolerance {
 		return false
 	}
-	g.tat = tat + interval
+	g.tat = tat + time.Duration(n)*interval
 	*peak = max(*peak, g.tat-now)
 	return true
 }
@@ -229,9 +237,11 @@ func (w *World) summarizeRefusals(now time.Duration) {
 	w.suppressing = kept
 }
 
-// takeDatagram applies the datagram gate of p at now.
-func (w *World) takeDatagram(now time.Duration, p *player) bool {
-	if p.dgramGate.take(now, datagramInterval, DatagramBurst, &p.caps.DatagramPeak) {
+// takeDatagram applies the datagram gate of p at now to a datagram of n datagrams of
+// their own (a bundle's elements, or 1): the gate counts each element, so packing
+// messages into bundles passes no more of them ([elements-count-as-datagrams]).
+func (w *World) takeDatagram(now time.Duration, p *player, n int) bool {
+	if p.dgramGate.takeN(now, n, datagramInterval, DatagramBurst, &p.caps.DatagramPeak) {
 		return true
 	}
 	p.caps.DatagramsOverRate++

@@ -6,8 +6,8 @@ import (
 	"github.com/arbitergo/arbiter/wire"
 )
 
-// outbox holds a connection's own unreliable datagrams (one message each) until Flush, as
-// transport.Endpoint.Send does: the Welcome, pings, pongs, and the shots, projectiles and
+// outbox holds a connection's own unreliable messages (one datagram of its own each, which
+// Flush packs into the connection's bundles) until Flush, as transport.Endpoint.Send does: the Welcome, pings, pongs, and the shots, projectiles and
 // detonations built for that recipient alone. The World keeps its own so that the buffer
 // grows by doubling (wire's Append grows a full buffer by exactly one message) and so that
 // the relays every connection shares can be served from one log (fanLog).
@@ -62,7 +62,6 @@ type fanLog struct {
 	buf     []byte
 	entries []fanEntry
 	skip    []PlayerID // the recipients each entry skips (they got a datagram of their own)
-	scratch []byte
 	// counts is how many entries each sender logged since the last reset (its share is
 	// MaxFanOutPerSender); senders lists the senders with a count, to reset them.
 	counts  []uint16
@@ -84,7 +83,7 @@ type fanEntry struct {
 // recipient's copy.
 // It reports false (nothing logged) when the log holds MaxFanOut messages.
 func (f *fanLog) add(enc []byte, sender, subject PlayerID, rev uint16) bool {
-	if len(f.entries) >= MaxFanOut {
+	if len(f.entries) >= MaxFanOut || len(enc) < wire.HeaderSize || !wire.ID(enc[1]).HasStamp() {
 		return false
 	}
 	start := int32(len(f.buf))
@@ -136,7 +135,8 @@ func (w *World) stampAt(sender, recipient PlayerID, rev uint16) teams.Stamp {
 	return w.teams.Stamp(sender, recipient)
 }
 
-// emitTo hands recipient r its copy of every logged message, stamped for it.
+// emitTo packs into recipient r's datagrams (w.pack) its copy of every logged message,
+// copied once into the bundle and stamped there for it.
 func (w *World) emitTo(r *player, emit func([]byte)) {
 	f := &w.fan
 	for i := range f.entries {
@@ -154,12 +154,12 @@ func (w *World) emitTo(r *player, emit func([]byte)) {
 		if skipped {
 			continue
 		}
-		b := append(f.scratch[:0], f.buf[e.start:e.end]...)
-		f.scratch = b
-		if wire.PatchStamp(b, wire.Stamp(w.stampAt(e.sender, r.id, e.rev))) != nil {
-			continue // never: only relays that carry a stamp are logged
+		b, err := w.pack.Add(f.buf[e.start:e.end], emit)
+		if err != nil {
+			continue // never: a relay is at most wire.MaxSize bytes, far below MinPayloadSize
 		}
-		emit(b)
+		// Never fails: fanLog.add logs only messages that carry a stamp.
+		_ = wire.PatchStamp(b, wire.Stamp(w.stampAt(e.sender, r.id, e.rev)))
 		if e.relay {
 			w.stats.Relayed++
 		}

@@ -24,8 +24,14 @@ type Stats struct {
 	Malformed uint64
 	// Refused counts client messages refused with a verdict.
 	Refused uint64
-	// Frames counts player frames taken; Relayed the RemotePlayerSync datagrams sent.
+	// Frames counts player frames taken; Relayed the RemotePlayerSync messages sent.
 	Frames, Relayed uint64
+	// Flushes counts Flush calls; DatagramsSent the datagrams they emitted to
+	// connections, bundles or bare (not the farewells' Disconnects); ElementsSent the
+	// datagrams of their own those carried: each unreliable message, and each lane
+	// datagram. DatagramsSent/Flushes is the datagrams per tick, ElementsSent/DatagramsSent
+	// how many datagrams coalescing packed into one.
+	Flushes, DatagramsSent, ElementsSent uint64
 	// FireSpent counts the rounds of continuous weapons the inventory spent itself for
 	// frames that showed their fire held (inventory.FrameResult.FireSpent).
 	FireSpent uint64
@@ -122,6 +128,7 @@ type World struct {
 	farewells []farewell
 	dropping  []PlayerID
 	msgs      scratchMessages
+	pack      transport.Packer // coalesces each connection's Flush (one buffer for all)
 }
 
 // farewell is a Disconnect still to be sent to a connection that was removed.
@@ -319,7 +326,15 @@ func (w *World) Receive(now time.Duration, conn PlayerID, datagram []byte) error
 		return nil
 	}
 	p.lastHeard = now
-	if !w.takeDatagram(now, p) {
+	// A bundle is charged one unit of the datagram gate per element; one that does not
+	// open is charged one and refused by the endpoint below.
+	elems := 1
+	if id, err := wire.Peek(datagram); err == nil && id == wire.IDBundle {
+		if b, err := wire.OpenBundle(datagram); err == nil {
+			elems = b.Len()
+		}
+	}
+	if !w.takeDatagram(now, p, elems) {
 		return fmt.Errorf("%w: connection %d", ErrRateLimited, conn)
 	}
 	// The datagram's messages are pulled one by one, each with its own verdict or error.
@@ -552,21 +567,29 @@ func (w *World) raiseVehicleSuspicion(now time.Duration, p *player, s vitals.Sus
 // ---- output ----
 
 // Flush hands every datagram the World has for its connections to emit, connection by
-// connection in ascending id: unreliable messages first, then what each reliable lane has
-// ready (new messages, retransmissions, acknowledgements), and the Disconnect of every
-// connection removed since the last Flush. The slice passed to emit is only valid during
-// the call. A lane that must disconnect (its hard cap, or the link timeout) is removed
-// here with a Disconnect.
+// connection in ascending id: unreliable messages first (the connection's own, then the
+// relays), then what each reliable lane has ready (new messages, retransmissions,
+// acknowledgements), and the Disconnect of every connection removed since the last Flush.
+// What one connection gets is coalesced: packed, in that order, into bundles of at most
+// Config.PayloadSize bytes (wire.IDBundle), as few as fit, a lone datagram bare (see
+// Stats.DatagramsSent). The slice passed to emit is only valid during the call. A lane
+// that must disconnect (its hard cap, or the link timeout) is removed here with a
+// Disconnect.
 func (w *World) Flush(now time.Duration, emit func(conn PlayerID, datagram []byte)) error {
 	if !w.advance(now) {
 		return fmt.Errorf("%w: %v before %v", ErrClockBackwards, now, w.now)
 	}
+	sent, elems := w.pack.Datagrams, w.pack.Elements
 	for _, id := range w.conns {
 		p := w.players[id]
 		one := func(d []byte) { emit(id, d) } // does not escape: no allocation
-		p.out.emit(one)
+		add := func(d []byte) { w.pack.Send(d, one) }
+		w.pack.Start(w.cfg.PayloadSize)
+		p.out.emit(add)
 		w.emitTo(p, one)
-		if err := p.ep.Flush(now, one); err != nil {
+		err := p.ep.Flush(now, add)
+		w.pack.Finish(one)
+		if err != nil {
 			reason := wire.ReasonOverflow
 			if errors.Is(err, lane.ErrLinkTimeout) {
 				reason = wire.ReasonTimeout
@@ -574,6 +597,9 @@ func (w *World) Flush(now time.Duration, emit func(conn PlayerID, datagram []byt
 			w.markDrop(p, reason)
 		}
 	}
+	w.stats.Flushes++
+	w.stats.DatagramsSent += w.pack.Datagrams - sent
+	w.stats.ElementsSent += w.pack.Elements - elems
 	w.fan.reset()
 	w.reap(now)
 	for _, f := range w.farewells {

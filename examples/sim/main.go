@@ -57,6 +57,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	teamsN := fs.Int("teams", def.Teams, "number of teams, friendly fire off")
 	vehicles := fs.Int("vehicles", def.Vehicles, "number of cars")
 	cheaters := fs.Int("cheaters", 0, "how many cheating players join the honest ones (each with one of the cheats in turn)")
+	clientPayload := fs.Int("client-payload", 0, "coalesce what each honest client sends per flush into bundles of at most this many bytes (0: one datagram per message)")
 	scenario := fs.String("scenario", "match", "match, or race: set_health commands racing damage at 200 ms")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the match to this file (go tool pprof reads it)")
@@ -91,6 +92,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	cfg := match.Config{
 		Seed: *seed, Players: *players + max(*cheaters, 0), Duration: *duration, RTTMin: *rttMin, RTTMax: *rtt,
 		Jitter: *jitter, Loss: *loss, Teams: *teamsN, Vehicles: *vehicles, Cheaters: *cheaters,
+		ClientPayload: *clientPayload,
 	}
 	if cfg.RTTMax == 0 {
 		cfg.RTTMax = match.NoDelay

@@ -140,8 +140,10 @@ func (r *Raw) SetRTT(d time.Duration) { r.rtt = max(d, 0) }
 
 func (r *Raw) receive(now time.Duration, d []byte) {
 	if r.silent { // it hears, but its endpoint takes nothing: no pong, no acknowledgement
-		if m, err := r.dec.Decode(d); err == nil {
-			r.keep(clone(m))
+		for e := range wire.Elements(d) { // each message the server's bundles carry
+			if m, err := r.dec.Decode(e); err == nil {
+				r.keep(clone(m))
+			}
 		}
 		return
 	}

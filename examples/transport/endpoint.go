@@ -1,7 +1,9 @@
 // Package transport joins the two streams of an arbiter connection into one datagram
 // endpoint: unreliable messages travel one per datagram, reliable ones on a lane.Lane, and
 // both share the same socket (a lane datagram is told apart by its transport id, see
-// wire.Peek). The reference server keeps one Endpoint per connection and the honest client
+// wire.Peek). A peer may coalesce what it sends in one flush into bundles (wire.IDBundle,
+// built by a Packer); an Endpoint receives them transparently, each element as if it had
+// come alone. The reference server keeps one Endpoint per connection and the honest client
 // keeps one for its server.
 //
 // An Endpoint is a pure state machine like the packages it joins: time is an argument, it
@@ -42,11 +44,14 @@ var (
 	// ErrNotReliable means a message that must travel unreliably was queued on the lane,
 	// or the reverse.
 	ErrNotReliable = errors.New("transport: message sent on the wrong stream")
+	// ErrPayloadSize refuses a payload size below MinPayloadSize or above lane.MaxMTU.
+	ErrPayloadSize = errors.New("transport: payload size out of range")
 )
 
 // Stats counts what an endpoint did.
 type Stats struct {
-	// Sent counts unreliable datagrams flushed.
+	// Sent counts unreliable messages flushed, whether each left in a datagram of its own
+	// or in a bundle (SetPayloadSize).
 	Sent int
 	// Queued counts messages queued on the lane.
 	Queued int
@@ -70,9 +75,16 @@ type Endpoint struct {
 
 	// The datagram Open took, until Next has returned all of it: the bytes of a message
 	// datagram (the caller's, not copied), or, for a lane datagram, the lane's delivered
-	// messages.
+	// messages; for a bundle, the elements not yet opened (openedAt is its time).
 	opened   []byte
 	fromLane bool
+	bundle   wire.Bundle
+	openedAt time.Duration
+
+	// payload is the payload size Flush coalesces to (SetPayloadSize); 0: one datagram
+	// per message and per lane datagram.
+	payload int
+	pack    Packer
 }
 
 // New returns an endpoint for side with a lane of package lane's defaults.
@@ -158,17 +170,35 @@ func (e *Endpoint) Receive(now time.Duration, datagram []byte, handle func(wire.
 
 // Open takes one datagram of the peer, whose messages Next then returns in order: a
 // message datagram is kept (not copied: datagram must stay unchanged until Next is done
-// with it), a lane datagram goes to the lane, which then holds the messages it completes.
-// It returns the datagram's own error (it fails wire.Peek, or the lane refused it; counted
-// as Malformed), after which Next returns nothing of it. Opening a datagram drops what is
-// left of the one before.
+// with it), a lane datagram goes to the lane, which then holds the messages it completes,
+// and a bundle (wire.IDBundle) is checked whole and kept, its elements then handled one by
+// one by Next exactly as if each had come alone (a lane datagram inside goes to the lane
+// when Next reaches it). It returns the datagram's own error (it fails wire.Peek, the
+// lane refused it, or wire.OpenBundle refused the bundle: nested, over
+// wire.MaxBundleElements, truncated; counted as Malformed), after which Next returns
+// nothing of it and nothing of it was taken. Opening a datagram drops what is left of the
+// one before.
 func (e *Endpoint) Open(now time.Duration, datagram []byte) error {
-	e.opened, e.fromLane = nil, false
+	e.opened, e.fromLane, e.bundle = nil, false, wire.Bundle{}
 	id, err := wire.Peek(datagram)
 	if err != nil {
 		e.stats.Malformed++
 		return err
 	}
+	if id == wire.IDBundle {
+		b, err := wire.OpenBundle(datagram)
+		if err != nil {
+			e.stats.Malformed++
+			return err
+		}
+		e.bundle, e.openedAt = b, now
+		return nil
+	}
+	return e.openOne(now, id, datagram)
+}
+
+// openOne takes one datagram that is not a bundle (alone, or an element of one).
+func (e *Endpoint) openOne(now time.Duration, id wire.ID, datagram []byte) error {
 	if !id.Transport() {
 		e.opened = datagram
 		return nil
@@ -183,22 +213,36 @@ func (e *Endpoint) Open(now time.Duration, datagram []byte) error {
 
 // Next returns the next message of the datagram Open took (ok false when none is left),
 // or the error of that message: it failed to decode (counted as Malformed) or travels the
-// wrong way for this side (ErrWrongDirection, counted as WrongDirection). The message
-// points into the endpoint's decoder: it is valid until the next call of Next.
+// wrong way for this side (ErrWrongDirection, counted as WrongDirection). In a bundle, an
+// element that fails alone (a bad header, a lane datagram the lane refuses) is such an
+// error too, and the elements after it are still handled. The message points into the
+// endpoint's decoder: it is valid until the next call of Next.
 func (e *Endpoint) Next() (m wire.Message, ok bool, err error) {
 	var b []byte
-	switch {
-	case e.opened != nil:
-		b, e.opened = e.opened, nil
-	case e.fromLane:
-		p, more := e.lane.Deliver()
-		if !more {
-			e.fromLane = false
+	for b == nil {
+		switch {
+		case e.opened != nil:
+			b, e.opened = e.opened, nil
+		case e.fromLane:
+			if p, more := e.lane.Deliver(); more {
+				b = p
+			} else {
+				e.fromLane = false
+			}
+		case e.bundle.Len() > 0:
+			elem, _ := e.bundle.Next()
+			id, err := wire.Peek(elem)
+			if err == nil {
+				err = e.openOne(e.openedAt, id, elem)
+			} else {
+				e.stats.Malformed++
+			}
+			if err != nil {
+				return nil, true, err
+			}
+		default:
 			return nil, false, nil
 		}
-		b = p
-	default:
-		return nil, false, nil
 	}
 	m, err = e.dec.Decode(b)
 	if err != nil {
@@ -220,10 +264,34 @@ func (e *Endpoint) PopAcked() (lane.Ack, bool) { return e.lane.PopAcked() }
 // NextDeadline tells when the lane wants the next Flush.
 func (e *Endpoint) NextDeadline() (time.Duration, bool) { return e.lane.NextDeadline() }
 
+// SetPayloadSize makes Flush coalesce: everything one Flush sends (the unreliable
+// messages, then the lane's datagrams) leaves packed in bundles of at most n bytes, a
+// lone element bare (see Packer). n must be at least MinPayloadSize and at most
+// lane.MaxMTU; 0 turns coalescing off (one datagram per message and per lane datagram,
+// the default).
+func (e *Endpoint) SetPayloadSize(n int) error {
+	if n != 0 && (n < MinPayloadSize || n > lane.MaxMTU) {
+		return fmt.Errorf("%w: payload size %d not in %d..%d", ErrPayloadSize, n, MinPayloadSize, lane.MaxMTU)
+	}
+	e.payload = n
+	return nil
+}
+
 // Flush hands every pending unreliable datagram, then every datagram the lane has ready
-// (new messages, retransmissions, acknowledgements), to emit. The slice passed to emit is
-// only valid during the call. An error means the lane must disconnect.
+// (new messages, retransmissions, acknowledgements), to emit, packed in bundles when
+// SetPayloadSize set a payload size. The slice passed to emit is only valid during the
+// call. An error means the lane must disconnect.
 func (e *Endpoint) Flush(now time.Duration, emit func([]byte)) error {
+	if e.payload == 0 {
+		return e.flush(now, emit)
+	}
+	e.pack.Start(e.payload)
+	err := e.flush(now, func(d []byte) { e.pack.Send(d, emit) })
+	e.pack.Finish(emit)
+	return err
+}
+
+func (e *Endpoint) flush(now time.Duration, emit func([]byte)) error {
 	start := 0
 	for _, end := range e.ends {
 		emit(e.out[start:end])

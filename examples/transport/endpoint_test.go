@@ -116,3 +116,143 @@ func TestTheLethalReportAndTheDeathReportPassTheSoftCapInOrder(t *testing.T) {
 	require.Len(t, got, lane.SoftCap+2, "everything queued is delivered")
 	require.Equal(t, []string{wire.IDDamageReport.String(), wire.IDDeathReport.String()}, got[len(got)-2:])
 }
+
+// bundleOf lays datagrams out as one bundle by hand (the writer refuses to build a
+// hostile one): the header, then each with its little-endian u16 length.
+func bundleOf(ds ...[]byte) []byte {
+	b := []byte{wire.Version, byte(wire.IDBundle)}
+	for _, d := range ds {
+		b = append(b, byte(len(d)), byte(len(d)>>8))
+		b = append(b, d...)
+	}
+	return b
+}
+
+func enc(t *testing.T, m wire.Message) []byte {
+	t.Helper()
+	b, err := m.Append(nil)
+	require.NoError(t, err)
+	return b
+}
+
+// TestBundleElementsArriveAsIfAlone: a peer that coalesces sends its unreliable messages
+// and its lane datagram in one bundle, and the receiving endpoint hands over the same
+// messages in the same order as from separate datagrams; the lane inside the bundle is
+// acknowledged as usual.
+func TestBundleElementsArriveAsIfAlone(t *testing.T) {
+	srv, cli := pair(t)
+	require.NoError(t, cli.SetPayloadSize(DefaultPayloadSizeForTest))
+	require.NoError(t, cli.Send(&wire.Ping{Seq: 1}))
+	require.NoError(t, cli.Send(&wire.Pong{Seq: 2}))
+	_, err := cli.Queue(0, &wire.RespawnRequest{})
+	require.NoError(t, err)
+	_, err = cli.Queue(0, &wire.DeathReport{})
+	require.NoError(t, err)
+	var datagrams [][]byte
+	require.NoError(t, cli.Flush(0, func(d []byte) { datagrams = append(datagrams, append([]byte(nil), d...)) }))
+	require.Len(t, datagrams, 1, "one flush, one datagram")
+	id, err := wire.Peek(datagrams[0])
+	require.NoError(t, err)
+	require.Equal(t, wire.IDBundle, id)
+	var got []string
+	require.NoError(t, srv.Receive(0, datagrams[0], func(m wire.Message) { got = append(got, m.ID().String()) }))
+	require.Equal(t, []string{"Ping", "Pong", "RespawnRequest", "DeathReport"}, got)
+
+	// The server's acknowledgement reaches the client's lane.
+	carry(t, time.Millisecond, srv, cli)
+	_, ok := cli.PopAcked()
+	require.True(t, ok, "the messages in the bundle were acknowledged")
+
+	// A lone message goes bare.
+	require.NoError(t, cli.Send(&wire.Ping{Seq: 3}))
+	datagrams = datagrams[:0]
+	require.NoError(t, cli.Flush(2*time.Millisecond, func(d []byte) { datagrams = append(datagrams, append([]byte(nil), d...)) }))
+	require.Len(t, datagrams, 1)
+	require.Equal(t, enc(t, &wire.Ping{Seq: 3}), datagrams[0])
+}
+
+// DefaultPayloadSizeForTest is the payload size of the tests: the smallest allowed.
+const DefaultPayloadSizeForTest = MinPayloadSize
+
+// TestHostileBundleChangesNothing: a bundle inside a bundle, or more than
+// wire.MaxBundleElements elements, is refused whole with its named error: no message of
+// it is handed over and the lane took nothing from it.
+func TestHostileBundleChangesNothing(t *testing.T) {
+	_, cli := pair(t)
+	_, err := cli.Queue(0, &wire.RespawnRequest{})
+	require.NoError(t, err)
+	var laneDgram []byte
+	require.NoError(t, cli.Flush(0, func(d []byte) { laneDgram = append([]byte(nil), d...) }))
+	ping := enc(t, &wire.Ping{Seq: 1})
+	many := make([][]byte, wire.MaxBundleElements)
+	for i := range many {
+		many[i] = ping
+	}
+	over := bundleOf(append(many, ping)...)
+	for _, c := range []struct {
+		name string
+		d    []byte
+		want error
+	}{
+		{"nested", bundleOf(ping, laneDgram, bundleOf(ping, laneDgram)), wire.ErrBundleNested},
+		{"over the cap", over, wire.ErrBundleTooMany},
+		{"truncated", bundleOf(laneDgram, ping)[:10], wire.ErrBundleTruncated},
+	} {
+		srv, err := New(Server)
+		require.NoError(t, err)
+		n := 0
+		err = srv.Receive(0, c.d, func(wire.Message) { n++ })
+		require.ErrorIs(t, err, c.want, c.name)
+		require.Zero(t, n, "%s: no message handed over", c.name)
+		require.Zero(t, srv.Lane().Stats().Delivered, "%s: the lane took nothing", c.name)
+		require.Equal(t, 1, srv.Stats().Malformed, c.name)
+		// The same lane datagram alone is still new to the lane: the bundle took nothing.
+		got := 0
+		require.NoError(t, srv.Receive(0, laneDgram, func(wire.Message) { got++ }))
+		require.Equal(t, 1, got, c.name)
+	}
+}
+
+// TestBundleElementFailsAlone: an element that would fail alone (an unknown id, a message
+// travelling the wrong way) fails in a bundle too, and the elements after it still arrive.
+func TestBundleElementFailsAlone(t *testing.T) {
+	srv, _ := pair(t)
+	d := bundleOf([]byte{wire.Version, 0x3F, 1}, enc(t, &wire.SetHealth{Rev: 1, Health: 5}), enc(t, &wire.Ping{Seq: 4}))
+	var got []string
+	err := srv.Receive(0, d, func(m wire.Message) { got = append(got, m.ID().String()) })
+	require.ErrorIs(t, err, wire.ErrUnknownID)
+	require.Equal(t, []string{"Ping"}, got)
+	require.Equal(t, 1, srv.Stats().Malformed)
+	require.Equal(t, 1, srv.Stats().WrongDirection)
+}
+
+// TestPackerKeepsToThePayloadSize: a flush of more than fits leaves in several datagrams,
+// none above the payload size, carrying every datagram once in order.
+func TestPackerKeepsToThePayloadSize(t *testing.T) {
+	var p Packer
+	var out [][]byte
+	emit := func(d []byte) { out = append(out, append([]byte(nil), d...)) }
+	frame := enc(t, &wire.RemotePlayerSync{Player: 1, Health: 100, Vehicle: wire.NoVehicle})
+	p.Start(MinPayloadSize)
+	for range 100 {
+		p.Send(frame, emit)
+	}
+	p.Finish(emit)
+	perBundle := (MinPayloadSize - wire.HeaderSize) / (wire.BundlePrefixSize + len(frame))
+	require.Len(t, out, (100+perBundle-1)/perBundle)
+	n := 0
+	for _, d := range out {
+		require.LessOrEqual(t, len(d), MinPayloadSize)
+		for e := range wire.Elements(d) {
+			require.Equal(t, frame, e)
+			n++
+		}
+	}
+	require.Equal(t, 100, n)
+	require.Equal(t, uint64(len(out)), p.Datagrams)
+	require.Equal(t, uint64(100), p.Elements)
+	cli, err := New(Client)
+	require.NoError(t, err)
+	require.ErrorIs(t, cli.SetPayloadSize(MinPayloadSize-1), ErrPayloadSize)
+	require.ErrorIs(t, cli.SetPayloadSize(lane.MaxMTU+1), ErrPayloadSize)
+}

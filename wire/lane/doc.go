@@ -66,9 +66,10 @@
 // The host schedules its next call with NextDeadline. A lane datagram starts with the
 // same two-byte header as every message of package wire: the protocol version
 // (wire.Version) and an id, DatagramID (0xF0, the first id of the range reserved for the
-// transport). So one socket carries both, and a read loop routes by wire.Peek: a transport
-// id goes to Lane.Receive, any other id to a wire.Decoder. Receive takes exactly the bytes
-// Poll produced.
+// transport). So one socket carries both, and a read loop routes by wire.Peek:
+// DatagramID goes to Lane.Receive, any other id to a wire.Decoder (a wire.IDBundle is
+// opened first and each of its elements routed the same way). Receive takes exactly the
+// bytes Poll produced.
 //
 // # Sequence numbers
 //
