@@ -1,0 +1,557 @@
+// Package interest decides who sees whom: the streaming of a world too large for every
+// player to be shown to every other. It is a pure, deterministic state machine over the
+// players' positions in the horizontal plane (a uniform spatial hash whose cell is the
+// stream distance plus its margin) that keeps, for each recipient, the set of subjects
+// shown to it, and tells the host which shows and hides to send.
+//
+// The rules:
+//
+//   - [stream-distance] A subject is shown to a recipient when it stands within Distance
+//     of it, and hidden only once it stands beyond Distance+Margin (the hysteresis: a
+//     player walking along the edge does not flap between shown and hidden).
+//   - [stream-cap] A recipient is shown at most Cap subjects, the nearest first (ties by
+//     the lower id). A subject already shown competes as if it stood Margin nearer, so
+//     the cap's edge has the same hysteresis as the distance's.
+//   - [stream-phase] Each recipient is re-evaluated every Every, in a phase slot of its
+//     own (its id modulo Slots), so the evaluations of a large world spread over the
+//     period instead of all falling on one tick.
+//   - [stream-join] A recipient that joins (Place for the first time) is evaluated at
+//     once, and shown to every recipient within Distance that has room under its Cap, so
+//     players standing together see each other from the start.
+//   - [stream-sent] A show is owed until the host says it went out (Sent): only then does
+//     Sees report the subject seen. A hide is only reported for a subject whose show went
+//     out; a show that never went out is forgotten silently.
+//
+// Nothing here sends anything: Evaluate, Place and Remove return the changes as values
+// (Change) in a slice the caller reuses, and a Manager does not allocate once its slices
+// have grown. A Manager is not safe for concurrent use.
+package interest
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+)
+
+// Defaults of Config.
+const (
+	// DefaultDistance is Config.Distance when left zero: open.mp's default stream
+	// distance, in metres.
+	DefaultDistance = 200
+	// DefaultMargin is Config.Margin when left zero, in metres.
+	DefaultMargin = 20
+	// DefaultCap is Config.Cap when left zero.
+	DefaultCap = 100
+	// DefaultEvery is Config.Every when left zero.
+	DefaultEvery = 250 * time.Millisecond
+	// Slots is how many phase slots the recipients are spread over ([stream-phase]):
+	// recipient id is evaluated at Every*(id%Slots)/Slots past each multiple of Every.
+	Slots = 8
+	// MaxCap is the largest Config.Cap.
+	MaxCap = 1 << 15
+	// MaxCoordinate bounds a position's coordinates (metres from the origin); a position
+	// beyond it is refused (ErrBadPosition).
+	MaxCoordinate = 1 << 20
+)
+
+// Errors.
+var (
+	// ErrConfig is returned by New for a Config out of range.
+	ErrConfig = errors.New("interest: bad config")
+	// ErrBadID is returned for an id outside 0..IDs-1.
+	ErrBadID = errors.New("interest: id out of range")
+	// ErrBadPosition is returned for a position that is not finite or lies beyond
+	// MaxCoordinate; nothing changes.
+	ErrBadPosition = errors.New("interest: bad position")
+)
+
+// ID names a player: a recipient and a subject are the same players.
+type ID = uint16
+
+// Config configures a Manager. A zero field means its default.
+type Config struct {
+	// IDs is the number of player ids, 0..IDs-1 (at most 65535). Required.
+	IDs int
+	// Distance is the stream distance in metres (default DefaultDistance).
+	Distance float32
+	// Margin is the hysteresis in metres: hidden only beyond Distance+Margin (default
+	// DefaultMargin; a negative value means none).
+	Margin float32
+	// Cap is the most subjects shown to one recipient (default DefaultCap, at most
+	// MaxCap).
+	Cap int
+	// Every is the re-evaluation period of each recipient (default DefaultEvery).
+	Every time.Duration
+}
+
+func (c Config) withDefaults() (Config, error) {
+	if c.Distance == 0 {
+		c.Distance = DefaultDistance
+	}
+	if c.Margin == 0 {
+		c.Margin = DefaultMargin
+	} else if c.Margin < 0 {
+		c.Margin = 0
+	}
+	if c.Cap == 0 {
+		c.Cap = DefaultCap
+	}
+	if c.Every == 0 {
+		c.Every = DefaultEvery
+	}
+	switch {
+	case c.IDs < 1 || c.IDs > math.MaxUint16:
+		return c, fmt.Errorf("%w: IDs %d not in 1..%d", ErrConfig, c.IDs, math.MaxUint16)
+	case !(c.Distance > 0) || c.Distance > MaxCoordinate || !(c.Margin <= MaxCoordinate):
+		return c, fmt.Errorf("%w: Distance %v, Margin %v", ErrConfig, c.Distance, c.Margin)
+	case c.Cap < 1 || c.Cap > MaxCap:
+		return c, fmt.Errorf("%w: Cap %d not in 1..%d", ErrConfig, c.Cap, MaxCap)
+	case c.Every < 0:
+		return c, fmt.Errorf("%w: Every %v", ErrConfig, c.Every)
+	}
+	return c, nil
+}
+
+// Change is one show or hide for the host to send: Subject shown to (or hidden from)
+// Recipient.
+type Change struct {
+	Recipient ID
+	Subject   ID
+	Show      bool
+}
+
+// String is "show 3 to 1" or "hide 3 from 1".
+func (c Change) String() string {
+	if c.Show {
+		return fmt.Sprintf("show %d to %d", c.Subject, c.Recipient)
+	}
+	return fmt.Sprintf("hide %d from %d", c.Subject, c.Recipient)
+}
+
+const none = math.MaxUint32
+
+// entry is one subject shown to a recipient.
+type entry struct {
+	id   ID
+	sent bool
+}
+
+// player is what the Manager keeps of one id.
+type player struct {
+	active     bool
+	placed     bool
+	x, y       float32
+	cx, cy     int32
+	bucket     uint32
+	next, prev uint32 // the neighbours in the bucket's list, or none
+	due        time.Duration
+	// shown is the subjects shown to this recipient, in ascending id.
+	shown []entry
+	// viewers is the recipients this subject is shown to (an entry in their shown),
+	// in no order.
+	viewers []ID
+}
+
+// candidate is a subject considered for a recipient, with the distance it competes by.
+type candidate struct {
+	d2 float32
+	id ID
+}
+
+// Manager is the interest manager of one world.
+type Manager struct {
+	cfg      Config
+	cell     float32 // Distance+Margin: a query visits the 3x3 cells around the recipient
+	inv      float32
+	hide2    float32 // (Distance+Margin)^2
+	show2    float32 // Distance^2
+	players  []player
+	heads    []uint32 // first player of each bucket, or none
+	mask     uint32
+	active   []ID // the active ids, ascending
+	cands    []candidate
+	desired  []entry
+	scratch  []entry
+	lastEval time.Duration
+}
+
+// New returns an empty Manager.
+func New(cfg Config) (*Manager, error) {
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	nb := 1
+	for nb < 2*c.IDs {
+		nb <<= 1
+	}
+	m := &Manager{cfg: c, cell: c.Distance + c.Margin, players: make([]player, c.IDs), heads: make([]uint32, nb),
+		mask: uint32(nb - 1), active: make([]ID, 0, c.IDs)}
+	m.inv = 1 / m.cell
+	m.hide2 = m.cell * m.cell
+	m.show2 = c.Distance * c.Distance
+	for i := range m.heads {
+		m.heads[i] = none
+	}
+	for i := range m.players {
+		m.players[i].next, m.players[i].prev = none, none
+	}
+	return m, nil
+}
+
+// Config returns the configuration with its defaults filled in.
+func (m *Manager) Config() Config { return m.cfg }
+
+// Sees reports whether subject is shown to recipient and its show went out.
+func (m *Manager) Sees(recipient, subject ID) bool {
+	if int(recipient) >= len(m.players) {
+		return false
+	}
+	sh := m.players[recipient].shown
+	i, ok := slices.BinarySearchFunc(sh, subject, func(e entry, id ID) int { return int(e.id) - int(id) })
+	return ok && sh[i].sent
+}
+
+// Shown appends the subjects shown to recipient (sent or owed), in ascending id.
+func (m *Manager) Shown(dst []ID, recipient ID) []ID {
+	if int(recipient) >= len(m.players) {
+		return dst
+	}
+	for _, e := range m.players[recipient].shown {
+		dst = append(dst, e.id)
+	}
+	return dst
+}
+
+// Owed appends the subjects shown to recipient whose show has not gone out yet, in
+// ascending id.
+func (m *Manager) Owed(dst []ID, recipient ID) []ID {
+	if int(recipient) >= len(m.players) {
+		return dst
+	}
+	for _, e := range m.players[recipient].shown {
+		if !e.sent {
+			dst = append(dst, e.id)
+		}
+	}
+	return dst
+}
+
+// Viewers appends the recipients subject is shown to and whose show went out, in no
+// particular order (the order is deterministic).
+func (m *Manager) Viewers(dst []ID, subject ID) []ID {
+	if int(subject) >= len(m.players) {
+		return dst
+	}
+	for _, r := range m.players[subject].viewers {
+		if m.Sees(r, subject) {
+			dst = append(dst, r)
+		}
+	}
+	return dst
+}
+
+// Sent records that subject's show went out to recipient; false when it is not shown.
+func (m *Manager) Sent(recipient, subject ID) bool {
+	if int(recipient) >= len(m.players) {
+		return false
+	}
+	sh := m.players[recipient].shown
+	i, ok := slices.BinarySearchFunc(sh, subject, func(e entry, id ID) int { return int(e.id) - int(id) })
+	if ok {
+		sh[i].sent = true
+	}
+	return ok
+}
+
+func (m *Manager) cellOf(x, y float32) (int32, int32) {
+	return int32(math.Floor(float64(x * m.inv))), int32(math.Floor(float64(y * m.inv)))
+}
+
+func (m *Manager) hash(cx, cy int32) uint32 {
+	h := uint32(cx)*0x9E3779B1 ^ uint32(cy)*0x85EBCA77
+	h ^= h >> 15
+	return h & m.mask
+}
+
+// Place puts id at (x, y): a recipient's own position and where others see it. The first
+// Place of an id makes it active and evaluates it at once ([stream-join]): the changes
+// (shows to id, and shows of id to those within Distance with room) are appended to out.
+func (m *Manager) Place(now time.Duration, id ID, x, y float32, out []Change) ([]Change, error) {
+	if int(id) >= len(m.players) {
+		return out, fmt.Errorf("%w: %d", ErrBadID, id)
+	}
+	if !finite(x) || !finite(y) || abs(x) > MaxCoordinate || abs(y) > MaxCoordinate {
+		return out, fmt.Errorf("%w: (%v, %v)", ErrBadPosition, x, y)
+	}
+	p := &m.players[id]
+	p.x, p.y = x, y
+	cx, cy := m.cellOf(x, y)
+	if p.placed && cx == p.cx && cy == p.cy {
+		return out, nil
+	}
+	if p.placed {
+		m.unlink(id)
+	}
+	p.cx, p.cy = cx, cy
+	m.link(id)
+	if p.placed {
+		return out, nil
+	}
+	p.placed = true
+	if !p.active {
+		p.active = true
+		i, _ := slices.BinarySearch(m.active, id)
+		m.active = slices.Insert(m.active, i, id)
+		p.due = m.nextDue(now, id)
+		out = m.evaluate(id, out)
+		out = m.joinOthers(id, out)
+	}
+	return out, nil
+}
+
+// Remove takes id out of the world: it is hidden from every recipient it was shown to
+// (the hides of the shows that went out are appended to out) and sees nobody.
+func (m *Manager) Remove(id ID, out []Change) []Change {
+	if int(id) >= len(m.players) || !m.players[id].active {
+		return out
+	}
+	p := &m.players[id]
+	for _, r := range p.viewers {
+		rp := &m.players[r]
+		i, ok := slices.BinarySearchFunc(rp.shown, id, func(e entry, id ID) int { return int(e.id) - int(id) })
+		if ok {
+			if rp.shown[i].sent {
+				out = append(out, Change{Recipient: r, Subject: id})
+			}
+			rp.shown = slices.Delete(rp.shown, i, i+1)
+		}
+	}
+	p.viewers = p.viewers[:0]
+	for _, e := range p.shown {
+		m.dropViewer(e.id, id)
+	}
+	p.shown = p.shown[:0]
+	if p.placed {
+		m.unlink(id)
+	}
+	p.active, p.placed = false, false
+	if i, ok := slices.BinarySearch(m.active, id); ok {
+		m.active = slices.Delete(m.active, i, i+1)
+	}
+	return out
+}
+
+// Evaluate re-evaluates every active recipient whose phase slot came due since the last
+// call ([stream-phase]) and appends the changes to out: the hides first, then the shows,
+// per recipient in ascending id.
+func (m *Manager) Evaluate(now time.Duration, out []Change) []Change {
+	for _, id := range m.active {
+		p := &m.players[id]
+		if now < p.due {
+			continue
+		}
+		p.due = m.nextDue(now, id)
+		out = m.evaluate(id, out)
+	}
+	return out
+}
+
+// nextDue is id's next evaluation after now: the next moment past now of the form
+// k*Every + Every*(id%Slots)/Slots.
+func (m *Manager) nextDue(now time.Duration, id ID) time.Duration {
+	every := m.cfg.Every
+	if every <= 0 {
+		return now
+	}
+	phase := every * time.Duration(int(id)%Slots) / Slots
+	k := (now - phase) / every
+	due := k*every + phase
+	for due <= now {
+		due += every
+	}
+	return due
+}
+
+func (m *Manager) link(id ID) {
+	p := &m.players[id]
+	b := m.hash(p.cx, p.cy)
+	p.bucket = b
+	p.prev = none
+	p.next = m.heads[b]
+	if p.next != none {
+		m.players[p.next].prev = uint32(id)
+	}
+	m.heads[b] = uint32(id)
+}
+
+func (m *Manager) unlink(id ID) {
+	p := &m.players[id]
+	if p.prev != none {
+		m.players[p.prev].next = p.next
+	} else {
+		m.heads[p.bucket] = p.next
+	}
+	if p.next != none {
+		m.players[p.next].prev = p.prev
+	}
+	p.next, p.prev = none, none
+}
+
+// near appends to m.cands every placed player but id within reach of id (Distance for a
+// subject not shown to id, Distance+Margin for one shown), competing by its squared
+// distance less the margin's advantage of a shown one ([stream-cap]).
+func (m *Manager) near(id ID) {
+	p := &m.players[id]
+	m.cands = m.cands[:0]
+	margin := m.cfg.Margin
+	for dy := int32(-1); dy <= 1; dy++ {
+		for dx := int32(-1); dx <= 1; dx++ {
+			cx, cy := p.cx+dx, p.cy+dy
+			for q := m.heads[m.hash(cx, cy)]; q != none; q = m.players[q].next {
+				o := &m.players[q]
+				if o.cx != cx || o.cy != cy || ID(q) == id {
+					continue
+				}
+				ex, ey := float64(o.x-p.x), float64(o.y-p.y)
+				d2 := float32(ex*ex + ey*ey)
+				if d2 > m.hide2 {
+					continue
+				}
+				shown := m.isShown(id, ID(q))
+				if !shown && d2 > m.show2 {
+					continue
+				}
+				rank := d2
+				if shown && margin > 0 {
+					d := float32(math.Sqrt(float64(d2))) - margin
+					rank = d * abs(d) // keeps the order of signed distances
+				}
+				m.cands = append(m.cands, candidate{d2: rank, id: ID(q)})
+			}
+		}
+	}
+}
+
+func (m *Manager) isShown(recipient, subject ID) bool {
+	_, ok := slices.BinarySearchFunc(m.players[recipient].shown, subject, func(e entry, id ID) int { return int(e.id) - int(id) })
+	return ok
+}
+
+// evaluate recomputes id's shown set and appends the changes.
+func (m *Manager) evaluate(id ID, out []Change) []Change {
+	p := &m.players[id]
+	if !p.placed {
+		return out
+	}
+	m.near(id)
+	if len(m.cands) > m.cfg.Cap {
+		slices.SortFunc(m.cands, func(a, b candidate) int {
+			switch {
+			case a.d2 < b.d2:
+				return -1
+			case a.d2 > b.d2:
+				return 1
+			}
+			return int(a.id) - int(b.id)
+		})
+		m.cands = m.cands[:m.cfg.Cap]
+	}
+	m.desired = m.desired[:0]
+	for _, c := range m.cands {
+		m.desired = append(m.desired, entry{id: c.id})
+	}
+	slices.SortFunc(m.desired, func(a, b entry) int { return int(a.id) - int(b.id) })
+	// Merge the old set (p.shown) with the desired one: hides of those that left, then
+	// shows of those that came.
+	old := p.shown
+	m.scratch = m.scratch[:0]
+	i, j := 0, 0
+	for i < len(old) || j < len(m.desired) {
+		switch {
+		case j == len(m.desired) || i < len(old) && old[i].id < m.desired[j].id:
+			if old[i].sent {
+				out = append(out, Change{Recipient: id, Subject: old[i].id})
+			}
+			m.dropViewer(old[i].id, id)
+			i++
+		case i == len(old) || m.desired[j].id < old[i].id:
+			j++
+		default:
+			m.scratch = append(m.scratch, old[i])
+			i++
+			j++
+		}
+	}
+	// Now the shows, in ascending id.
+	k := 0
+	merged := m.desired // reuse: build the new set into p.shown from scratch and desired
+	n := 0
+	for _, d := range merged {
+		for k < len(m.scratch) && m.scratch[k].id < d.id {
+			k++
+		}
+		if k < len(m.scratch) && m.scratch[k].id == d.id {
+			merged[n] = m.scratch[k]
+		} else {
+			merged[n] = entry{id: d.id}
+			out = append(out, Change{Recipient: id, Subject: d.id, Show: true})
+			m.players[d.id].viewers = append(m.players[d.id].viewers, id)
+		}
+		n++
+	}
+	p.shown = append(p.shown[:0], merged[:n]...)
+	return out
+}
+
+// joinOthers shows the newly placed id to every placed recipient within Distance that
+// has room under its Cap ([stream-join]).
+func (m *Manager) joinOthers(id ID, out []Change) []Change {
+	p := &m.players[id]
+	for dy := int32(-1); dy <= 1; dy++ {
+		for dx := int32(-1); dx <= 1; dx++ {
+			cx, cy := p.cx+dx, p.cy+dy
+			for q := m.heads[m.hash(cx, cy)]; q != none; q = m.players[q].next {
+				o := &m.players[q]
+				if o.cx != cx || o.cy != cy || ID(q) == id || len(o.shown) >= m.cfg.Cap {
+					continue
+				}
+				ex, ey := float64(o.x-p.x), float64(o.y-p.y)
+				if float32(ex*ex+ey*ey) > m.show2 {
+					continue
+				}
+				i, ok := slices.BinarySearchFunc(o.shown, id, func(e entry, id ID) int { return int(e.id) - int(id) })
+				if ok {
+					continue
+				}
+				o.shown = slices.Insert(o.shown, i, entry{id: id})
+				p.viewers = append(p.viewers, ID(q))
+				out = append(out, Change{Recipient: ID(q), Subject: id, Show: true})
+			}
+		}
+	}
+	return out
+}
+
+// dropViewer removes recipient from subject's viewers.
+func (m *Manager) dropViewer(subject, recipient ID) {
+	v := m.players[subject].viewers
+	for i, r := range v {
+		if r == recipient {
+			v[i] = v[len(v)-1]
+			m.players[subject].viewers = v[:len(v)-1]
+			return
+		}
+	}
+}
+
+func finite(f float32) bool { return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) }
+
+func abs(f float32) float32 {
+	if f < 0 {
+		return -f
+	}
+	return f
+}
