@@ -326,6 +326,9 @@ type Config struct {
 	// Rewind configures the rewind (its Players and Vehicles are taken from MaxPlayers and
 	// MaxVehicles; the zero rest is the package's defaults).
 	Rewind rewind.Config
+	// Stream configures streaming, who sees whom (zero: shown within 200 m, at most 100
+	// per connection; StreamConfig.Everyone turns it off).
+	Stream StreamConfig
 }
 
 func (c Config) withDefaults() (Config, error) {

@@ -46,6 +46,7 @@ func TestDuplicatedReportDatagramSpendsNoCredit(t *testing.T) {
 func TestShowsBeyondTheLaneBudgetAreSentAsTheLaneDrains(t *testing.T) {
 	cfg := testConfig()
 	cfg.MaxPlayers = ShowBacklogRoom + 40
+	cfg.Stream.Everyone = true // everybody sees everybody: more shows than the lane's budget
 	h := newHarness(t, cfg)
 	for id := 1; id < cfg.MaxPlayers; id++ {
 		require.Equal(t, VerdictAccepted, h.w.Handle(h.now, PlayerID(id), &wire.Hello{}))
@@ -161,6 +162,7 @@ func TestRepeatedRespawnRequestBeforeTheFirstLivingFrameGetsTheSameGrant(t *test
 func TestUnshownSubjectSendsNoEdgesAndItsShowCarriesTheCurrentLife(t *testing.T) {
 	cfg := testConfig()
 	cfg.MaxPlayers = ShowBacklogRoom + 40
+	cfg.Stream.Everyone = true // everybody sees everybody: more shows than the lane's budget
 	cfg.RespawnDelay = time.Millisecond
 	h := newHarness(t, cfg)
 	for id := 1; id < cfg.MaxPlayers; id++ {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/arbitergo/arbiter/examples/transport"
+	"github.com/arbitergo/arbiter/internal/interest"
 	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/rewind"
@@ -122,6 +123,13 @@ type World struct {
 	farewells []farewell
 	dropping  []PlayerID
 	msgs      scratchMessages
+
+	// stream is the interest manager (stream.go), nil when everybody sees everybody;
+	// changes, ids and viewers are its scratch.
+	stream  *interest.Manager
+	changes []interest.Change
+	ids     []PlayerID
+	viewers []PlayerID
 }
 
 // farewell is a Disconnect still to be sent to a connection that was removed.
@@ -197,6 +205,9 @@ func New(cfg Config) (*World, error) {
 		refusals: make([]refusalBudget, c.MaxPlayers+1),
 	}
 	w.fan.counts = make([]uint16, c.MaxPlayers)
+	if w.stream, err = c.Stream.newStream(c.MaxPlayers); err != nil {
+		return nil, err
+	}
 	if c.Weapons.Table != nil {
 		w.base = *c.Weapons.Table
 	} else {
@@ -531,6 +542,7 @@ func (w *World) Tick(now time.Duration) error {
 			}
 		}
 	}
+	w.streamTick(now)
 	w.reap(now)
 	return nil
 }

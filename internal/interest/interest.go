@@ -33,6 +33,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/arbitergo/arbiter/internal/ids"
 )
 
 // Defaults of Config.
@@ -67,8 +69,9 @@ var (
 	ErrBadPosition = errors.New("interest: bad position")
 )
 
-// ID names a player: a recipient and a subject are the same players.
-type ID = uint16
+// ID names a player: a recipient and a subject are the same players (the player id every
+// package of arbiter names).
+type ID = ids.PlayerID
 
 // Config configures a Manager. A zero field means its default.
 type Config struct {
@@ -152,6 +155,8 @@ type player struct {
 	// viewers is the recipients this subject is shown to (an entry in their shown),
 	// in no order.
 	viewers []ID
+	// owed is how many entries of shown are not sent.
+	owed int
 }
 
 // candidate is a subject considered for a recipient, with the distance it competes by.
@@ -260,10 +265,19 @@ func (m *Manager) Sent(recipient, subject ID) bool {
 	}
 	sh := m.players[recipient].shown
 	i, ok := slices.BinarySearchFunc(sh, subject, func(e entry, id ID) int { return int(e.id) - int(id) })
-	if ok {
+	if ok && !sh[i].sent {
 		sh[i].sent = true
+		m.players[recipient].owed--
 	}
 	return ok
+}
+
+// OwedCount is how many subjects shown to recipient still wait for their show to go out.
+func (m *Manager) OwedCount(recipient ID) int {
+	if int(recipient) >= len(m.players) {
+		return 0
+	}
+	return m.players[recipient].owed
 }
 
 func (m *Manager) cellOf(x, y float32) (int32, int32) {
@@ -325,6 +339,8 @@ func (m *Manager) Remove(id ID, out []Change) []Change {
 		if ok {
 			if rp.shown[i].sent {
 				out = append(out, Change{Recipient: r, Subject: id})
+			} else {
+				rp.owed--
 			}
 			rp.shown = slices.Delete(rp.shown, i, i+1)
 		}
@@ -334,6 +350,7 @@ func (m *Manager) Remove(id ID, out []Change) []Change {
 		m.dropViewer(e.id, id)
 	}
 	p.shown = p.shown[:0]
+	p.owed = 0
 	if p.placed {
 		m.unlink(id)
 	}
@@ -503,6 +520,12 @@ func (m *Manager) evaluate(id ID, out []Change) []Change {
 		n++
 	}
 	p.shown = append(p.shown[:0], merged[:n]...)
+	p.owed = 0
+	for _, e := range p.shown {
+		if !e.sent {
+			p.owed++
+		}
+	}
 	return out
 }
 
@@ -527,6 +550,7 @@ func (m *Manager) joinOthers(id ID, out []Change) []Change {
 					continue
 				}
 				o.shown = slices.Insert(o.shown, i, entry{id: id})
+				o.owed++
 				p.viewers = append(p.viewers, ID(q))
 				out = append(out, Change{Recipient: ID(q), Subject: id, Show: true})
 			}

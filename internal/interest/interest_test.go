@@ -352,6 +352,9 @@ func run(t *testing.T, seed uint64, check bool) []Change {
 					t.Fatalf("step %d: recipient %d shown %v, want %v", step, id, got, want)
 				}
 			}
+			if o := len(m.Owed(nil, id)); o != m.OwedCount(id) {
+				t.Fatalf("step %d: recipient %d owes %d shows, OwedCount %d", step, id, o, m.OwedCount(id))
+			}
 			for _, s := range got {
 				if !slices.Contains(m.players[s].viewers, id) {
 					t.Fatalf("step %d: %d shown to %d but not among its viewers", step, s, id)
