@@ -60,9 +60,10 @@
 // the code by a test):
 // Hello → Welcome (repeated Hello, same Welcome) → on the lane the multiplier table, the
 // weapon properties that differ from the catalogue's first table, and a PlayerShow of
-// everyone (and everyone a PlayerShow of the newcomer) → RespawnRequest → connect spawn →
-// first living frame → player_spawn. Frames at 30 Hz are relayed to every other
-// connection; shots are relayed to everyone, with a rewound pose for those near the ray;
+// everyone streamed to it (and a PlayerShow of the newcomer to everyone it is streamed to:
+// [streaming]) → RespawnRequest → connect spawn → first living frame → player_spawn.
+// Frames at 30 Hz are relayed to every connection that has the player shown; shots the
+// same, with a rewound pose for those near the ray;
 // the victim reports its damage; deaths and respawns travel as critical edges; gamemode
 // commands go on the lane, one ordered queue per connection. Disconnect (or silence for
 // transport.LinkTimeout) ends a connection.
@@ -389,8 +390,8 @@
 // lane and decodes. The frame, shot, report,
 // tick and flush paths do not allocate once the buffers have grown. BenchmarkWorld reports
 // ns and allocations per frame handled for 100 and 1000 players at 30 frames a second
-// with shots, credited reports and every relay (everybody sees everybody, so a frame costs
-// n-1 relays).
+// with shots, credited reports and every relay (streaming: a frame costs one relay per
+// connection that has the player shown, at most the stream Cap).
 //
 // # Rules
 //
@@ -402,11 +403,35 @@
 //   - [vehicle-credit] Ours: a vehicle explosion's author is the player it
 //     names if that player had an accepted shot claiming a hit on the vehicle within
 //     VehicleCreditWindow in its current life; only the driver's report is taken.
-//   - [streaming] Ours: everybody sees everybody, but a PlayerShow is queued only while
-//     the recipient's lane holds fewer than ShowBacklogRoom messages; the rest follow as the
-//     lane drains (each Tick). Until a subject is shown to a recipient, the recipient gets
-//     none of its frames and none of its lifecycle edges; the show builds the copy from the
-//     current state (lifecycle's [show-current-state]).
+//   - [streaming] Ours: who sees whom is the interest manager's (internal/interest,
+//     configured by Config.Stream): a player is shown to those within the stream distance
+//     (200 m) and hidden from them beyond the distance plus its margin (220 m), at most Cap
+//     (100) shown to each connection, the nearest first, each connection re-evaluated
+//     every 250 ms in a phase slot of its own. Where a player stands is where its accepted
+//     frames (a driver's vehicle frames too), its respawn grant and SetPlayerPosition put
+//     it; a new connection stands at its spawn point and is evaluated at once. A
+//     PlayerShow is queued only while the recipient's lane holds fewer than
+//     ShowBacklogRoom messages; the rest stay owed and follow as the lane drains (each
+//     Tick). A recipient sees a subject (Sees) from the moment its show is queued to the
+//     moment a PlayerHide is: until then it gets none of its frames, vehicle frames,
+//     shots, projectiles, detonations and lifecycle edges, and the show builds the copy
+//     from the current state (lifecycle's [show-current-state]). StreamConfig.Everyone
+//     turns streaming off: everybody sees everybody, as soon as the lane has room.
+//   - [stream-edges] Ours: PlayerWasted and PlayerSpawned go to the connections that see
+//     the subject (its viewers), so a mass respawn puts at most Cap edges of others on
+//     any lane.
+//   - [stream-late-show] Ours: a connection that comes within the distance of a dead
+//     player is shown the corpse: the PlayerShow carries alive, the generation and the
+//     death pose, never an edge it missed.
+//   - [stream-shots] Ours: a shot's shared copy, its rewound copy for a recipient near
+//     the ray, and the teammate stamp in each, go only to the connections that see the
+//     shooter when the shot is accepted (the shared copy: when it is flushed); a recipient
+//     the ray passed near that does not see the shooter gets nothing, as its client would
+//     not know the shooter.
+//   - [stream-reports] Ours: a damage report is correlated with the shot it answers as
+//     before, whatever the victim sees now: a victim that had the shooter shown when the
+//     shot was relayed is credited even if the shooter was hidden from it since, within
+//     the shot credit's window.
 //   - [event-set] Ours: the event set and fields above; refused damage raises no
 //     player_damage and names no killer.
 //   - [god-mode-feed] Ours: the detector is vitals' ([god-mode-detector]); the World feeds it a claimed hit on a
@@ -461,7 +486,10 @@
 // # Left to the host, and open
 //
 //   - Telling a new connection on a reused id from datagrams of the old one (the lane
-//     starts at 0 on both): the host's handshake. Streaming by distance ([streaming]).
+//     starts at 0 on both): the host's handshake.
+//   - A report is not checked against whether the shot was relayed to the victim at all
+//     ([stream-reports]): a victim that never saw the shooter may still report a hit of
+//     one of its shots (it only lowers its own ledger, but names the attacker).
 //   - A client that never reloads fires within its total and cadence (inventory's open
 //     hole). Vehicle health stays the driver's client's (no rule makes the server own
 //     it): a client that repairs its car between two frames shows each fall and is not

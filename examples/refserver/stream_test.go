@@ -98,7 +98,7 @@ func TestStreamShowsWithinDistanceAndHidesBeyondTheMargin(t *testing.T) {
 	require.Equal(t, 1, framesOf(a, 1), "its frames again")
 }
 
-// Rule (lifecycle's edges go to whoever has the subject shown): PlayerWasted and
+// Rule [stream-edges]: PlayerWasted and
 // PlayerSpawned reach the recipients that have the subject shown, and nobody else.
 func TestStreamEdgesGoToWhoeverHasTheSubjectShown(t *testing.T) {
 	cfg := testConfig()
@@ -127,7 +127,7 @@ func TestStreamEdgesGoToWhoeverHasTheSubjectShown(t *testing.T) {
 	require.Empty(t, received[*wire.PlayerSpawned](c))
 }
 
-// Rule (lifecycle's [show-current-state]): a recipient that did not have the subject shown
+// Rule [stream-late-show] (lifecycle's [show-current-state]): a recipient that did not have the subject shown
 // when it died gets no edge; the show, once it comes within the distance, carries the life
 // and the death pose.
 func TestStreamLateShowCarriesTheLifeAndTheDeathPose(t *testing.T) {
@@ -155,7 +155,7 @@ func TestStreamLateShowCarriesTheLifeAndTheDeathPose(t *testing.T) {
 	require.Equal(t, uint8(lifecycle.PoseDrown), shows[0].Pose, "in the pose its death was reported with")
 }
 
-// Rule (the shot rewind's relay, friendly fire's stamp): a shot goes, with its stamp and a
+// Rule [stream-shots] (the shot rewind's relay, friendly fire's stamp): a shot goes, with its stamp and a
 // near recipient's rewound pose, to each recipient that has the shooter shown, and to no
 // other, even one the ray passed near.
 func TestStreamShotGoesToThoseThatHaveTheShooterShown(t *testing.T) {
@@ -197,7 +197,7 @@ func TestStreamShotGoesToThoseThatHaveTheShooterShown(t *testing.T) {
 	require.Equal(t, 1, rewound, "its own rewound pose for the ray that passed near it")
 }
 
-// Rule (reports answer what was relayed): a victim that had the shooter shown when the
+// Rule [stream-reports]: a victim that had the shooter shown when the
 // shot was relayed gets its report credited even if the shooter is hidden from it before
 // the report arrives, within the shot credit's window.
 func TestStreamReportAgainstAShooterHiddenSinceIsCredited(t *testing.T) {
@@ -217,7 +217,7 @@ func TestStreamReportAgainstAShooterHiddenSinceIsCredited(t *testing.T) {
 	require.Empty(t, h.events(EventReportNotCredited))
 }
 
-// Rule [streaming]: each connection is shown at most Cap others, the nearest first, so a
+// Rule [stream-edges]: each connection is shown at most Cap others, the nearest first, so a
 // mass respawn queues at most Cap critical edges on any lane.
 func TestStreamMassRespawnQueuesAtMostCapEdgesPerLane(t *testing.T) {
 	const n = 400

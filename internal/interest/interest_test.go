@@ -38,6 +38,7 @@ func sendAll(m *Manager, out []Change) {
 	}
 }
 
+// Rule [stream-distance] and [stream-join].
 func TestStreamDistanceShowsWithinAndHidesBeyondMargin(t *testing.T) {
 	m := mustNew(t, Config{IDs: 4, Distance: 100, Margin: 10, Every: 100 * time.Millisecond})
 	place(t, m, 0, 0, 0, 0)
@@ -94,6 +95,7 @@ func TestStreamDistanceShowsWithinAndHidesBeyondMargin(t *testing.T) {
 	}
 }
 
+// Rule [stream-cap].
 func TestStreamCapKeepsTheNearest(t *testing.T) {
 	m := mustNew(t, Config{IDs: 20, Distance: 100, Margin: 10, Cap: 3, Every: time.Millisecond})
 	// Recipient 0 at the origin; subjects at 10*i metres, placed far first.
@@ -127,6 +129,7 @@ func TestStreamCapKeepsTheNearest(t *testing.T) {
 	}
 }
 
+// Rule [stream-cap]: the margin's advantage of a shown subject.
 func TestStreamCapHasHysteresis(t *testing.T) {
 	m := mustNew(t, Config{IDs: 3, Distance: 100, Margin: 10, Cap: 1, Every: time.Millisecond})
 	place(t, m, 0, 0, 0, 0)
@@ -156,6 +159,7 @@ func TestStreamCapHasHysteresis(t *testing.T) {
 	}
 }
 
+// Rule [stream-phase].
 func TestStreamPhaseSpreadsEvaluations(t *testing.T) {
 	const n = 800
 	m := mustNew(t, Config{IDs: n, Every: 240 * time.Millisecond})
@@ -191,6 +195,7 @@ func TestStreamPhaseSpreadsEvaluations(t *testing.T) {
 	}
 }
 
+// Rule [stream-sent].
 func TestStreamSentGatesSees(t *testing.T) {
 	m := mustNew(t, Config{IDs: 2})
 	if _, err := m.Place(0, 0, 0, 0, nil); err != nil {
