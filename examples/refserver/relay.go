@@ -67,6 +67,10 @@ type fanLog struct {
 	// MaxFanOutPerSender); senders lists the senders with a count, to reset them.
 	counts  []uint16
 	senders []PlayerID
+	// first and last are each sender's first and last entry (-1: none), chained by
+	// fanEntry.next in log order: a recipient that sees few senders reads only theirs
+	// (emitStreamed).
+	first, last []int32
 }
 
 // fanEntry is one message of the log.
@@ -78,6 +82,7 @@ type fanEntry struct {
 	subject    PlayerID // only recipients that see it (NoPlayer: everyone)
 	rev        uint16   // the relation revision when it was logged: the stamp is taken there
 	relay      bool     // a RemotePlayerSync (counted in Stats.Relayed)
+	next       int32    // the sender's next entry, or -1
 }
 
 // add logs the encoded message enc from sender about subject; wire.PatchStamp stamps each
@@ -91,11 +96,15 @@ func (f *fanLog) add(enc []byte, sender, subject PlayerID, rev uint16) bool {
 	f.buf = append(f.buf, enc...)
 	n := int32(len(f.skip))
 	f.entries = append(f.entries, fanEntry{start: start, end: int32(len(f.buf)), skipStart: n, skipEnd: n,
-		sender: sender, subject: subject, rev: rev, relay: wire.ID(enc[1]) == wire.IDRemotePlayerSync})
+		sender: sender, subject: subject, rev: rev, relay: wire.ID(enc[1]) == wire.IDRemotePlayerSync, next: -1})
 	if int(sender) < len(f.counts) {
 		if f.counts[sender] == 0 {
 			f.senders = append(f.senders, sender)
+			f.first[sender] = int32(len(f.entries) - 1)
+		} else {
+			f.entries[f.last[sender]].next = int32(len(f.entries) - 1)
 		}
+		f.last[sender] = int32(len(f.entries) - 1)
 		f.counts[sender]++
 	}
 	return true
@@ -119,6 +128,7 @@ func (f *fanLog) reset() {
 	f.buf, f.entries, f.skip = f.buf[:0], f.entries[:0], f.skip[:0]
 	for _, s := range f.senders {
 		f.counts[s] = 0
+		f.first[s], f.last[s] = -1, -1
 	}
 	f.senders = f.senders[:0]
 }
@@ -138,6 +148,10 @@ func (w *World) stampAt(sender, recipient PlayerID, rev uint16) teams.Stamp {
 
 // emitTo hands recipient r its copy of every logged message, stamped for it.
 func (w *World) emitTo(r *player, emit func([]byte)) {
+	if w.stream != nil {
+		w.emitStreamed(r, emit)
+		return
+	}
 	f := &w.fan
 	for i := range f.entries {
 		e := &f.entries[i]

@@ -157,3 +157,39 @@ func (w *World) relaySubject(p *player) PlayerID {
 	}
 	return NoPlayer
 }
+
+// emitStreamed is emitTo while streaming: recipient r's copy of every logged message of
+// the senders it sees ([streaming]), stamped for it, each sender's in log order. It reads
+// only those senders' entries (fanLog.first, fanEntry.next), so a Flush costs each
+// recipient what it sees, not the whole log.
+func (w *World) emitStreamed(r *player, emit func([]byte)) {
+	f := &w.fan
+	w.seen = w.stream.Seen(w.seen[:0], r.id)
+	for _, s := range w.seen {
+		if int(s) >= len(f.first) {
+			continue
+		}
+		for i := f.first[s]; i >= 0; i = f.entries[i].next {
+			e := &f.entries[i]
+			skipped := false
+			for _, k := range f.skip[e.skipStart:e.skipEnd] {
+				if k == r.id {
+					skipped = true
+					break
+				}
+			}
+			if skipped || e.sender == r.id {
+				continue
+			}
+			b := append(f.scratch[:0], f.buf[e.start:e.end]...)
+			f.scratch = b
+			if wire.PatchStamp(b, wire.Stamp(w.stampAt(e.sender, r.id, e.rev))) != nil {
+				continue // never: only relays that carry a stamp are logged
+			}
+			emit(b)
+			if e.relay {
+				w.stats.Relayed++
+			}
+		}
+	}
+}

@@ -130,6 +130,7 @@ type World struct {
 	changes []interest.Change
 	ids     []PlayerID
 	viewers []PlayerID
+	seen    []PlayerID
 }
 
 // farewell is a Disconnect still to be sent to a connection that was removed.
@@ -205,6 +206,10 @@ func New(cfg Config) (*World, error) {
 		refusals: make([]refusalBudget, c.MaxPlayers+1),
 	}
 	w.fan.counts = make([]uint16, c.MaxPlayers)
+	w.fan.first, w.fan.last = make([]int32, c.MaxPlayers), make([]int32, c.MaxPlayers)
+	for i := range w.fan.first {
+		w.fan.first[i], w.fan.last[i] = -1, -1
+	}
 	if w.stream, err = c.Stream.newStream(c.MaxPlayers); err != nil {
 		return nil, err
 	}

@@ -203,6 +203,20 @@ func (m *Manager) Shown(dst []ID, recipient ID) []ID {
 	return dst
 }
 
+// Seen appends the subjects recipient sees (shown, and the show went out), in ascending
+// id.
+func (m *Manager) Seen(dst []ID, recipient ID) []ID {
+	if int(recipient) >= len(m.players) {
+		return dst
+	}
+	for _, e := range m.players[recipient].shown {
+		if e.sent {
+			dst = append(dst, e.id)
+		}
+	}
+	return dst
+}
+
 // Owed appends the subjects shown to recipient whose show has not gone out yet, in
 // ascending id.
 func (m *Manager) Owed(dst []ID, recipient ID) []ID {
@@ -438,15 +452,7 @@ func (m *Manager) evaluate(id ID, out []Change) []Change {
 	}
 	m.near(id)
 	if len(m.cands) > m.cfg.Cap {
-		slices.SortFunc(m.cands, func(a, b candidate) int {
-			switch {
-			case a.d2 < b.d2:
-				return -1
-			case a.d2 > b.d2:
-				return 1
-			}
-			return int(a.id) - int(b.id)
-		})
+		selectNearest(m.cands, m.cfg.Cap)
 		m.cands = m.cands[:m.cfg.Cap]
 	}
 	m.desired = m.desired[:0]
@@ -551,4 +557,46 @@ func abs(f float32) float32 {
 		return -f
 	}
 	return f
+}
+
+// closer orders candidates by distance, then by id: a total order, so the selection is
+// deterministic.
+func closer(a, b candidate) bool {
+	return a.d2 < b.d2 || a.d2 == b.d2 && a.id < b.id
+}
+
+// selectNearest moves the k nearest candidates (by closer) to c[:k], in no order, in
+// linear expected time (a quickselect with a median-of-three pivot; deterministic).
+func selectNearest(c []candidate, k int) {
+	lo, hi := 0, len(c)-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		// Median of three to c[hi] as the pivot.
+		if closer(c[mid], c[lo]) {
+			c[mid], c[lo] = c[lo], c[mid]
+		}
+		if closer(c[hi], c[lo]) {
+			c[hi], c[lo] = c[lo], c[hi]
+		}
+		if closer(c[mid], c[hi]) {
+			c[mid], c[hi] = c[hi], c[mid]
+		}
+		pivot := c[hi]
+		store := lo
+		for i := lo; i < hi; i++ {
+			if closer(c[i], pivot) {
+				c[i], c[store] = c[store], c[i]
+				store++
+			}
+		}
+		c[store], c[hi] = c[hi], c[store]
+		switch {
+		case store == k || store == k-1:
+			return
+		case store < k:
+			lo = store + 1
+		default:
+			hi = store - 1
+		}
+	}
 }
