@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/arbitergo/arbiter/examples/transport"
+	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/wire"
 )
 
@@ -30,16 +31,25 @@ type benchWorld struct {
 	back   func([]byte)
 	in     func(PlayerID, []byte)
 	events []Event
+	// centres are the clusters' places (nil: the grid of pos).
+	centres []wire.Vec3
 }
 
 func newBenchWorld(b *testing.B, n int) *benchWorld {
-	w, err := New(Config{MaxPlayers: n, MaxVehicles: 1})
+	return newBenchWorldAt(b, Config{MaxPlayers: n, MaxVehicles: 1}, nil)
+}
+
+// newBenchWorldAt is newBenchWorld with cfg and the clusters' centres (nil: pos's grid);
+// each player joins at its own place (its spawn point).
+func newBenchWorldAt(b *testing.B, cfg Config, centres []wire.Vec3) *benchWorld {
+	n := cfg.MaxPlayers
+	w, err := New(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
 	bw := &benchWorld{w: w, n: n, now: time.Second, frames: make([]wire.PlayerSync, n), shots: make([]wire.WeaponShot, n),
 		report: make([]wire.DamageReport, n), bufs: make([][]byte, n), gen: make([]uint16, n),
-		lanes: make([]*transport.Endpoint, n), acks: make([]bool, n)}
+		lanes: make([]*transport.Endpoint, n), acks: make([]bool, n), centres: centres}
 	bw.back, bw.in = bw.toServer, bw.deliver
 	if err := w.SetWeaponProperties(bw.now, m4, [3]float32{0, 0, 0}, 90); err != nil {
 		b.Fatal(err)
@@ -50,6 +60,11 @@ func newBenchWorld(b *testing.B, n int) *benchWorld {
 			b.Fatal(err)
 		}
 		w.Handle(bw.now, PlayerID(id), &wire.Hello{})
+		if centres != nil {
+			if err := w.SetSpawnPoint(PlayerID(id), lifecycle.SpawnPoint{Pos: lifecycle.Vec3(bw.pos(i))}); err != nil {
+				b.Fatal(err)
+			}
+		}
 		bw.bufs[i] = make([]byte, 0, wire.MaxSize)
 	}
 	// Everyone shows everyone: the shows beyond a lane's soft cap wait for room.
@@ -103,6 +118,10 @@ func newBenchWorld(b *testing.B, n int) *benchWorld {
 
 func (bw *benchWorld) pos(i int) wire.Vec3 {
 	cluster := i / 10
+	if bw.centres != nil {
+		c := bw.centres[cluster]
+		return wire.Vec3{X: c.X + float32(i%10), Y: c.Y}
+	}
 	return wire.Vec3{X: float32(cluster%32)*100 + float32(i%10), Y: float32(cluster/32) * 100}
 }
 

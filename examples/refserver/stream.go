@@ -8,6 +8,19 @@ import (
 	"github.com/arbitergo/arbiter/wire"
 )
 
+// The defaults of StreamConfig.
+const (
+	// DefaultStreamDistance is StreamConfig.Distance when left zero, in metres (open.mp's
+	// default stream distance).
+	DefaultStreamDistance = interest.DefaultDistance
+	// DefaultStreamMargin is StreamConfig.Margin when left zero, in metres.
+	DefaultStreamMargin = interest.DefaultMargin
+	// DefaultStreamCap is StreamConfig.Cap when left zero.
+	DefaultStreamCap = interest.DefaultCap
+	// DefaultStreamEvery is StreamConfig.Every when left zero.
+	DefaultStreamEvery = interest.DefaultEvery
+)
+
 // StreamConfig configures streaming: who sees whom (see [streaming] in the package doc).
 // The zero StreamConfig streams with the defaults of internal/interest: shown within
 // 200 m, hidden beyond 220 m, at most 100 shown per recipient, each recipient re-evaluated
