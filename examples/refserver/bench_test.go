@@ -36,7 +36,9 @@ type benchWorld struct {
 }
 
 func newBenchWorld(b *testing.B, n int) *benchWorld {
-	return newBenchWorldAt(b, Config{MaxPlayers: n, MaxVehicles: 1}, nil)
+	// Everybody sees everybody (StreamConfig.Everyone), as before streaming: each frame is
+	// relayed to n-1 connections. BenchmarkWorldStreamed measures streaming.
+	return newBenchWorldAt(b, Config{MaxPlayers: n, MaxVehicles: 1, Stream: StreamConfig{Everyone: true}}, nil)
 }
 
 // newBenchWorldAt is newBenchWorld with cfg and the clusters' centres (nil: pos's grid);

@@ -357,6 +357,15 @@ func run(t *testing.T, seed uint64, check bool) []Change {
 					t.Fatalf("step %d: recipient %d shown %v, want %v", step, id, got, want)
 				}
 			}
+			var seen []ID
+			for _, x := range got {
+				if m.Sees(id, x) {
+					seen = append(seen, x)
+				}
+			}
+			if s := m.Seen(nil, id); !slices.Equal(s, seen) {
+				t.Fatalf("step %d: recipient %d Seen %v, Sees says %v", step, id, s, seen)
+			}
 			if o := len(m.Owed(nil, id)); o != m.OwedCount(id) {
 				t.Fatalf("step %d: recipient %d owes %d shows, OwedCount %d", step, id, o, m.OwedCount(id))
 			}
