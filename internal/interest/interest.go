@@ -150,6 +150,10 @@ type Manager struct {
 	mask     uint32
 	active   []ID // the active ids, ascending
 	cands    []candidate
+	// mark[s] == stamp while s is shown to the recipient being evaluated (near reads it
+	// instead of searching the shown set for every candidate).
+	mark     []uint32
+	stamp    uint32
 	desired  []entry
 	scratch  []entry
 	lastEval time.Duration
@@ -166,7 +170,7 @@ func New(cfg Config) (*Manager, error) {
 		nb <<= 1
 	}
 	m := &Manager{cfg: c, cell: c.Distance + c.Margin, players: make([]player, c.IDs), heads: make([]uint32, nb),
-		mask: uint32(nb - 1), active: make([]ID, 0, c.IDs)}
+		mask: uint32(nb - 1), active: make([]ID, 0, c.IDs), mark: make([]uint32, c.IDs)}
 	m.inv = 1 / m.cell
 	m.hide2 = m.cell * m.cell
 	m.show2 = c.Distance * c.Distance
@@ -424,7 +428,7 @@ func (m *Manager) near(id ID) {
 				if d2 > m.hide2 {
 					continue
 				}
-				shown := m.isShown(id, ID(q))
+				shown := m.mark[q] == m.stamp
 				if !shown && d2 > m.show2 {
 					continue
 				}
@@ -439,16 +443,19 @@ func (m *Manager) near(id ID) {
 	}
 }
 
-func (m *Manager) isShown(recipient, subject ID) bool {
-	_, ok := slices.BinarySearchFunc(m.players[recipient].shown, subject, func(e entry, id ID) int { return int(e.id) - int(id) })
-	return ok
-}
-
 // evaluate recomputes id's shown set and appends the changes.
 func (m *Manager) evaluate(id ID, out []Change) []Change {
 	p := &m.players[id]
 	if !p.placed {
 		return out
+	}
+	m.stamp++
+	if m.stamp == 0 { // wrapped: forget every old mark
+		clear(m.mark)
+		m.stamp = 1
+	}
+	for _, e := range p.shown {
+		m.mark[e.id] = m.stamp
 	}
 	m.near(id)
 	if len(m.cands) > m.cfg.Cap {
