@@ -140,16 +140,16 @@ type candidate struct {
 
 // Manager is the interest manager of one world.
 type Manager struct {
-	cfg      Config
-	cell     float32 // Distance+Margin: a query visits the 3x3 cells around the recipient
-	inv      float32
-	hide2    float32 // (Distance+Margin)^2
-	show2    float32 // Distance^2
-	players  []player
-	heads    []uint32 // first player of each bucket, or none
-	mask     uint32
-	active   []ID // the active ids, ascending
-	cands    []candidate
+	cfg     Config
+	cell    float32 // Distance+Margin: a query visits the 3x3 cells around the recipient
+	inv     float32
+	hide2   float32 // (Distance+Margin)^2
+	show2   float32 // Distance^2
+	players []player
+	heads   []uint32 // first player of each bucket, or none
+	mask    uint32
+	active  []ID // the active ids, ascending
+	cands   []candidate
 	// mark[s] == stamp while s is shown to the recipient being evaluated (near reads it
 	// instead of searching the shown set for every candidate).
 	mark     []uint32
