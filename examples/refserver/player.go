@@ -503,11 +503,11 @@ func relayHealth(alive bool, ledger float32) float32 {
 }
 
 // show sends recipient a PlayerShow of subject, built from the lifecycle's snapshot, the
-// ledger, the damage group and the newest frame.
-func (w *World) show(now time.Duration, recipient, subject *player) {
+// ledger, the damage group and the newest frame; false when it was not queued.
+func (w *World) show(now time.Duration, recipient, subject *player) bool {
 	snap, err := w.life.Snapshot(subject.id)
 	if err != nil {
-		return
+		return false
 	}
 	led := subject.vit.Ledger()
 	f := &subject.frame
@@ -535,7 +535,8 @@ func (w *World) show(now time.Duration, recipient, subject *player) {
 		m.Position = wire.Vec3(snap.Point.Pos)
 		m.Facing = degToRad(snap.Point.Facing)
 	}
-	w.queue(now, recipient, m)
+	_, ok := w.queue(now, recipient, m)
+	return ok
 }
 
 func degToRad(deg float32) float32 { return float32(float64(deg) * math.Pi / 180) }

@@ -101,8 +101,7 @@ func (w *World) applyStream(now time.Duration) {
 			continue
 		}
 		if c.Show {
-			if w.roomForShow(r) {
-				w.show(now, r, s)
+			if w.roomForShow(r) && w.show(now, r, s) {
 				w.stream.Sent(r.id, s.id)
 			}
 			continue
@@ -127,10 +126,9 @@ func (w *World) drainOwed(now time.Duration, p *player) {
 		if subject == nil {
 			continue
 		}
-		if !w.roomForShow(p) {
+		if !w.roomForShow(p) || !w.show(now, p, subject) {
 			return
 		}
-		w.show(now, p, subject)
 		w.stream.Sent(p.id, s)
 	}
 }
