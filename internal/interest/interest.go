@@ -462,6 +462,18 @@ func (m *Manager) evaluate(id ID, out []Change) []Change {
 		selectNearest(m.cands, m.cfg.Cap)
 		m.cands = m.cands[:m.cfg.Cap]
 	}
+	if len(m.cands) == len(p.shown) {
+		same := true
+		for _, c := range m.cands {
+			if m.mark[c.id] != m.stamp {
+				same = false
+				break
+			}
+		}
+		if same {
+			return out // the set stands (the common case): nothing to merge
+		}
+	}
 	m.desired = m.desired[:0]
 	for _, c := range m.cands {
 		m.desired = append(m.desired, entry{id: c.id})
