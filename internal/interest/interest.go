@@ -116,13 +116,9 @@ type entry struct {
 
 // player is what the Manager keeps of one id.
 type player struct {
-	active     bool
-	placed     bool
-	x, y       float32
-	cx, cy     int32
-	bucket     uint32
-	next, prev uint32 // the neighbours in the bucket's list, or none
-	due        time.Duration
+	active bool
+	placed bool
+	due    time.Duration
 	// shown is the subjects shown to this recipient, in ascending id.
 	shown []entry
 	// viewers is the recipients this subject is shown to (an entry in their shown),
@@ -130,6 +126,15 @@ type player struct {
 	viewers []ID
 	// owed is how many entries of shown are not sent.
 	owed int
+}
+
+// spot is where a player stands in the spatial hash, kept apart from the rest of its
+// state: 28 bytes a player, so a query walking the buckets reads a compact array.
+type spot struct {
+	x, y       float32
+	cx, cy     int32
+	bucket     uint32
+	next, prev uint32 // the neighbours in the bucket's list, or none
 }
 
 // candidate is a subject considered for a recipient, with the distance it competes by.
@@ -146,6 +151,7 @@ type Manager struct {
 	hide2   float32 // (Distance+Margin)^2
 	show2   float32 // Distance^2
 	players []player
+	spots   []spot
 	heads   []uint32 // first player of each bucket, or none
 	mask    uint32
 	active  []ID // the active ids, ascending
@@ -169,7 +175,7 @@ func New(cfg Config) (*Manager, error) {
 	for nb < 2*c.IDs {
 		nb <<= 1
 	}
-	m := &Manager{cfg: c, cell: c.Distance + c.Margin, players: make([]player, c.IDs), heads: make([]uint32, nb),
+	m := &Manager{cfg: c, cell: c.Distance + c.Margin, players: make([]player, c.IDs), spots: make([]spot, c.IDs), heads: make([]uint32, nb),
 		mask: uint32(nb - 1), active: make([]ID, 0, c.IDs), mark: make([]uint32, c.IDs)}
 	m.inv = 1 / m.cell
 	m.hide2 = m.cell * m.cell
@@ -178,7 +184,7 @@ func New(cfg Config) (*Manager, error) {
 		m.heads[i] = none
 	}
 	for i := range m.players {
-		m.players[i].next, m.players[i].prev = none, none
+		m.spots[i].next, m.spots[i].prev = none, none
 	}
 	return m, nil
 }
@@ -291,16 +297,16 @@ func (m *Manager) Place(now time.Duration, id ID, x, y float32, out []Change) ([
 	if !finite(x) || !finite(y) || abs(x) > MaxCoordinate || abs(y) > MaxCoordinate {
 		return out, fmt.Errorf("%w: (%v, %v)", ErrBadPosition, x, y)
 	}
-	p := &m.players[id]
-	p.x, p.y = x, y
+	p, sp := &m.players[id], &m.spots[id]
+	sp.x, sp.y = x, y
 	cx, cy := m.cellOf(x, y)
-	if p.placed && cx == p.cx && cy == p.cy {
+	if p.placed && cx == sp.cx && cy == sp.cy {
 		return out, nil
 	}
 	if p.placed {
 		m.unlink(id)
 	}
-	p.cx, p.cy = cx, cy
+	sp.cx, sp.cy = cx, cy
 	m.link(id)
 	if p.placed {
 		return out, nil
@@ -384,26 +390,26 @@ func (m *Manager) nextDue(now time.Duration, id ID) time.Duration {
 }
 
 func (m *Manager) link(id ID) {
-	p := &m.players[id]
+	p := &m.spots[id]
 	b := m.hash(p.cx, p.cy)
 	p.bucket = b
 	p.prev = none
 	p.next = m.heads[b]
 	if p.next != none {
-		m.players[p.next].prev = uint32(id)
+		m.spots[p.next].prev = uint32(id)
 	}
 	m.heads[b] = uint32(id)
 }
 
 func (m *Manager) unlink(id ID) {
-	p := &m.players[id]
+	p := &m.spots[id]
 	if p.prev != none {
-		m.players[p.prev].next = p.next
+		m.spots[p.prev].next = p.next
 	} else {
 		m.heads[p.bucket] = p.next
 	}
 	if p.next != none {
-		m.players[p.next].prev = p.prev
+		m.spots[p.next].prev = p.prev
 	}
 	p.next, p.prev = none, none
 }
@@ -412,14 +418,14 @@ func (m *Manager) unlink(id ID) {
 // subject not shown to id, Distance+Margin for one shown), competing by its squared
 // distance less the margin's advantage of a shown one ([stream-cap]).
 func (m *Manager) near(id ID) {
-	p := &m.players[id]
+	p := &m.spots[id]
 	m.cands = m.cands[:0]
 	margin := m.cfg.Margin
 	for dy := int32(-1); dy <= 1; dy++ {
 		for dx := int32(-1); dx <= 1; dx++ {
 			cx, cy := p.cx+dx, p.cy+dy
-			for q := m.heads[m.hash(cx, cy)]; q != none; q = m.players[q].next {
-				o := &m.players[q]
+			for q := m.heads[m.hash(cx, cy)]; q != none; q = m.spots[q].next {
+				o := &m.spots[q]
 				if o.cx != cx || o.cy != cy || ID(q) == id {
 					continue
 				}
@@ -530,16 +536,16 @@ func (m *Manager) evaluate(id ID, out []Change) []Change {
 // joinOthers shows the newly placed id to every placed recipient within Distance that
 // has room under its Cap ([stream-join]).
 func (m *Manager) joinOthers(id ID, out []Change) []Change {
-	p := &m.players[id]
+	p, sp := &m.players[id], &m.spots[id]
 	for dy := int32(-1); dy <= 1; dy++ {
 		for dx := int32(-1); dx <= 1; dx++ {
-			cx, cy := p.cx+dx, p.cy+dy
-			for q := m.heads[m.hash(cx, cy)]; q != none; q = m.players[q].next {
-				o := &m.players[q]
-				if o.cx != cx || o.cy != cy || ID(q) == id || len(o.shown) >= m.cfg.Cap {
+			cx, cy := sp.cx+dx, sp.cy+dy
+			for q := m.heads[m.hash(cx, cy)]; q != none; q = m.spots[q].next {
+				qs, o := &m.spots[q], &m.players[q]
+				if qs.cx != cx || qs.cy != cy || ID(q) == id || len(o.shown) >= m.cfg.Cap {
 					continue
 				}
-				ex, ey := float64(o.x-p.x), float64(o.y-p.y)
+				ex, ey := float64(qs.x-sp.x), float64(qs.y-sp.y)
 				if float32(ex*ex+ey*ey) > m.show2 {
 					continue
 				}

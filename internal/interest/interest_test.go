@@ -252,13 +252,13 @@ func TestStreamBadInputChangesNothing(t *testing.T) {
 // the definition (within Distance, or within Distance+Margin when shown before; nearest
 // Cap with the margin's advantage).
 func brute(m *Manager, id ID, before []ID) []ID {
-	p := &m.players[id]
+	p := &m.spots[id]
 	var cands []candidate
 	for _, q := range m.active {
 		if q == id || !m.players[q].placed {
 			continue
 		}
-		o := &m.players[q]
+		o := &m.spots[q]
 		d := math.Hypot(float64(o.x-p.x), float64(o.y-p.y))
 		shown := slices.Contains(before, q)
 		if d > float64(m.cfg.Distance+m.cfg.Margin) || !shown && d > float64(m.cfg.Distance) {
