@@ -112,6 +112,7 @@ const none = math.MaxUint32
 type entry struct {
 	id   ID
 	sent bool
+	vi   int32 // where the recipient stands in the subject's viewers
 }
 
 // player is what the Manager keeps of one id.
@@ -344,7 +345,7 @@ func (m *Manager) Remove(id ID, out []Change) []Change {
 	}
 	p.viewers = p.viewers[:0]
 	for _, e := range p.shown {
-		m.dropViewer(e.id, id)
+		m.dropViewer(e.id, e.vi)
 	}
 	p.shown = p.shown[:0]
 	p.owed = 0
@@ -496,7 +497,7 @@ func (m *Manager) evaluate(id ID, out []Change) []Change {
 			if old[i].sent {
 				out = append(out, Change{Recipient: id, Subject: old[i].id})
 			}
-			m.dropViewer(old[i].id, id)
+			m.dropViewer(old[i].id, old[i].vi)
 			i++
 		case i == len(old) || m.desired[j].id < old[i].id:
 			j++
@@ -517,7 +518,7 @@ func (m *Manager) evaluate(id ID, out []Change) []Change {
 		if k < len(m.scratch) && m.scratch[k].id == d.id {
 			merged[n] = m.scratch[k]
 		} else {
-			merged[n] = entry{id: d.id}
+			merged[n] = entry{id: d.id, vi: int32(len(m.players[d.id].viewers))}
 			out = append(out, Change{Recipient: id, Subject: d.id, Show: true})
 			m.players[d.id].viewers = append(m.players[d.id].viewers, id)
 		}
@@ -553,7 +554,7 @@ func (m *Manager) joinOthers(id ID, out []Change) []Change {
 				if ok {
 					continue
 				}
-				o.shown = slices.Insert(o.shown, i, entry{id: id})
+				o.shown = slices.Insert(o.shown, i, entry{id: id, vi: int32(len(p.viewers))})
 				o.owed++
 				p.viewers = append(p.viewers, ID(q))
 				out = append(out, Change{Recipient: ID(q), Subject: id, Show: true})
@@ -563,16 +564,20 @@ func (m *Manager) joinOthers(id ID, out []Change) []Change {
 	return out
 }
 
-// dropViewer removes recipient from subject's viewers.
-func (m *Manager) dropViewer(subject, recipient ID) {
+// dropViewer removes the viewer at index vi of subject's viewers: the last one takes its
+// place, and that viewer's entry of subject learns its new index.
+func (m *Manager) dropViewer(subject ID, vi int32) {
 	v := m.players[subject].viewers
-	for i, r := range v {
-		if r == recipient {
-			v[i] = v[len(v)-1]
-			m.players[subject].viewers = v[:len(v)-1]
-			return
+	last := int32(len(v) - 1)
+	if vi < last {
+		moved := v[last]
+		v[vi] = moved
+		sh := m.players[moved].shown
+		if i, ok := slices.BinarySearchFunc(sh, subject, func(e entry, id ID) int { return int(e.id) - int(id) }); ok {
+			sh[i].vi = vi
 		}
 	}
+	m.players[subject].viewers = v[:last]
 }
 
 func finite(f float32) bool { return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) }

@@ -369,6 +369,11 @@ func run(t *testing.T, seed uint64, check bool) []Change {
 			if o := len(m.Owed(nil, id)); o != m.OwedCount(id) {
 				t.Fatalf("step %d: recipient %d owes %d shows, OwedCount %d", step, id, o, m.OwedCount(id))
 			}
+			for _, e := range m.players[id].shown {
+				if v := m.players[e.id].viewers; int(e.vi) >= len(v) || v[e.vi] != id {
+					t.Fatalf("step %d: %d shown to %d, its viewer index %d is wrong", step, e.id, id, e.vi)
+				}
+			}
 			for _, s := range got {
 				if !slices.Contains(m.players[s].viewers, id) {
 					t.Fatalf("step %d: %d shown to %d but not among its viewers", step, s, id)
