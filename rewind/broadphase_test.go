@@ -150,7 +150,8 @@ func TestFastMoverIsFoundWhereItWasNotWhereItIs(t *testing.T) {
 
 func TestBroadphaseLooksAtFewPlayersPerShot(t *testing.T) {
 	// 1000 walkers spread over 2 km: a 100 m ray must not make every one a candidate.
-	s := newSim(t, 7, MaxPlayers, 2000, []int{walker})
+	const walkers = 1000
+	s := newSim(t, 7, walkers, 2000, []int{walker})
 	for range 300 {
 		s.step(5 * ms)
 	}
@@ -158,8 +159,8 @@ func TestBroadphaseLooksAtFewPlayersPerShot(t *testing.T) {
 	s.w.collect(&q)
 	n := s.w.candidates()
 	clear(s.w.cand)
-	if n > MaxPlayers/20 {
-		t.Errorf("%d candidates of %d players for a 100 m ray", n, MaxPlayers)
+	if n > walkers/20 {
+		t.Errorf("%d candidates of %d players for a 100 m ray", n, walkers)
 	}
 }
 

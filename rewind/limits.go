@@ -29,9 +29,9 @@ const (
 	// RewindCap at any frame rate.
 	HistoryDepth = 64
 
-	// MaxPlayers is the number of player slots a World can hold: ids 0..MaxPlayers-1, the
-	// player limit of SA-MP and open.mp.
-	MaxPlayers = 1000
+	// MaxPlayers is the number of player slots a World can hold: ids 0..MaxPlayers-1, ten
+	// times the player limit of SA-MP and open.mp (a streaming world of 10,000 players).
+	MaxPlayers = 10000
 
 	// MaxVehicles is the number of vehicle slots a World can hold: ids 0..MaxVehicles-1,
 	// the vehicle limit of SA-MP and open.mp.

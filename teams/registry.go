@@ -20,8 +20,9 @@ type TeamID uint16
 // Limits of the registry. Everything is preallocated at these sizes, so no operation
 // allocates and nothing a client sends can grow the registry.
 const (
-	// MaxPlayers is the number of player slots: ids 0..MaxPlayers-1 (SA-MP's MAX_PLAYERS).
-	MaxPlayers = 1000
+	// MaxPlayers is the number of player slots: ids 0..MaxPlayers-1 (ten times SA-MP's
+	// MAX_PLAYERS: a streaming world of 10,000 players; 96 bytes a slot).
+	MaxPlayers = 10000
 	// MaxTeams is the highest team id: teams are 1..MaxTeams. There is no use for more
 	// teams than player slots.
 	MaxTeams = 1000

@@ -79,7 +79,7 @@ type bot struct {
 
 func newBot(p *player, cfg Config) bot {
 	return bot{p: p, brawler: p.rng.Float64() < BrawlerShare, target: -1,
-		waypoint: randomPoint(p.rng), nextNade: expDuration(p, GrenadeEvery)}
+		waypoint: randomPoint(p.rng, cfg.half()), nextNade: expDuration(p, GrenadeEvery)}
 }
 
 // expDuration draws an exponentially distributed wait with the given mean.
@@ -187,7 +187,7 @@ func (b *bot) walk(now time.Duration, m *Match, t *target) {
 	}
 	next, reached := stepTowards(pos, goal, WalkSpeed*float32(ThinkInterval.Seconds()))
 	if reached && goal == b.waypoint {
-		b.waypoint = randomPoint(b.p.rng)
+		b.waypoint = roamPoint(b.p.rng, pos, m.cfg.half())
 	}
 	vel := scale(sub(next, pos), float32(1/ThinkInterval.Seconds()))
 	f := c.Facing()
@@ -347,7 +347,7 @@ func (b *bot) enterCar(now time.Duration, m *Match, cr *car) {
 	b.driving = seat == 0
 	if b.driving {
 		cr.driver = b.p.idx
-		cr.waypoint = randomPoint(b.p.rng)
+		cr.waypoint = roamPoint(b.p.rng, cr.pose.Position, m.cfg.half())
 	} else {
 		cr.passenger = b.p.idx
 	}
@@ -378,7 +378,7 @@ func (b *bot) ride(now time.Duration, m *Match) {
 	}
 	next, reached := stepTowards(cr.pose.Position, cr.waypoint, DriveSpeed*float32(ThinkInterval.Seconds()))
 	if reached {
-		cr.waypoint = randomPoint(b.p.rng)
+		cr.waypoint = roamPoint(b.p.rng, cr.pose.Position, m.cfg.half())
 		// Mostly the driver heads for the nearest enemy on foot: a ram.
 		if t := b.pickTarget(m); t != nil && t.r.Vehicle == wire.NoVehicle && b.p.rng.IntN(4) > 0 {
 			cr.waypoint = t.r.Position

@@ -376,7 +376,7 @@ func (s *mutState) pos(m *Match, own wire.Vec3) wire.Vec3 {
 			return q
 		}
 	case 3:
-		return randomPoint(s.rng)
+		return randomPoint(s.rng, m.cfg.half())
 	case 4:
 		return add(own, wire.Vec3{X: float32(s.rng.Float64()*60 - 30), Y: float32(s.rng.Float64()*60 - 30)})
 	}

@@ -34,6 +34,11 @@ type Config struct {
 	Teams int
 	// Vehicles is the number of cars in the arena (default 4).
 	Vehicles int
+	// World is the side of the square map in metres (default 2*ArenaHalf, the arena; at
+	// most MaxWorld). On a map larger than the arena the spawn points and the cars spread
+	// over the whole map, and each bot roams within Roam of where it stands, so the
+	// players meet and part across the server's stream distance.
+	World float64
 	// Settle is the quiet time after play before the final comparison (default 12 s).
 	Settle time.Duration
 	// Race turns the match into the measurement of commands racing damage ([race-measurement]):
@@ -101,7 +106,9 @@ type Seat struct {
 // The limits and sentinels of a Config.
 const (
 	// MaxPlayers is the most players a match simulates.
-	MaxPlayers = 200
+	MaxPlayers = refserver.DefaultMaxPlayers
+	// MaxWorld is the largest Config.World, in metres.
+	MaxWorld = 20000
 	// MaxRTT is the largest round-trip time a match accepts.
 	MaxRTT = 2 * time.Second
 	// NoJitter asks for a network without jitter (the zero Jitter means the default).
@@ -193,6 +200,12 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Teams < 1 || c.Teams > 8 {
 		bad = append(bad, fmt.Sprintf("teams %d not in 1..8", c.Teams))
+	}
+	if c.World == 0 {
+		c.World = 2 * ArenaHalf
+	}
+	if !(c.World >= 2*ArenaHalf && c.World <= MaxWorld) {
+		bad = append(bad, fmt.Sprintf("world %v not in %v..%v m", c.World, 2*ArenaHalf, MaxWorld))
 	}
 	if c.Vehicles < 0 || c.Vehicles > 64 {
 		bad = append(bad, fmt.Sprintf("vehicles %d not in 0..64", c.Vehicles))

@@ -87,7 +87,7 @@ var teamNames = []string{"grove", "ballas", "vagos", "aztecas", "rifa", "triads"
 
 // placeSpawn picks the player's next spawn point.
 func (g *gamemode) placeSpawn(p *player) {
-	pt := randomPoint(g.rng)
+	pt := randomPoint(g.rng, g.m.cfg.half())
 	_ = g.m.server.SetSpawnPoint(p.id, lifecycle.SpawnPoint{Pos: lifecycle.Vec3(pt), Facing: 0})
 }
 

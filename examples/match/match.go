@@ -110,7 +110,7 @@ func New(cfg Config) (*Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Match{cfg: cfg, sim: s, net: net, server: server, world: newWorld(s.Stream(1), cfg.Vehicles)}
+	m := &Match{cfg: cfg, sim: s, net: net, server: server, world: newWorld(s.Stream(1), cfg.Vehicles, cfg.half())}
 	m.world.skip = make([]bool, cfg.Players)
 	if cfg.Manual {
 		m.world.wallChance, m.world.pelletChance = 0, 1

@@ -84,10 +84,17 @@ type world struct {
 	skip []bool
 }
 
-func newWorld(rng *rand.Rand, vehicles int) *world {
+func newWorld(rng *rand.Rand, vehicles int, half float64) *world {
 	w := &world{rng: rng, rams: map[[2]int]time.Duration{}, wallChance: WallChance, pelletChance: PelletChance}
+	// On a map larger than the arena the cars stand on a grid over the whole map.
+	cols := int(math.Ceil(math.Sqrt(float64(max(vehicles, 1)))))
 	for i := range vehicles {
 		home := wire.Vec3{X: float32(-60 + 40*(i%4)), Y: float32(-60 + 40*(i/4%4)), Z: Ground}
+		if half > ArenaHalf {
+			step := 2 * half / float64(cols)
+			home.X = float32(-half + step*(float64(i%cols)+0.5))
+			home.Y = float32(-half + step*(float64(i/cols)+0.5))
+		}
 		model := uint16(carModel)
 		switch i {
 		case 0:
@@ -149,14 +156,36 @@ func (w *world) car(id uint16) *car {
 	return nil
 }
 
-// randomPoint returns a point of the arena.
-func randomPoint(rng *rand.Rand) wire.Vec3 {
+// randomPoint returns a point of the square map of half side half.
+func randomPoint(rng *rand.Rand, half float64) wire.Vec3 {
 	return wire.Vec3{
-		X: float32((rng.Float64()*2 - 1) * ArenaHalf),
-		Y: float32((rng.Float64()*2 - 1) * ArenaHalf),
+		X: float32((rng.Float64()*2 - 1) * half),
+		Y: float32((rng.Float64()*2 - 1) * half),
 		Z: Ground,
 	}
 }
+
+// Roam is how far from where it stands a bot picks its next waypoint on a map larger
+// than the arena (Config.World), in metres: beyond the server's stream distance, so a bot
+// walks (and drives) into and out of the others' streams.
+const Roam = 250
+
+// roamPoint is a bot's next waypoint: a point of the map within Roam of from (on the
+// arena, any point of it).
+func roamPoint(rng *rand.Rand, from wire.Vec3, half float64) wire.Vec3 {
+	if half <= ArenaHalf {
+		return randomPoint(rng, half)
+	}
+	clamp := func(v float64) float32 { return float32(min(max(v, -half), half)) }
+	return wire.Vec3{
+		X: clamp(float64(from.X) + (rng.Float64()*2-1)*Roam),
+		Y: clamp(float64(from.Y) + (rng.Float64()*2-1)*Roam),
+		Z: Ground,
+	}
+}
+
+// half is half the side of the match's map.
+func (c Config) half() float64 { return c.World / 2 }
 
 func sub(a, b wire.Vec3) wire.Vec3 { return wire.Vec3{X: a.X - b.X, Y: a.Y - b.Y, Z: a.Z - b.Z} }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/arbitergo/arbiter/examples/transport"
+	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/wire"
 )
 
@@ -30,16 +31,24 @@ type benchWorld struct {
 	back   func([]byte)
 	in     func(PlayerID, []byte)
 	events []Event
+	// centres are the clusters' places (nil: the grid of pos).
+	centres []wire.Vec3
 	// sent counts the datagrams the World emitted (bundles count once).
 	sent int
 }
 
 func newBenchWorld(b testing.TB, n int) *benchWorld {
-	return newBenchWorldOf(b, Config{MaxPlayers: n, MaxVehicles: 1})
+	// Everybody sees everybody (StreamConfig.Everyone), as before streaming: each frame is
+	// relayed to n-1 connections. BenchmarkWorldStreamed measures streaming.
+	return newBenchWorldAt(b, Config{MaxPlayers: n, MaxVehicles: 1, Stream: StreamConfig{Everyone: true}}, nil)
 }
 
-// newBenchWorldOf is newBenchWorld on cfg (cfg.MaxPlayers players join).
-func newBenchWorldOf(b testing.TB, cfg Config) *benchWorld {
+// newBenchWorldOf is newBenchWorld on cfg (cfg.MaxPlayers players join, at pos's grid).
+func newBenchWorldOf(b testing.TB, cfg Config) *benchWorld { return newBenchWorldAt(b, cfg, nil) }
+
+// newBenchWorldAt is newBenchWorld with cfg and the clusters' centres (nil: pos's grid);
+// each player joins at its own place (its spawn point).
+func newBenchWorldAt(b testing.TB, cfg Config, centres []wire.Vec3) *benchWorld {
 	n := cfg.MaxPlayers
 	w, err := New(cfg)
 	if err != nil {
@@ -47,7 +56,7 @@ func newBenchWorldOf(b testing.TB, cfg Config) *benchWorld {
 	}
 	bw := &benchWorld{w: w, n: n, now: time.Second, frames: make([]wire.PlayerSync, n), shots: make([]wire.WeaponShot, n),
 		report: make([]wire.DamageReport, n), bufs: make([][]byte, n), gen: make([]uint16, n),
-		lanes: make([]*transport.Endpoint, n), acks: make([]bool, n)}
+		lanes: make([]*transport.Endpoint, n), acks: make([]bool, n), centres: centres}
 	bw.back, bw.in = bw.toServer, bw.deliver
 	if err := w.SetWeaponProperties(bw.now, m4, [3]float32{0, 0, 0}, 90); err != nil {
 		b.Fatal(err)
@@ -58,6 +67,11 @@ func newBenchWorldOf(b testing.TB, cfg Config) *benchWorld {
 			b.Fatal(err)
 		}
 		w.Handle(bw.now, PlayerID(id), &wire.Hello{})
+		if centres != nil {
+			if err := w.SetSpawnPoint(PlayerID(id), lifecycle.SpawnPoint{Pos: lifecycle.Vec3(bw.pos(i))}); err != nil {
+				b.Fatal(err)
+			}
+		}
 		bw.bufs[i] = make([]byte, 0, wire.MaxSize)
 	}
 	// Everyone shows everyone: the shows beyond a lane's soft cap wait for room.
@@ -111,6 +125,10 @@ func newBenchWorldOf(b testing.TB, cfg Config) *benchWorld {
 
 func (bw *benchWorld) pos(i int) wire.Vec3 {
 	cluster := i / 10
+	if bw.centres != nil {
+		c := bw.centres[cluster]
+		return wire.Vec3{X: c.X + float32(i%10), Y: c.Y}
+	}
 	return wire.Vec3{X: float32(cluster%32)*100 + float32(i%10), Y: float32(cluster/32) * 100}
 }
 

@@ -107,7 +107,7 @@ func TestCoalescePerRecipientPacksAFlushIntoFewDatagrams(t *testing.T) {
 // message goes bare.
 func TestCoalescePerRecipientKeepsToThePayloadSize(t *testing.T) {
 	count := func(payload int) (datagrams, largest int) {
-		bw := newBenchWorldOf(t, Config{MaxPlayers: 64, MaxVehicles: 1, PayloadSize: payload})
+		bw := newBenchWorldOf(t, Config{MaxPlayers: 64, MaxVehicles: 1, PayloadSize: payload, Stream: StreamConfig{Everyone: true}})
 		for range 3 {
 			bw.tick(false)
 		}

@@ -177,11 +177,11 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 // instead, with the shooter's stamp for it and its rewound pose (pose fills them into
 // the message and returns it).
 func (w *World) relayShot(p *player, enc []byte, near []rewind.Recipient, pose func(wire.Stamp, wire.Rewind) wire.Message) {
-	logged := w.logRelay(enc, p, NoPlayer, w.teams.Rev())
+	logged := w.logRelay(enc, p, w.relaySubject(p), w.teams.Rev())
 	for i := range near {
 		r := &near[i]
 		q := w.conn(r.Player)
-		if q == nil {
+		if q == nil || !q.sees(p.id) && w.stream != nil {
 			continue
 		}
 		w.relayTo(q, pose(wire.Stamp(w.teams.Stamp(p.id, q.id)), rewindOf(r)))
@@ -569,6 +569,14 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 // sendToOthers sends m unreliably to every connection but p's, with stamp (m's own
 // field) set to p's teammate relation to each recipient.
 func (w *World) sendToOthers(p *player, m wire.Message, stamp *wire.Stamp) {
+	if w.stream != nil {
+		w.viewers = w.viewersOf(w.viewers[:0], p)
+		for _, id := range w.viewers {
+			*stamp = wire.Stamp(w.teams.Stamp(p.id, id))
+			w.relayTo(w.players[id], m)
+		}
+		return
+	}
 	for _, id := range w.conns {
 		if id == p.id {
 			continue

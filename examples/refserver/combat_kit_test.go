@@ -24,7 +24,7 @@ func duelOf(t *testing.T, cfg refserver.Config, weapon uint8, rtt time.Duration,
 func TestShotRecipientGetsItsOwnRewoundPose(t *testing.T) {
 	k, w, s := duelOf(t, refserver.Config{}, m4, 200*time.Millisecond, 3)
 	a, b, c := s[0], s[1], s[2]
-	c.pos = wire.Vec3{X: 500}
+	c.pos = wire.Vec3{X: 150} // far from the ray, within the stream distance
 	require.Equal(t, refserver.VerdictAccepted, c.frame())
 	require.NoError(t, k.Advance(3*time.Second)) // the round trips are measured
 	rtt, ok := w.RTT(a.r.ID())
@@ -50,7 +50,7 @@ func TestShotRecipientGetsItsOwnRewoundPose(t *testing.T) {
 	require.NotEqual(t, b.pos, shots[0].Rewind.Position)
 	require.Equal(t, w.Teams().Rev(), shots[0].Stamp.Rev)
 	far := receivedOf[*wire.RemoteWeaponShot](c.r)
-	require.Len(t, far, 1, "everybody gets the shot")
+	require.Len(t, far, 1, "everybody who has the shooter shown gets the shot")
 	require.False(t, far[0].Rewind.Valid, "the ray passed far from it")
 	require.Empty(t, receivedOf[*wire.RemoteWeaponShot](a.r), "not the shooter")
 }

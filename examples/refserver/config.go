@@ -34,10 +34,10 @@ const (
 // caps; memory per player is fixed when the player first joins its slot.
 const (
 	// MaxPlayers is the largest Config.MaxPlayers: the player slots of the teams and rewind
-	// packages (SA-MP's MAX_PLAYERS).
+	// packages (10,000: a streaming world).
 	MaxPlayers = teams.MaxPlayers
-	// DefaultMaxPlayers is Config.MaxPlayers when left zero.
-	DefaultMaxPlayers = MaxPlayers
+	// DefaultMaxPlayers is Config.MaxPlayers when left zero (SA-MP's MAX_PLAYERS).
+	DefaultMaxPlayers = 1000
 	// MaxVehicles is the largest Config.MaxVehicles (rewind's vehicle slots).
 	MaxVehicles = rewind.MaxVehicles
 	// DefaultMaxVehicles is Config.MaxVehicles when left zero.
@@ -244,7 +244,7 @@ const (
 	// MaxFanOut caps the relayed messages (frames, vehicle frames, shots) the World holds
 	// for its connections between two Flush calls; more are dropped (Stats.FanOutDropped).
 	// A host flushes every tick, far below it.
-	MaxFanOut = 1 << 16
+	MaxFanOut = 1 << 20
 
 	// ShowBacklogRoom is how many messages a connection's lane may hold before the World
 	// stops queueing the PlayerShows it still owes it (half the lane's soft cap): in a World
@@ -342,6 +342,9 @@ type Config struct {
 	// gets in one Flush is coalesced into as few datagrams of at most this size as fit.
 	// Zero means DefaultPayloadSize (1200); MinPayloadSize..MaxPayloadSize.
 	PayloadSize int
+	// Stream configures streaming, who sees whom (zero: shown within 200 m, at most 100
+	// per connection; StreamConfig.Everyone turns it off).
+	Stream StreamConfig
 }
 
 func (c Config) withDefaults() (Config, error) {

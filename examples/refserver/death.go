@@ -94,10 +94,9 @@ func (w *World) committed(now time.Duration, p *player, c lifecycle.Commit) {
 	o := &w.msgs.wasted
 	*o = wire.PlayerWasted{Player: p.id, PlayerToken: uint32(c.Subject.Token), DeathEpoch: uint16(c.Death.Gen), Killer: killer,
 		Weapon: cause, Pose: uint8(c.Death.Pose)}
-	for _, id := range w.conns {
-		if r := w.players[id]; id != p.id && r.sees(p.id) {
-			w.queue(now, r, o)
-		}
+	w.viewers = w.viewersOf(w.viewers[:0], p)
+	for _, id := range w.viewers {
+		w.queue(now, w.players[id], o)
 	}
 	if c.SendZero {
 		if cmd, err := p.vit.DeathZero(now); err == nil {
@@ -162,11 +161,11 @@ func (w *World) granted(now time.Duration, p *player, g lifecycle.Grant) {
 	o := &w.msgs.spawned
 	*o = wire.PlayerSpawned{Player: p.id, PlayerToken: uint32(g.Spawned.Token), DeathEpoch: uint16(g.Spawned.Gen),
 		SyncSeq: g.Spawned.SyncSeq, Position: wire.Vec3(g.Spawned.Point.Pos), Facing: degToRad(g.Spawned.Point.Facing)}
-	for _, id := range w.conns {
-		if r := w.players[id]; id != p.id && r.sees(p.id) {
-			w.queue(now, r, o)
-		}
+	w.viewers = w.viewersOf(w.viewers[:0], p)
+	for _, id := range w.viewers {
+		w.queue(now, w.players[id], o)
 	}
+	w.streamPlace(now, p, wire.Vec3(pt.Pos))
 	w.raise(Event{Kind: EventRespawnGranted, At: now, Player: p.id, Other: NoPlayer, Vehicle: NoVehicle, Gen: uint16(gen), Connect: g.Connect})
 	for _, l := range w.cfg.Loadout {
 		w.giveLoadout(now, p, l)

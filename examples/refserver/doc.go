@@ -27,8 +27,9 @@
 // gun's rate, the last shot claiming a hit on each, its explosion), the vehicle catalogue
 // (inventory.VehicleCatalog: each model's seats, guns and rockets; Config.Weapons.Vehicles
 // overrides it), the live gamemode effects (MaxEffects), the damage multiplier table, the
-// relay log of the current tick, one bundle buffer every connection's Flush reuses in
-// turn, and the events.
+// relay log of the current tick (chained by sender), one bundle buffer every connection's Flush
+// reuses in turn, the interest manager of streaming (internal/interest: who sees whom,
+// [streaming]), and the events.
 //
 // # How a host drives it
 //
@@ -62,9 +63,10 @@
 // the code by a test):
 // Hello → Welcome (repeated Hello, same Welcome) → on the lane the multiplier table, the
 // weapon properties that differ from the catalogue's first table, and a PlayerShow of
-// everyone (and everyone a PlayerShow of the newcomer) → RespawnRequest → connect spawn →
-// first living frame → player_spawn. Frames at 30 Hz are relayed to every other
-// connection; shots are relayed to everyone, with a rewound pose for those near the ray;
+// everyone streamed to it (and a PlayerShow of the newcomer to everyone it is streamed to:
+// [streaming]) → RespawnRequest → connect spawn → first living frame → player_spawn.
+// Frames at 30 Hz are relayed to every connection that has the player shown; shots the
+// same, with a rewound pose for those near the ray;
 // the victim reports its damage; deaths and respawns travel as critical edges; gamemode
 // commands go on the lane, one ordered queue per connection. Disconnect (or silence for
 // transport.LinkTimeout) ends a connection.
@@ -302,7 +304,7 @@
 //     (ErrUnknownVehicle, ErrVehicleExists); each restarts the rewind history (rewind's
 //     [history-restarts]). Kick.
 //   - Readbacks: Vitals, Health, Armor, Weapons, HeldWeapon, Ammo, WeaponRev, Alive, Phase,
-//     Generation, RTT, Team, Token, Connected, Players, VehicleWrecked, PlayerSeat (the
+//     Generation, RTT, Team, Token, Connected, Players, Sees (streaming), VehicleWrecked, PlayerSeat (the
 //     seat table's), LaneStats, Stats.
 //
 // # Events
@@ -397,13 +399,16 @@
 // square: in BenchmarkWorld, 100 players who all see each other, each connection gets its
 // 99 frames, its shots and its lane in 5 datagrams a tick instead of 109 (500 datagrams a
 // tick instead of 10,896; 46,000 instead of 1,098,963 at 1,000 players; Stats.Flushes,
-// DatagramsSent, ElementsSent). A
-// lost bundle loses every element in it at once; each is an unreliable message the
-// records already let the network lose, or a lane datagram the lane resends. The frame,
-// shot, report, tick and flush paths do not allocate once the buffers have grown.
-// BenchmarkWorld reports ns and allocations per frame handled, and datagrams per tick,
-// for 100 and 1000 players at 30 frames a second with shots, credited reports and every
-// relay (everybody sees everybody, so a frame costs n-1 relays).
+// DatagramsSent, ElementsSent). A lost bundle loses every element in it at once; each is
+// an unreliable message the records already let the network lose, or a lane datagram the
+// lane resends. The frame, shot, report, tick and flush paths do not allocate once the
+// buffers have grown. BenchmarkWorld reports ns and allocations per frame handled, and
+// datagrams per tick, for 100 and 1000 players at 30 frames a second with shots, credited
+// reports and every relay, everybody seeing everybody (StreamConfig.Everyone: a frame
+// costs n-1 relays); BenchmarkWorldStreamed the same with streaming for 1,000 and 10,000
+// players in clusters of ten spread over 6 km x 6 km (a frame costs one relay per
+// connection that has the player shown, at most the stream Cap; a Flush reads, for each
+// connection, only the relays of the players it sees).
 //
 // # Rules
 //
@@ -415,11 +420,35 @@
 //   - [vehicle-credit] Ours: a vehicle explosion's author is the player it
 //     names if that player had an accepted shot claiming a hit on the vehicle within
 //     VehicleCreditWindow in its current life; only the driver's report is taken.
-//   - [streaming] Ours: everybody sees everybody, but a PlayerShow is queued only while
-//     the recipient's lane holds fewer than ShowBacklogRoom messages; the rest follow as the
-//     lane drains (each Tick). Until a subject is shown to a recipient, the recipient gets
-//     none of its frames and none of its lifecycle edges; the show builds the copy from the
-//     current state (lifecycle's [show-current-state]).
+//   - [streaming] Ours: who sees whom is the interest manager's (internal/interest,
+//     configured by Config.Stream): a player is shown to those within the stream distance
+//     (200 m) and hidden from them beyond the distance plus its margin (220 m), at most Cap
+//     (100) shown to each connection, the nearest first, each connection re-evaluated
+//     every 250 ms in a phase slot of its own. Where a player stands is where its accepted
+//     frames (a driver's vehicle frames too), its respawn grant and SetPlayerPosition put
+//     it; a new connection stands at its spawn point and is evaluated at once. A
+//     PlayerShow is queued only while the recipient's lane holds fewer than
+//     ShowBacklogRoom messages; the rest stay owed and follow as the lane drains (each
+//     Tick). A recipient sees a subject (Sees) from the moment its show is queued to the
+//     moment a PlayerHide is: until then it gets none of its frames, vehicle frames,
+//     shots, projectiles, detonations and lifecycle edges, and the show builds the copy
+//     from the current state (lifecycle's [show-current-state]). StreamConfig.Everyone
+//     turns streaming off: everybody sees everybody, as soon as the lane has room.
+//   - [stream-edges] Ours: PlayerWasted and PlayerSpawned go to the connections that see
+//     the subject (its viewers), so a mass respawn puts at most Cap edges of others on
+//     any lane.
+//   - [stream-late-show] Ours: a connection that comes within the distance of a dead
+//     player is shown the corpse: the PlayerShow carries alive, the generation and the
+//     death pose, never an edge it missed.
+//   - [stream-shots] Ours: a shot's shared copy, its rewound copy for a recipient near
+//     the ray, and the teammate stamp in each, go only to the connections that see the
+//     shooter when the shot is accepted (the shared copy: when it is flushed); a recipient
+//     the ray passed near that does not see the shooter gets nothing, as its client would
+//     not know the shooter.
+//   - [stream-reports] Ours: a damage report is correlated with the shot it answers as
+//     before, whatever the victim sees now: a victim that had the shooter shown when the
+//     shot was relayed is credited even if the shooter was hidden from it since, within
+//     the shot credit's window.
 //   - [event-set] Ours: the event set and fields above; refused damage raises no
 //     player_damage and names no killer.
 //   - [god-mode-feed] Ours: the detector is vitals' ([god-mode-detector]); the World feeds it a claimed hit on a
@@ -482,7 +511,10 @@
 // # Left to the host, and open
 //
 //   - Telling a new connection on a reused id from datagrams of the old one (the lane
-//     starts at 0 on both): the host's handshake. Streaming by distance ([streaming]).
+//     starts at 0 on both): the host's handshake.
+//   - A report is not checked against whether the shot was relayed to the victim at all
+//     ([stream-reports]): a victim that never saw the shooter may still report a hit of
+//     one of its shots (it only lowers its own ledger, but names the attacker).
 //   - A client that never reloads fires within its total and cadence (inventory's open
 //     hole). Vehicle health stays the driver's client's (no rule makes the server own
 //     it): a client that repairs its car between two frames shows each fall and is not

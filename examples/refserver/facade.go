@@ -673,6 +673,7 @@ func (w *World) SetPlayerPosition(now time.Duration, id PlayerID, pos wire.Vec3,
 	}
 	p.frame.pos = pos
 	w.queue(now, p, m)
+	w.streamPlace(now, p, pos)
 	w.stats.Commands++
 	w.reap(now)
 	return nil

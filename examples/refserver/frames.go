@@ -159,6 +159,7 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 	}
 	w.enc = enc[:0]
 	w.logRelay(enc, p, p.id, w.teams.Rev())
+	w.streamPlace(now, p, m.Position)
 	return VerdictAccepted
 }
 
@@ -198,7 +199,8 @@ func (w *World) onVehicleSync(now time.Duration, p *player, m *wire.VehicleSync)
 		return VerdictBadGeometry
 	}
 	w.enc = enc[:0]
-	w.logRelay(enc, p, NoPlayer, w.teams.Rev())
+	w.logRelay(enc, p, w.relaySubject(p), w.teams.Rev())
+	w.streamPlace(now, p, m.Position)
 	return VerdictAccepted
 }
 

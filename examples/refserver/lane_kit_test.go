@@ -52,7 +52,9 @@ func TestDuplicatedReportDatagramSpendsNoCredit(t *testing.T) {
 // joined (and did nothing else), then c joins last, on the last slot, into the crowd.
 func crowd(t *testing.T, max int, respawnDelay time.Duration) (k *simkit.Kit, others []*simkit.Raw, c *simkit.Raw) {
 	t.Helper()
-	k = simkit.New(simkit.Config{Seed: 1, Server: refserver.Config{MaxPlayers: max, RespawnDelay: respawnDelay, Loadout: []refserver.Loadout{}}})
+	// Everybody sees everybody (StreamConfig.Everyone): more shows than the lane's budget.
+	k = simkit.New(simkit.Config{Seed: 1, Server: refserver.Config{MaxPlayers: max, RespawnDelay: respawnDelay, Loadout: []refserver.Loadout{},
+		Stream: refserver.StreamConfig{Everyone: true}}})
 	_, _ = k.Join("bystander1", simkit.Link{})
 	_, _ = k.Join("bystander2", simkit.Link{})
 	for i := 2; i < max-1; i++ {

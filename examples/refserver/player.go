@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/arbitergo/arbiter/examples/transport"
+	"github.com/arbitergo/arbiter/internal/interest"
 	"github.com/arbitergo/arbiter/internal/revision"
 	"github.com/arbitergo/arbiter/internal/ring"
 	"github.com/arbitergo/arbiter/inventory"
@@ -63,6 +64,9 @@ type player struct {
 	// lifecycle edges are not sent here: its show builds the copy from the current state.
 	unshown  []uint64
 	nUnshown int
+	// stream is the World's interest manager while streaming (then unshown is unused):
+	// who this connection sees is its shown set there.
+	stream *interest.Manager
 
 	// The death the server counted and waits for: the relation revision at the count, so
 	// the killer is judged by the relation then and now.
@@ -252,6 +256,9 @@ func (p *player) settleProperties(now time.Duration) {
 
 // sees reports whether subject's PlayerShow went to p (so its frames and edges go too).
 func (p *player) sees(subject PlayerID) bool {
+	if p.stream != nil {
+		return p.stream.Sees(p.id, subject)
+	}
 	return p.nUnshown == 0 || p.unshown[subject>>6]&(1<<(subject&63)) == 0
 }
 
@@ -344,7 +351,9 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 			shots:       new([MaxShotCredits]shotRecord),
 			projectiles: new([MaxProjectiles]projectileRecord),
 			acks:        newAckRing(),
-			unshown:     make([]uint64, (len(w.players)+63)/64),
+		}
+		if w.stream == nil {
+			p.unshown = make([]uint64, (len(w.players)+63)/64)
 		}
 		w.players[conn] = p
 	} else {
@@ -373,6 +382,7 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 	// now reach it.
 	p.propsLow = w.catalog.Revision()
 	p.propsBase = p.propsLow != w.cfg.Weapons.FirstRevision
+	p.stream = w.stream
 	w.insertConn(conn)
 	w.stats.Joins++
 	w.raise(Event{Kind: EventPlayerJoin, At: now, Player: conn, Other: NoPlayer, Vehicle: NoVehicle, Token: uint32(h.Token)})
@@ -382,6 +392,12 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 		w.sendMultipliers(now, p)
 	}
 	w.sendProperties(now, p)
+	if w.stream != nil {
+		if snap, err := w.life.Snapshot(conn); err == nil {
+			w.streamPlace(now, p, wire.Vec3(snap.Point.Pos))
+		}
+		return
+	}
 	for _, id := range w.conns {
 		if id == conn {
 			continue
@@ -487,11 +503,11 @@ func relayHealth(alive bool, ledger float32) float32 {
 }
 
 // show sends recipient a PlayerShow of subject, built from the lifecycle's snapshot, the
-// ledger, the damage group and the newest frame.
-func (w *World) show(now time.Duration, recipient, subject *player) {
+// ledger, the damage group and the newest frame; false when it was not queued.
+func (w *World) show(now time.Duration, recipient, subject *player) bool {
 	snap, err := w.life.Snapshot(subject.id)
 	if err != nil {
-		return
+		return false
 	}
 	led := subject.vit.Ledger()
 	f := &subject.frame
@@ -519,7 +535,8 @@ func (w *World) show(now time.Duration, recipient, subject *player) {
 		m.Position = wire.Vec3(snap.Point.Pos)
 		m.Facing = degToRad(snap.Point.Facing)
 	}
-	w.queue(now, recipient, m)
+	_, ok := w.queue(now, recipient, m)
+	return ok
 }
 
 func degToRad(deg float32) float32 { return float32(float64(deg) * math.Pi / 180) }
@@ -545,8 +562,14 @@ func (w *World) leave(now time.Duration, p *player, reason wire.Reason) {
 	w.packageRefused(CallLeave, p.id, w.rw.RemovePlayer(now, p.id))
 	w.leaveSeat(p)
 	w.farewells = append(w.farewells, farewell{conn: p.id, reason: reason})
+	if w.stream != nil {
+		w.streamLeave(now, p, uint32(token))
+	}
 	w.msgs.hide = wire.PlayerHide{Player: p.id, PlayerToken: uint32(token)}
 	for _, id := range w.conns {
+		if w.stream != nil {
+			break
+		}
 		if r := w.players[id]; r.sees(p.id) {
 			w.queue(now, r, &w.msgs.hide)
 		} else {

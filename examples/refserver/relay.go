@@ -66,6 +66,10 @@ type fanLog struct {
 	// MaxFanOutPerSender); senders lists the senders with a count, to reset them.
 	counts  []uint16
 	senders []PlayerID
+	// first and last are each sender's first and last entry (-1: none), chained by
+	// fanEntry.next in log order: a recipient that sees few senders reads only theirs
+	// (emitStreamed).
+	first, last []int32
 }
 
 // fanEntry is one message of the log.
@@ -77,6 +81,7 @@ type fanEntry struct {
 	subject    PlayerID // only recipients that see it (NoPlayer: everyone)
 	rev        uint16   // the relation revision when it was logged: the stamp is taken there
 	relay      bool     // a RemotePlayerSync (counted in Stats.Relayed)
+	next       int32    // the sender's next entry, or -1
 }
 
 // add logs the encoded message enc from sender about subject; wire.PatchStamp stamps each
@@ -90,11 +95,15 @@ func (f *fanLog) add(enc []byte, sender, subject PlayerID, rev uint16) bool {
 	f.buf = append(f.buf, enc...)
 	n := int32(len(f.skip))
 	f.entries = append(f.entries, fanEntry{start: start, end: int32(len(f.buf)), skipStart: n, skipEnd: n,
-		sender: sender, subject: subject, rev: rev, relay: wire.ID(enc[1]) == wire.IDRemotePlayerSync})
+		sender: sender, subject: subject, rev: rev, relay: wire.ID(enc[1]) == wire.IDRemotePlayerSync, next: -1})
 	if int(sender) < len(f.counts) {
 		if f.counts[sender] == 0 {
 			f.senders = append(f.senders, sender)
+			f.first[sender] = int32(len(f.entries) - 1)
+		} else {
+			f.entries[f.last[sender]].next = int32(len(f.entries) - 1)
 		}
+		f.last[sender] = int32(len(f.entries) - 1)
 		f.counts[sender]++
 	}
 	return true
@@ -118,6 +127,7 @@ func (f *fanLog) reset() {
 	f.buf, f.entries, f.skip = f.buf[:0], f.entries[:0], f.skip[:0]
 	for _, s := range f.senders {
 		f.counts[s] = 0
+		f.first[s], f.last[s] = -1, -1
 	}
 	f.senders = f.senders[:0]
 }
@@ -138,30 +148,39 @@ func (w *World) stampAt(sender, recipient PlayerID, rev uint16) teams.Stamp {
 // emitTo packs into recipient r's datagrams (w.pack) its copy of every logged message,
 // copied once into the bundle and stamped there for it.
 func (w *World) emitTo(r *player, emit func([]byte)) {
+	if w.stream != nil {
+		w.emitStreamed(r, emit)
+		return
+	}
 	f := &w.fan
 	for i := range f.entries {
 		e := &f.entries[i]
-		if e.sender == r.id || e.subject != NoPlayer && !r.sees(e.subject) {
+		if e.subject != NoPlayer && !r.sees(e.subject) {
 			continue
 		}
-		skipped := false
-		for _, s := range f.skip[e.skipStart:e.skipEnd] {
-			if s == r.id {
-				skipped = true
-				break
-			}
+		w.emitEntry(r, e, emit)
+	}
+}
+
+// emitEntry packs recipient r's copy of one logged message, stamped for it, unless r
+// sent it or is on its skip list.
+func (w *World) emitEntry(r *player, e *fanEntry, emit func([]byte)) {
+	if e.sender == r.id {
+		return
+	}
+	f := &w.fan
+	for _, s := range f.skip[e.skipStart:e.skipEnd] {
+		if s == r.id {
+			return
 		}
-		if skipped {
-			continue
-		}
-		b, err := w.pack.Add(f.buf[e.start:e.end], emit)
-		if err != nil {
-			continue // never: a relay is at most wire.MaxSize bytes, far below MinPayloadSize
-		}
-		// Never fails: fanLog.add logs only messages that carry a stamp.
-		_ = wire.PatchStamp(b, wire.Stamp(w.stampAt(e.sender, r.id, e.rev)))
-		if e.relay {
-			w.stats.Relayed++
-		}
+	}
+	b, err := w.pack.Add(f.buf[e.start:e.end], emit)
+	if err != nil {
+		return // never: a relay is at most wire.MaxSize bytes, far below MinPayloadSize
+	}
+	// Never fails: fanLog.add logs only messages that carry a stamp.
+	_ = wire.PatchStamp(b, wire.Stamp(w.stampAt(e.sender, r.id, e.rev)))
+	if e.relay {
+		w.stats.Relayed++
 	}
 }

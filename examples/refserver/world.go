@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/arbitergo/arbiter/examples/transport"
+	"github.com/arbitergo/arbiter/internal/interest"
 	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/rewind"
@@ -129,6 +130,14 @@ type World struct {
 	dropping  []PlayerID
 	msgs      scratchMessages
 	pack      transport.Packer // coalesces each connection's Flush (one buffer for all)
+
+	// stream is the interest manager (stream.go), nil when everybody sees everybody;
+	// changes, ids and viewers are its scratch.
+	stream  *interest.Manager
+	changes []interest.Change
+	ids     []PlayerID
+	viewers []PlayerID
+	seen    []PlayerID
 }
 
 // farewell is a Disconnect still to be sent to a connection that was removed.
@@ -204,6 +213,13 @@ func New(cfg Config) (*World, error) {
 		refusals: make([]refusalBudget, c.MaxPlayers+1),
 	}
 	w.fan.counts = make([]uint16, c.MaxPlayers)
+	w.fan.first, w.fan.last = make([]int32, c.MaxPlayers), make([]int32, c.MaxPlayers)
+	for i := range w.fan.first {
+		w.fan.first[i], w.fan.last[i] = -1, -1
+	}
+	if w.stream, err = c.Stream.newStream(c.MaxPlayers); err != nil {
+		return nil, err
+	}
 	if c.Weapons.Table != nil {
 		w.base = *c.Weapons.Table
 	} else {
@@ -546,6 +562,7 @@ func (w *World) Tick(now time.Duration) error {
 			}
 		}
 	}
+	w.streamTick(now)
 	w.reap(now)
 	return nil
 }

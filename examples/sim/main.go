@@ -56,6 +56,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	loss := fs.Float64("loss", def.Loss, "probability that a datagram is lost, each way (0 for none)")
 	teamsN := fs.Int("teams", def.Teams, "number of teams, friendly fire off")
 	vehicles := fs.Int("vehicles", def.Vehicles, "number of cars")
+	worldSide := fs.Float64("world", def.World, "side of the square map in metres (the default is the arena); spawn points, cars and bots spread over it")
 	cheaters := fs.Int("cheaters", 0, "how many cheating players join the honest ones (each with one of the cheats in turn)")
 	clientPayload := fs.Int("client-payload", 0, "coalesce what each honest client sends per flush into bundles of at most this many bytes (0: one datagram per message)")
 	scenario := fs.String("scenario", "match", "match, or race: set_health commands racing damage at 200 ms")
@@ -91,7 +92,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg := match.Config{
 		Seed: *seed, Players: *players + max(*cheaters, 0), Duration: *duration, RTTMin: *rttMin, RTTMax: *rtt,
-		Jitter: *jitter, Loss: *loss, Teams: *teamsN, Vehicles: *vehicles, Cheaters: *cheaters,
+		Jitter: *jitter, Loss: *loss, Teams: *teamsN, Vehicles: *vehicles, Cheaters: *cheaters, World: *worldSide,
 		ClientPayload: *clientPayload,
 	}
 	if cfg.RTTMax == 0 {

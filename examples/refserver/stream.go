@@ -1,0 +1,187 @@
+package refserver
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/arbitergo/arbiter/internal/interest"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// The defaults of StreamConfig.
+const (
+	// DefaultStreamDistance is StreamConfig.Distance when left zero, in metres (open.mp's
+	// default stream distance).
+	DefaultStreamDistance = interest.DefaultDistance
+	// DefaultStreamMargin is StreamConfig.Margin when left zero, in metres.
+	DefaultStreamMargin = interest.DefaultMargin
+	// DefaultStreamCap is StreamConfig.Cap when left zero.
+	DefaultStreamCap = interest.DefaultCap
+	// DefaultStreamEvery is StreamConfig.Every when left zero.
+	DefaultStreamEvery = interest.DefaultEvery
+)
+
+// StreamConfig configures streaming: who sees whom (see [streaming] in the package doc).
+// The zero StreamConfig streams with the defaults of internal/interest: shown within
+// 200 m, hidden beyond 220 m, at most 100 shown per recipient, each recipient re-evaluated
+// every 250 ms.
+type StreamConfig struct {
+	// Everyone turns streaming off: every connection is shown every other, as soon as its
+	// lane has room (the other fields are ignored).
+	Everyone bool
+	// Distance is the stream distance in metres: a player is shown to those within it.
+	// Zero means 200.
+	Distance float32
+	// Margin is the hysteresis in metres: a shown player is hidden only beyond
+	// Distance+Margin. Zero means 20; a negative value means none.
+	Margin float32
+	// Cap is the most players shown to one connection, the nearest first. Zero means 100.
+	Cap int
+	// Every is how often each connection's shown set is re-evaluated, each connection in
+	// a phase slot of its own. Zero means 250 ms.
+	Every time.Duration
+}
+
+// newStream returns the interest manager of c for maxPlayers slots, nil when c turns
+// streaming off.
+func (c StreamConfig) newStream(maxPlayers int) (*interest.Manager, error) {
+	if c.Everyone {
+		return nil, nil
+	}
+	m, err := interest.New(interest.Config{IDs: maxPlayers, Distance: c.Distance, Margin: c.Margin, Cap: c.Cap, Every: c.Every})
+	if err != nil {
+		return nil, fmt.Errorf("%w: stream: %w", ErrConfig, err)
+	}
+	return m, nil
+}
+
+// Sees reports whether recipient has subject shown: its PlayerShow went out and no
+// PlayerHide since, so subject's frames, shots and lifecycle edges go to recipient.
+func (w *World) Sees(recipient, subject PlayerID) bool {
+	r := w.conn(recipient)
+	return r != nil && recipient != subject && w.conn(subject) != nil && r.sees(subject)
+}
+
+// streamPlace tells the interest manager where p stands (an accepted frame, a grant, a
+// move) and carries out the changes a first placement brings.
+func (w *World) streamPlace(now time.Duration, p *player, pos wire.Vec3) {
+	if w.stream == nil {
+		return
+	}
+	out, err := w.stream.Place(now, p.id, pos.X, pos.Y, w.changes[:0])
+	if err != nil {
+		return // never: positions are validated before they are accepted
+	}
+	w.changes = out
+	w.applyStream(now)
+}
+
+// streamTick re-evaluates the connections whose phase slot came due, carries out the
+// changes, and sends each connection the shows it is still owed as its lane drains.
+func (w *World) streamTick(now time.Duration) {
+	if w.stream == nil {
+		return
+	}
+	w.changes = w.stream.Evaluate(now, w.changes[:0])
+	w.applyStream(now)
+	for _, id := range w.conns {
+		if w.stream.OwedCount(id) > 0 {
+			w.drainOwed(now, w.players[id])
+		}
+	}
+}
+
+// applyStream sends the changes in w.changes: a show goes out while the recipient's lane
+// holds fewer than ShowBacklogRoom messages (else it stays owed: drainOwed), a hide is
+// queued.
+func (w *World) applyStream(now time.Duration) {
+	for _, c := range w.changes {
+		r, s := w.conn(c.Recipient), w.conn(c.Subject)
+		if r == nil || s == nil {
+			continue
+		}
+		if c.Show {
+			if w.roomForShow(r) && w.show(now, r, s) {
+				w.stream.Sent(r.id, s.id)
+			}
+			continue
+		}
+		w.msgs.hide = wire.PlayerHide{Player: s.id, PlayerToken: uint32(s.handle.Token)}
+		w.queue(now, r, &w.msgs.hide)
+	}
+	w.changes = w.changes[:0]
+}
+
+// roomForShow reports whether r's lane takes a PlayerShow now, leaving room for commands
+// and the respawn (ShowBacklogRoom).
+func (w *World) roomForShow(r *player) bool {
+	return r.ep.Lane().Stats().Queued < ShowBacklogRoom && r.ep.CanQueue(&w.msgs.show) == nil
+}
+
+// drainOwed sends p the shows it is still owed, in ascending id, while its lane has room.
+func (w *World) drainOwed(now time.Duration, p *player) {
+	w.ids = w.stream.Owed(w.ids[:0], p.id)
+	for _, s := range w.ids {
+		subject := w.conn(s)
+		if subject == nil {
+			continue
+		}
+		if !w.roomForShow(p) || !w.show(now, p, subject) {
+			return
+		}
+		w.stream.Sent(p.id, s)
+	}
+}
+
+// streamLeave hides p from every connection that has it shown.
+func (w *World) streamLeave(now time.Duration, p *player, token uint32) {
+	w.changes = w.stream.Remove(p.id, w.changes[:0])
+	w.msgs.hide = wire.PlayerHide{Player: p.id, PlayerToken: token}
+	for _, c := range w.changes {
+		if r := w.conn(c.Recipient); r != nil {
+			w.queue(now, r, &w.msgs.hide)
+		}
+	}
+	w.changes = w.changes[:0]
+}
+
+// viewersOf appends the connections that get p's relays and edges: those that have it
+// shown (every other connection that was shown it, without streaming), in a
+// deterministic order.
+func (w *World) viewersOf(dst []PlayerID, p *player) []PlayerID {
+	if w.stream != nil {
+		return w.stream.Viewers(dst, p.id)
+	}
+	for _, id := range w.conns {
+		if id != p.id && w.players[id].sees(p.id) {
+			dst = append(dst, id)
+		}
+	}
+	return dst
+}
+
+// relaySubject is the subject a relay of p is logged under: p while streaming (only those
+// that have p shown get it), NoPlayer (everyone) without.
+func (w *World) relaySubject(p *player) PlayerID {
+	if w.stream != nil {
+		return p.id
+	}
+	return NoPlayer
+}
+
+// emitStreamed is emitTo while streaming: recipient r's copy of every logged message of
+// the senders it sees ([streaming]), stamped for it, each sender's in log order. It reads
+// only those senders' entries (fanLog.first, fanEntry.next), so a Flush costs each
+// recipient what it sees, not the whole log.
+func (w *World) emitStreamed(r *player, emit func([]byte)) {
+	f := &w.fan
+	w.seen = w.stream.Seen(w.seen[:0], r.id)
+	for _, s := range w.seen {
+		if int(s) >= len(f.first) {
+			continue
+		}
+		for i := f.first[s]; i >= 0; i = f.entries[i].next {
+			w.emitEntry(r, &f.entries[i], emit)
+		}
+	}
+}

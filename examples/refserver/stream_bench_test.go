@@ -1,0 +1,112 @@
+package refserver
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/arbitergo/arbiter/rewind"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// streamSide is the side of the benchmark's square map, in metres: GTA San Andreas's.
+const streamSide = 6000
+
+// spread returns the centres of n/10 clusters of ten, uniform over a square of side
+// metres (seeded: the same map every run).
+func spread(n int, side float32) []wire.Vec3 {
+	r := rand.New(rand.NewPCG(uint64(n), 13))
+	c := make([]wire.Vec3, (n+9)/10)
+	for i := range c {
+		c[i] = wire.Vec3{X: r.Float32()*side - side/2, Y: r.Float32()*side - side/2}
+	}
+	return c
+}
+
+// BenchmarkWorldStreamed is BenchmarkWorld with streaming (the default Config.Stream: 200 m,
+// at most 100 shown) for 1,000 and 10,000 players in clusters of ten spread over a
+// 6 km x 6 km map, and 1,000 as dense as the 10,000 (1.9 km x 1.9 km), side by side: ns per frame handled (with one shot per ten frames and
+// its credited report), relays per frame, and the memory per player (the World with the
+// benchmark's clients, the World alone, and the World without the rewind's pose
+// histories).
+func BenchmarkWorldStreamed(b *testing.B) {
+	// The third case puts 1,000 players on a map of a tenth of the area, as dense as the
+	// 10,000: what a frame costs depends on how many see the player, not on N.
+	for _, c := range []struct {
+		n    int
+		side float32
+	}{{1000, streamSide}, {10000, streamSide}, {1000, 1897}} {
+		n := c.n
+		b.Run(fmt.Sprintf("players=%d/side=%.0f", n, c.side), func(b *testing.B) {
+			var heap0, heap1 runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&heap0)
+			bw := newBenchWorldAt(b, Config{MaxPlayers: n, MaxVehicles: 1}, spread(n, c.side))
+			for range 30 {
+				bw.tick(true)
+				bw.drain(b)
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&heap1)
+			perPlayer := float64(heap1.HeapAlloc-heap0.HeapAlloc) / float64(n)
+			history := rewindBytesPerPlayer(b, n)
+			most := 0
+			for id := range n {
+				most = max(most, len(bw.w.stream.Shown(nil, PlayerID(id))))
+			}
+			if most > DefaultStreamCap {
+				b.Fatalf("%d shown to one player", most)
+			}
+			var ms0, ms1 runtime.MemStats
+			runtime.ReadMemStats(&ms0)
+			relayed0, shots0, credited0 := bw.w.stats.Relayed, bw.w.stats.Shots, bw.w.stats.Credited
+			frames := 0
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				f, _ := bw.tick(true)
+				frames += f
+				bw.drain(b)
+			}
+			b.StopTimer()
+			runtime.ReadMemStats(&ms1)
+			// The World alone: the benchmark's clients (their lanes, frames and buffers)
+			// let go.
+			w := bw.w
+			shots, credited := w.stats.Shots, w.stats.Credited
+			bw = nil
+			runtime.GC()
+			var heap2 runtime.MemStats
+			runtime.ReadMemStats(&heap2)
+			worldPerPlayer := float64(heap2.HeapAlloc-heap0.HeapAlloc) / float64(n)
+			runtime.KeepAlive(w)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(frames), "ns/frame")
+			b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(frames), "allocs/frame")
+			b.ReportMetric(float64(w.stats.Relayed-relayed0)/float64(frames), "relays/frame")
+			b.ReportMetric(float64(shots-shots0)/float64(frames), "shots/frame")
+			b.ReportMetric(perPlayer, "B/player+client")
+			b.ReportMetric(worldPerPlayer, "B/player")
+			b.ReportMetric(worldPerPlayer-history, "B/player-no-history")
+			b.ReportMetric(float64(most), "most-shown")
+			if shots == shots0 || credited == credited0 {
+				b.Fatal("no shot was accepted or credited")
+			}
+		})
+	}
+}
+
+// rewindBytesPerPlayer is what the rewind's pose histories of n players take, per player.
+func rewindBytesPerPlayer(b *testing.B, n int) float64 {
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	rw, err := rewind.New(rewind.Config{Players: n, Vehicles: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	runtime.KeepAlive(rw)
+	return float64(m1.HeapAlloc-m0.HeapAlloc) / float64(n)
+}

@@ -1,0 +1,35 @@
+// Package interest decides who sees whom: the streaming of a world too large for every
+// player to be shown to every other. It is a pure, deterministic state machine over the
+// players' positions in the horizontal plane (a uniform spatial hash whose cell is the
+// stream distance plus its margin) that keeps, for each recipient, the set of subjects
+// shown to it, and tells the host which shows and hides to send.
+//
+// # Rules
+//
+//   - [stream-distance] A subject is shown to a recipient when it stands within Distance
+//     of it, and hidden only once it stands beyond Distance+Margin (the hysteresis: a
+//     player walking along the edge does not flap between shown and hidden).
+//   - [stream-cap] A recipient is shown at most Cap subjects, the nearest first (ties by
+//     the lower id). A subject already shown competes as if it stood Margin nearer, so
+//     the cap's edge has the same hysteresis as the distance's.
+//   - [stream-phase] Each recipient is re-evaluated every Every, in a phase slot of its
+//     own (its id modulo Slots), so the evaluations of a large world spread over the
+//     period instead of all falling on one tick.
+//   - [stream-join] A recipient that joins (Place for the first time) is evaluated at
+//     once, and shown to every recipient within Distance that has room under its Cap, so
+//     players standing together see each other from the start.
+//   - [stream-sent] A show is owed until the host says it went out (Sent): only then does
+//     Sees report the subject seen. A hide is only reported for a subject whose show went
+//     out; a show that never went out is forgotten silently.
+//
+// # Use
+//
+// Nothing here sends anything: Evaluate, Place and Remove return the changes as values
+// (Change) in a slice the caller reuses, and a Manager does not allocate once its slices
+// have grown. A Manager is not safe for concurrent use.
+//
+// The spatial hash is not shared with the rewind's broadphase: the rewind files a ball of
+// every position a shot may rewind a player to, in levels by speed, and queries along a
+// ray; here a point per player is queried around a point, with a cell as wide as the
+// query. The two share only the idea of a bucket list.
+package interest

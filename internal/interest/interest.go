@@ -1,0 +1,632 @@
+package interest
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/arbitergo/arbiter/internal/ids"
+)
+
+// Defaults of Config.
+const (
+	// DefaultDistance is Config.Distance when left zero: open.mp's default stream
+	// distance, in metres.
+	DefaultDistance = 200
+	// DefaultMargin is Config.Margin when left zero, in metres.
+	DefaultMargin = 20
+	// DefaultCap is Config.Cap when left zero.
+	DefaultCap = 100
+	// DefaultEvery is Config.Every when left zero.
+	DefaultEvery = 250 * time.Millisecond
+	// Slots is how many phase slots the recipients are spread over ([stream-phase]):
+	// recipient id is evaluated at Every*(id%Slots)/Slots past each multiple of Every.
+	Slots = 8
+	// MaxCap is the largest Config.Cap.
+	MaxCap = 1 << 15
+	// MaxCoordinate bounds a position's coordinates (metres from the origin); a position
+	// beyond it is refused (ErrBadPosition).
+	MaxCoordinate = 1 << 20
+)
+
+// Errors.
+var (
+	// ErrConfig is returned by New for a Config out of range.
+	ErrConfig = errors.New("interest: bad config")
+	// ErrBadID is returned for an id outside 0..IDs-1.
+	ErrBadID = errors.New("interest: id out of range")
+	// ErrBadPosition is returned for a position that is not finite or lies beyond
+	// MaxCoordinate; nothing changes.
+	ErrBadPosition = errors.New("interest: bad position")
+)
+
+// ID names a player: a recipient and a subject are the same players (the player id every
+// package of arbiter names).
+type ID = ids.PlayerID
+
+// Config configures a Manager. A zero field means its default.
+type Config struct {
+	// IDs is the number of player ids, 0..IDs-1 (at most 65535). Required.
+	IDs int
+	// Distance is the stream distance in metres (default DefaultDistance).
+	Distance float32
+	// Margin is the hysteresis in metres: hidden only beyond Distance+Margin (default
+	// DefaultMargin; a negative value means none).
+	Margin float32
+	// Cap is the most subjects shown to one recipient (default DefaultCap, at most
+	// MaxCap).
+	Cap int
+	// Every is the re-evaluation period of each recipient (default DefaultEvery).
+	Every time.Duration
+}
+
+func (c Config) withDefaults() (Config, error) {
+	if c.Distance == 0 {
+		c.Distance = DefaultDistance
+	}
+	if c.Margin == 0 {
+		c.Margin = DefaultMargin
+	} else if c.Margin < 0 {
+		c.Margin = 0
+	}
+	if c.Cap == 0 {
+		c.Cap = DefaultCap
+	}
+	if c.Every == 0 {
+		c.Every = DefaultEvery
+	}
+	switch {
+	case c.IDs < 1 || c.IDs > math.MaxUint16:
+		return c, fmt.Errorf("%w: IDs %d not in 1..%d", ErrConfig, c.IDs, math.MaxUint16)
+	case !(c.Distance > 0) || c.Distance > MaxCoordinate || !(c.Margin <= MaxCoordinate):
+		return c, fmt.Errorf("%w: Distance %v, Margin %v", ErrConfig, c.Distance, c.Margin)
+	case c.Cap < 1 || c.Cap > MaxCap:
+		return c, fmt.Errorf("%w: Cap %d not in 1..%d", ErrConfig, c.Cap, MaxCap)
+	case c.Every < 0:
+		return c, fmt.Errorf("%w: Every %v", ErrConfig, c.Every)
+	}
+	return c, nil
+}
+
+// Change is one show or hide for the host to send: Subject shown to (or hidden from)
+// Recipient.
+type Change struct {
+	Recipient ID
+	Subject   ID
+	Show      bool
+}
+
+// String is "show 3 to 1" or "hide 3 from 1".
+func (c Change) String() string {
+	if c.Show {
+		return fmt.Sprintf("show %d to %d", c.Subject, c.Recipient)
+	}
+	return fmt.Sprintf("hide %d from %d", c.Subject, c.Recipient)
+}
+
+const none = math.MaxUint32
+
+// entry is one subject shown to a recipient.
+type entry struct {
+	id   ID
+	sent bool
+	vi   int32 // where the recipient stands in the subject's viewers
+}
+
+// player is what the Manager keeps of one id.
+type player struct {
+	active bool
+	placed bool
+	due    time.Duration
+	// shown is the subjects shown to this recipient, in ascending id.
+	shown []entry
+	// viewers is the recipients this subject is shown to (an entry in their shown),
+	// in no order.
+	viewers []ID
+	// owed is how many entries of shown are not sent.
+	owed int
+}
+
+// spot is where a player stands in the spatial hash, kept apart from the rest of its
+// state: 28 bytes a player, so a query walking the buckets reads a compact array.
+type spot struct {
+	x, y       float32
+	cx, cy     int32
+	bucket     uint32
+	next, prev uint32 // the neighbours in the bucket's list, or none
+}
+
+// candidate is a subject considered for a recipient, with the distance it competes by.
+type candidate struct {
+	d2 float32
+	id ID
+}
+
+// Manager is the interest manager of one world.
+type Manager struct {
+	cfg     Config
+	cell    float32 // Distance+Margin: a query visits the 3x3 cells around the recipient
+	inv     float32
+	hide2   float32 // (Distance+Margin)^2
+	show2   float32 // Distance^2
+	players []player
+	spots   []spot
+	heads   []uint32 // first player of each bucket, or none
+	mask    uint32
+	active  []ID // the active ids, ascending
+	cands   []candidate
+	// mark[s] == stamp while s is shown to the recipient being evaluated (near reads it
+	// instead of searching the shown set for every candidate).
+	mark     []uint32
+	stamp    uint32
+	desired  []entry
+	scratch  []entry
+	lastEval time.Duration
+}
+
+// New returns an empty Manager.
+func New(cfg Config) (*Manager, error) {
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	nb := 1
+	for nb < 2*c.IDs {
+		nb <<= 1
+	}
+	m := &Manager{cfg: c, cell: c.Distance + c.Margin, players: make([]player, c.IDs), spots: make([]spot, c.IDs), heads: make([]uint32, nb),
+		mask: uint32(nb - 1), active: make([]ID, 0, c.IDs), mark: make([]uint32, c.IDs)}
+	m.inv = 1 / m.cell
+	m.hide2 = m.cell * m.cell
+	m.show2 = c.Distance * c.Distance
+	for i := range m.heads {
+		m.heads[i] = none
+	}
+	for i := range m.players {
+		m.spots[i].next, m.spots[i].prev = none, none
+	}
+	return m, nil
+}
+
+// Config returns the configuration with its defaults filled in.
+func (m *Manager) Config() Config { return m.cfg }
+
+// Sees reports whether subject is shown to recipient and its show went out.
+func (m *Manager) Sees(recipient, subject ID) bool {
+	if int(recipient) >= len(m.players) {
+		return false
+	}
+	sh := m.players[recipient].shown
+	i, ok := slices.BinarySearchFunc(sh, subject, func(e entry, id ID) int { return int(e.id) - int(id) })
+	return ok && sh[i].sent
+}
+
+// Shown appends the subjects shown to recipient (sent or owed), in ascending id.
+func (m *Manager) Shown(dst []ID, recipient ID) []ID {
+	if int(recipient) >= len(m.players) {
+		return dst
+	}
+	for _, e := range m.players[recipient].shown {
+		dst = append(dst, e.id)
+	}
+	return dst
+}
+
+// Seen appends the subjects recipient sees (shown, and the show went out), in ascending
+// id.
+func (m *Manager) Seen(dst []ID, recipient ID) []ID {
+	if int(recipient) >= len(m.players) {
+		return dst
+	}
+	for _, e := range m.players[recipient].shown {
+		if e.sent {
+			dst = append(dst, e.id)
+		}
+	}
+	return dst
+}
+
+// Owed appends the subjects shown to recipient whose show has not gone out yet, in
+// ascending id.
+func (m *Manager) Owed(dst []ID, recipient ID) []ID {
+	if int(recipient) >= len(m.players) {
+		return dst
+	}
+	for _, e := range m.players[recipient].shown {
+		if !e.sent {
+			dst = append(dst, e.id)
+		}
+	}
+	return dst
+}
+
+// Viewers appends the recipients subject is shown to and whose show went out, in no
+// particular order (the order is deterministic).
+func (m *Manager) Viewers(dst []ID, subject ID) []ID {
+	if int(subject) >= len(m.players) {
+		return dst
+	}
+	for _, r := range m.players[subject].viewers {
+		if m.Sees(r, subject) {
+			dst = append(dst, r)
+		}
+	}
+	return dst
+}
+
+// Sent records that subject's show went out to recipient; false when it is not shown.
+func (m *Manager) Sent(recipient, subject ID) bool {
+	if int(recipient) >= len(m.players) {
+		return false
+	}
+	sh := m.players[recipient].shown
+	i, ok := slices.BinarySearchFunc(sh, subject, func(e entry, id ID) int { return int(e.id) - int(id) })
+	if ok && !sh[i].sent {
+		sh[i].sent = true
+		m.players[recipient].owed--
+	}
+	return ok
+}
+
+// OwedCount is how many subjects shown to recipient still wait for their show to go out.
+func (m *Manager) OwedCount(recipient ID) int {
+	if int(recipient) >= len(m.players) {
+		return 0
+	}
+	return m.players[recipient].owed
+}
+
+func (m *Manager) cellOf(x, y float32) (int32, int32) {
+	return int32(math.Floor(float64(x * m.inv))), int32(math.Floor(float64(y * m.inv)))
+}
+
+func (m *Manager) hash(cx, cy int32) uint32 {
+	h := uint32(cx)*0x9E3779B1 ^ uint32(cy)*0x85EBCA77
+	h ^= h >> 15
+	return h & m.mask
+}
+
+// Place puts id at (x, y): a recipient's own position and where others see it. The first
+// Place of an id makes it active and evaluates it at once ([stream-join]): the changes
+// (shows to id, and shows of id to those within Distance with room) are appended to out.
+func (m *Manager) Place(now time.Duration, id ID, x, y float32, out []Change) ([]Change, error) {
+	if int(id) >= len(m.players) {
+		return out, fmt.Errorf("%w: %d", ErrBadID, id)
+	}
+	if !finite(x) || !finite(y) || abs(x) > MaxCoordinate || abs(y) > MaxCoordinate {
+		return out, fmt.Errorf("%w: (%v, %v)", ErrBadPosition, x, y)
+	}
+	p, sp := &m.players[id], &m.spots[id]
+	sp.x, sp.y = x, y
+	cx, cy := m.cellOf(x, y)
+	if p.placed && cx == sp.cx && cy == sp.cy {
+		return out, nil
+	}
+	if p.placed {
+		m.unlink(id)
+	}
+	sp.cx, sp.cy = cx, cy
+	m.link(id)
+	if p.placed {
+		return out, nil
+	}
+	p.placed = true
+	if !p.active {
+		p.active = true
+		i, _ := slices.BinarySearch(m.active, id)
+		m.active = slices.Insert(m.active, i, id)
+		p.due = m.nextDue(now, id)
+		out = m.evaluate(id, out)
+		out = m.joinOthers(id, out)
+	}
+	return out, nil
+}
+
+// Remove takes id out of the world: it is hidden from every recipient it was shown to
+// (the hides of the shows that went out are appended to out) and sees nobody.
+func (m *Manager) Remove(id ID, out []Change) []Change {
+	if int(id) >= len(m.players) || !m.players[id].active {
+		return out
+	}
+	p := &m.players[id]
+	for _, r := range p.viewers {
+		rp := &m.players[r]
+		i, ok := slices.BinarySearchFunc(rp.shown, id, func(e entry, id ID) int { return int(e.id) - int(id) })
+		if ok {
+			if rp.shown[i].sent {
+				out = append(out, Change{Recipient: r, Subject: id})
+			} else {
+				rp.owed--
+			}
+			rp.shown = slices.Delete(rp.shown, i, i+1)
+		}
+	}
+	p.viewers = p.viewers[:0]
+	for _, e := range p.shown {
+		m.dropViewer(e.id, e.vi)
+	}
+	p.shown = p.shown[:0]
+	p.owed = 0
+	if p.placed {
+		m.unlink(id)
+	}
+	p.active, p.placed = false, false
+	if i, ok := slices.BinarySearch(m.active, id); ok {
+		m.active = slices.Delete(m.active, i, i+1)
+	}
+	return out
+}
+
+// Evaluate re-evaluates every active recipient whose phase slot came due since the last
+// call ([stream-phase]) and appends the changes to out: the hides first, then the shows,
+// per recipient in ascending id.
+func (m *Manager) Evaluate(now time.Duration, out []Change) []Change {
+	for _, id := range m.active {
+		p := &m.players[id]
+		if now < p.due {
+			continue
+		}
+		p.due = m.nextDue(now, id)
+		out = m.evaluate(id, out)
+	}
+	return out
+}
+
+// nextDue is id's next evaluation after now: the next moment past now of the form
+// k*Every + Every*(id%Slots)/Slots.
+func (m *Manager) nextDue(now time.Duration, id ID) time.Duration {
+	every := m.cfg.Every
+	if every <= 0 {
+		return now
+	}
+	phase := every * time.Duration(int(id)%Slots) / Slots
+	k := (now - phase) / every
+	due := k*every + phase
+	for due <= now {
+		due += every
+	}
+	return due
+}
+
+func (m *Manager) link(id ID) {
+	p := &m.spots[id]
+	b := m.hash(p.cx, p.cy)
+	p.bucket = b
+	p.prev = none
+	p.next = m.heads[b]
+	if p.next != none {
+		m.spots[p.next].prev = uint32(id)
+	}
+	m.heads[b] = uint32(id)
+}
+
+func (m *Manager) unlink(id ID) {
+	p := &m.spots[id]
+	if p.prev != none {
+		m.spots[p.prev].next = p.next
+	} else {
+		m.heads[p.bucket] = p.next
+	}
+	if p.next != none {
+		m.spots[p.next].prev = p.prev
+	}
+	p.next, p.prev = none, none
+}
+
+// near appends to m.cands every placed player but id within reach of id (Distance for a
+// subject not shown to id, Distance+Margin for one shown), competing by its squared
+// distance less the margin's advantage of a shown one ([stream-cap]).
+func (m *Manager) near(id ID) {
+	p := &m.spots[id]
+	m.cands = m.cands[:0]
+	margin := m.cfg.Margin
+	for dy := int32(-1); dy <= 1; dy++ {
+		for dx := int32(-1); dx <= 1; dx++ {
+			cx, cy := p.cx+dx, p.cy+dy
+			for q := m.heads[m.hash(cx, cy)]; q != none; q = m.spots[q].next {
+				o := &m.spots[q]
+				if o.cx != cx || o.cy != cy || ID(q) == id {
+					continue
+				}
+				ex, ey := float64(o.x-p.x), float64(o.y-p.y)
+				d2 := float32(ex*ex + ey*ey)
+				if d2 > m.hide2 {
+					continue
+				}
+				shown := m.mark[q] == m.stamp
+				if !shown && d2 > m.show2 {
+					continue
+				}
+				rank := d2
+				if shown && margin > 0 {
+					d := float32(math.Sqrt(float64(d2))) - margin
+					rank = d * abs(d) // keeps the order of signed distances
+				}
+				m.cands = append(m.cands, candidate{d2: rank, id: ID(q)})
+			}
+		}
+	}
+}
+
+// evaluate recomputes id's shown set and appends the changes.
+func (m *Manager) evaluate(id ID, out []Change) []Change {
+	p := &m.players[id]
+	if !p.placed {
+		return out
+	}
+	m.stamp++
+	if m.stamp == 0 { // wrapped: forget every old mark
+		clear(m.mark)
+		m.stamp = 1
+	}
+	for _, e := range p.shown {
+		m.mark[e.id] = m.stamp
+	}
+	m.near(id)
+	if len(m.cands) > m.cfg.Cap {
+		selectNearest(m.cands, m.cfg.Cap)
+		m.cands = m.cands[:m.cfg.Cap]
+	}
+	if len(m.cands) == len(p.shown) {
+		same := true
+		for _, c := range m.cands {
+			if m.mark[c.id] != m.stamp {
+				same = false
+				break
+			}
+		}
+		if same {
+			return out // the set stands (the common case): nothing to merge
+		}
+	}
+	m.desired = m.desired[:0]
+	for _, c := range m.cands {
+		m.desired = append(m.desired, entry{id: c.id})
+	}
+	slices.SortFunc(m.desired, func(a, b entry) int { return int(a.id) - int(b.id) })
+	// Merge the old set (p.shown) with the desired one: hides of those that left, then
+	// shows of those that came.
+	old := p.shown
+	m.scratch = m.scratch[:0]
+	i, j := 0, 0
+	for i < len(old) || j < len(m.desired) {
+		switch {
+		case j == len(m.desired) || i < len(old) && old[i].id < m.desired[j].id:
+			if old[i].sent {
+				out = append(out, Change{Recipient: id, Subject: old[i].id})
+			}
+			m.dropViewer(old[i].id, old[i].vi)
+			i++
+		case i == len(old) || m.desired[j].id < old[i].id:
+			j++
+		default:
+			m.scratch = append(m.scratch, old[i])
+			i++
+			j++
+		}
+	}
+	// Now the shows, in ascending id.
+	k := 0
+	merged := m.desired // reuse: build the new set into p.shown from scratch and desired
+	n := 0
+	for _, d := range merged {
+		for k < len(m.scratch) && m.scratch[k].id < d.id {
+			k++
+		}
+		if k < len(m.scratch) && m.scratch[k].id == d.id {
+			merged[n] = m.scratch[k]
+		} else {
+			merged[n] = entry{id: d.id, vi: int32(len(m.players[d.id].viewers))}
+			out = append(out, Change{Recipient: id, Subject: d.id, Show: true})
+			m.players[d.id].viewers = append(m.players[d.id].viewers, id)
+		}
+		n++
+	}
+	p.shown = append(p.shown[:0], merged[:n]...)
+	p.owed = 0
+	for _, e := range p.shown {
+		if !e.sent {
+			p.owed++
+		}
+	}
+	return out
+}
+
+// joinOthers shows the newly placed id to every placed recipient within Distance that
+// has room under its Cap ([stream-join]).
+func (m *Manager) joinOthers(id ID, out []Change) []Change {
+	p, sp := &m.players[id], &m.spots[id]
+	for dy := int32(-1); dy <= 1; dy++ {
+		for dx := int32(-1); dx <= 1; dx++ {
+			cx, cy := sp.cx+dx, sp.cy+dy
+			for q := m.heads[m.hash(cx, cy)]; q != none; q = m.spots[q].next {
+				qs, o := &m.spots[q], &m.players[q]
+				if qs.cx != cx || qs.cy != cy || ID(q) == id || len(o.shown) >= m.cfg.Cap {
+					continue
+				}
+				ex, ey := float64(qs.x-sp.x), float64(qs.y-sp.y)
+				if float32(ex*ex+ey*ey) > m.show2 {
+					continue
+				}
+				i, ok := slices.BinarySearchFunc(o.shown, id, func(e entry, id ID) int { return int(e.id) - int(id) })
+				if ok {
+					continue
+				}
+				o.shown = slices.Insert(o.shown, i, entry{id: id, vi: int32(len(p.viewers))})
+				o.owed++
+				p.viewers = append(p.viewers, ID(q))
+				out = append(out, Change{Recipient: ID(q), Subject: id, Show: true})
+			}
+		}
+	}
+	return out
+}
+
+// dropViewer removes the viewer at index vi of subject's viewers: the last one takes its
+// place, and that viewer's entry of subject learns its new index.
+func (m *Manager) dropViewer(subject ID, vi int32) {
+	v := m.players[subject].viewers
+	last := int32(len(v) - 1)
+	if vi < last {
+		moved := v[last]
+		v[vi] = moved
+		sh := m.players[moved].shown
+		if i, ok := slices.BinarySearchFunc(sh, subject, func(e entry, id ID) int { return int(e.id) - int(id) }); ok {
+			sh[i].vi = vi
+		}
+	}
+	m.players[subject].viewers = v[:last]
+}
+
+func finite(f float32) bool { return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) }
+
+func abs(f float32) float32 {
+	if f < 0 {
+		return -f
+	}
+	return f
+}
+
+// closer orders candidates by distance, then by id: a total order, so the selection is
+// deterministic.
+func closer(a, b candidate) bool {
+	return a.d2 < b.d2 || a.d2 == b.d2 && a.id < b.id
+}
+
+// selectNearest moves the k nearest candidates (by closer) to c[:k], in no order, in
+// linear expected time (a quickselect with a median-of-three pivot; deterministic).
+func selectNearest(c []candidate, k int) {
+	lo, hi := 0, len(c)-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		// Median of three to c[hi] as the pivot.
+		if closer(c[mid], c[lo]) {
+			c[mid], c[lo] = c[lo], c[mid]
+		}
+		if closer(c[hi], c[lo]) {
+			c[hi], c[lo] = c[lo], c[hi]
+		}
+		if closer(c[mid], c[hi]) {
+			c[mid], c[hi] = c[hi], c[mid]
+		}
+		pivot := c[hi]
+		store := lo
+		for i := lo; i < hi; i++ {
+			if closer(c[i], pivot) {
+				c[i], c[store] = c[store], c[i]
+				store++
+			}
+		}
+		c[store], c[hi] = c[hi], c[store]
+		switch {
+		case store == k || store == k-1:
+			return
+		case store < k:
+			lo = store + 1
+		default:
+			hi = store - 1
+		}
+	}
+}
