@@ -604,19 +604,38 @@ func crossChecks(with, base *crossRun) []string {
 	if st := with.w.Stats(); st.RecordEventsDropped > 0 {
 		fail("%d events of the records dropped", st.RecordEventsDropped)
 	}
-	for id := range PlayerID(crossHonest) {
-		var hit float32
-		killed := false
-		for _, e := range with.events {
-			switch {
-			case e.Kind == EventPlayerDamage && e.Player == id && e.Other == crossHostile:
-				hit += e.Deducted
-			case e.Kind == EventStealthKill && e.Player == id && e.Other == crossHostile,
-				e.Kind == EventPlayerDeath && e.Player == id && e.Other == crossHostile,
-				e.Kind == EventVehicleExploded && (e.Player == crossHostile || e.Other == crossHostile) && e.Vehicle == 0 && id == 0:
-				killed = true
+	// A player the hostile hurt or killed by a rule plays differently from then on (a dead
+	// shooter does not shoot), so what it does to the others may differ too: whoever it
+	// hurt in either run is explained by the same rule, and so on down the chain.
+	hostileHit := map[PlayerID]float32{}
+	hostileKilled := map[PlayerID]bool{}
+	for _, e := range with.events {
+		switch {
+		case e.Kind == EventPlayerDamage && e.Other == crossHostile:
+			hostileHit[e.Player] += e.Deducted
+		case e.Kind == EventStealthKill && e.Other == crossHostile,
+			e.Kind == EventPlayerDeath && e.Other == crossHostile:
+			hostileKilled[e.Player] = true
+		case e.Kind == EventVehicleExploded && (e.Player == crossHostile || e.Other == crossHostile) && e.Vehicle == 0:
+			hostileKilled[0] = true
+		}
+	}
+	knockOn := map[PlayerID]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, run := range []*crossRun{with, base} {
+			for _, e := range run.events {
+				if e.Kind != EventPlayerDamage || knockOn[e.Player] || e.Player == e.Other {
+					continue
+				}
+				if by := e.Other; by < crossHostile && (hostileHit[by] > 0 || hostileKilled[by] || knockOn[by]) {
+					knockOn[e.Player], changed = true, true
+				}
 			}
 		}
+	}
+	for id := range PlayerID(crossHonest) {
+		hit, killed := hostileHit[id], hostileKilled[id] || knockOn[id]
 		g1, _ := with.w.Generation(id)
 		g2, _ := base.w.Generation(id)
 		a1, a2 := with.w.Alive(id), base.w.Alive(id)
@@ -627,7 +646,7 @@ func crossChecks(with, base *crossRun) []string {
 			continue // its own play diverged, by a rule
 		}
 		if hit == 0 && killed {
-			continue // a counted death whose commit is still waiting
+			continue // a counted death whose commit is still waiting, or hurt by one the hostile hurt
 		}
 		v1, _ := with.w.Vitals(id)
 		v2, _ := base.w.Vitals(id)
