@@ -17,7 +17,7 @@ import (
 
 // massPlayers is how many players TestStreamMassRespawnQueuesAtMostCapEdgesPerLane kills
 // and respawns at once; -refserver.mass 10000 runs the 10,000 of a full streaming world
-// (about 20 s on this 2-core box).
+// (about 5 s on this 2-core box).
 var massPlayers = flag.Int("refserver.mass", 1000, "players of the mass respawn test (at most MaxPlayers)")
 
 // Rule [stream-edges]: each connection is shown at most Cap others, the nearest first, so a
