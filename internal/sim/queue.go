@@ -28,16 +28,20 @@ const (
 	slotFirstCap = 16
 )
 
-// event is one scheduled happening: a function to call, or (fn nil) the delivery of a
-// datagram over the link numbered link, whose record lies at off in its slot's bytes. At
-// 32 bytes, two events share a cache line.
+// event is one scheduled happening: the delivery of a datagram over the link numbered ref,
+// whose record lies at off in its slot's bytes, or (off is funcEvent) a call of the
+// function the simulator keeps under the number ref. An event holds no pointer, so the
+// slots' arrays are memory the garbage collector never scans and storing an event needs
+// no write barrier; at 24 bytes, eight events fill three cache lines.
 type event struct {
-	at   time.Duration
-	id   uint64
-	fn   func()
-	link uint32
-	off  uint32
+	at  time.Duration
+	id  uint64
+	ref uint32
+	off uint32
 }
+
+// funcEvent is the off of an event that calls a function.
+const funcEvent = ^uint32(0)
 
 // A delivery's record, in the bytes of its slot: the link's send sequence number of the
 // datagram (8 bytes), its length (4 bytes), the datagram.
@@ -236,7 +240,7 @@ func (q *queue) take(h int64) (e event, seq uint64, datagram []byte) {
 	}
 	sl := &q.slots[h&wheelMask]
 	e = sl.ev[q.pos]
-	if e.fn == nil {
+	if e.off != funcEvent {
 		rec := sl.data[e.off:]
 		seq = binary.LittleEndian.Uint64(rec)
 		n := binary.LittleEndian.Uint32(rec[8:])
@@ -275,7 +279,7 @@ func (q *queue) advance(s int64) {
 		}
 		fe := q.far.pop()
 		sl := q.slot(fs)
-		if fe.fn == nil {
+		if fe.off != funcEvent {
 			fe.off = uint32(len(sl.data))
 			sl.data = append(sl.data, fe.rec...)
 		}

@@ -37,6 +37,10 @@ type Sim struct {
 	nextID uint64
 	rng    *rand.Rand
 	links  []*link // every network link, by number (deliveries name theirs)
+	// fns holds the functions of the queued events that call one, by number (the event
+	// names its number); free lists the numbers of the spent ones, for reuse.
+	fns  []func()
+	free []uint32
 }
 
 // New returns a simulator at time zero whose randomness derives from seed.
@@ -62,7 +66,18 @@ func (s *Sim) Stream(stream uint64) *rand.Rand {
 
 // At schedules fn to run at virtual time t. A time in the past runs at the current time,
 // after the events already due.
-func (s *Sim) At(t time.Duration, fn func()) { s.schedule(event{at: t, fn: fn}) }
+func (s *Sim) At(t time.Duration, fn func()) {
+	var ref uint32
+	if k := len(s.free); k > 0 {
+		ref = s.free[k-1]
+		s.free = s.free[:k-1]
+		s.fns[ref] = fn
+	} else {
+		ref = uint32(len(s.fns))
+		s.fns = append(s.fns, fn)
+	}
+	s.schedule(event{at: t, ref: ref, off: funcEvent})
+}
 
 // schedule queues e at e.at (at the current time if that is past) after every event
 // already queued for the same time.
@@ -79,7 +94,7 @@ func (s *Sim) schedule(e event) {
 // copy of datagram.
 func (s *Sim) scheduleDelivery(d time.Duration, l *link, seq uint64, datagram []byte) {
 	s.nextID++
-	s.queue.pushDelivery(event{at: s.now + d, id: s.nextID, link: l.num}, seq, datagram)
+	s.queue.pushDelivery(event{at: s.now + d, id: s.nextID, ref: l.num}, seq, datagram)
 }
 
 // addLink numbers l among the links of the simulator's networks.
@@ -133,10 +148,13 @@ func (s *Sim) RunUntil(t time.Duration) {
 func (s *Sim) run(h int64) {
 	e, seq, datagram := s.queue.take(h)
 	s.now = e.at
-	if e.fn != nil {
-		e.fn()
+	if e.off == funcEvent {
+		fn := s.fns[e.ref]
+		s.fns[e.ref] = nil
+		s.free = append(s.free, e.ref)
+		fn()
 	} else {
-		s.links[e.link].deliver(seq, datagram)
+		s.links[e.ref].deliver(seq, datagram)
 	}
 	s.queue.recycle()
 }
