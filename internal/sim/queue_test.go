@@ -225,6 +225,26 @@ func TestHandlerBytesAreItsOwnDuringTheCall(t *testing.T) {
 	require.Equal(t, [][]byte{{1, 2, 3, 4}, {1, 2, 3, 4}}, got)
 }
 
+// TestRadixSortOrdersByTimeThenPlace sorts slots' keys (many events at the same times,
+// built in place order) by radixSort: the result is the keys sorted as integers, which is
+// the order by (time, place).
+func TestRadixSortOrdersByTimeThenPlace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var scratch []uint64
+	for _, n := range []int{radixMin, 1000, 5000} {
+		for _, times := range []int{1, 7, 1 << slotShift} {
+			keys := make([]uint64, n)
+			for i := range keys {
+				keys[i] = uint64(rng.IntN(times))<<placeBits | uint64(i*37)
+			}
+			want := slices.Clone(keys)
+			slices.Sort(want)
+			scratch = radixSort(keys, scratch)
+			require.Equal(t, want, keys, "%d keys over %d times", n, times)
+		}
+	}
+}
+
 // BenchmarkQueue schedules and runs events the way a 200-player match loads the queue
 // (about 250,000 in flight, each due 100 to 330 ms ahead, each run scheduling the next),
 // after a warm-up: the timing wheel against the reference heap, in one run.

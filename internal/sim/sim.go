@@ -76,25 +76,18 @@ func (s *Sim) At(t time.Duration, fn func()) {
 		ref = uint32(len(s.fns))
 		s.fns = append(s.fns, fn)
 	}
-	s.schedule(event{at: t, ref: ref, off: funcEvent})
-}
-
-// schedule queues e at e.at (at the current time if that is past) after every event
-// already queued for the same time.
-func (s *Sim) schedule(e event) {
-	if e.at < s.now {
-		e.at = s.now
+	if t < s.now {
+		t = s.now
 	}
 	s.nextID++
-	e.id = s.nextID
-	s.queue.push(e)
+	s.queue.push(t, s.nextID, ref)
 }
 
 // scheduleDelivery queues, d from now, the delivery of the seq-th datagram of link l: a
 // copy of datagram.
 func (s *Sim) scheduleDelivery(d time.Duration, l *link, seq uint64, datagram []byte) {
 	s.nextID++
-	s.queue.pushDelivery(event{at: s.now + d, id: s.nextID, ref: l.num}, seq, datagram)
+	s.queue.pushDelivery(s.now+d, s.nextID, l.num, seq, datagram)
 }
 
 // addLink numbers l among the links of the simulator's networks.
@@ -134,7 +127,7 @@ func (s *Sim) Step() bool {
 func (s *Sim) RunUntil(t time.Duration) {
 	for {
 		h, ok := s.queue.head()
-		if !ok || s.queue.peek(h).at > t {
+		if !ok || s.queue.peek(h) > t {
 			break
 		}
 		s.run(h)
@@ -148,7 +141,7 @@ func (s *Sim) RunUntil(t time.Duration) {
 func (s *Sim) run(h int64) {
 	e, seq, datagram := s.queue.take(h)
 	s.now = e.at
-	if e.off == funcEvent {
+	if e.fn {
 		fn := s.fns[e.ref]
 		s.fns[e.ref] = nil
 		s.free = append(s.free, e.ref)
