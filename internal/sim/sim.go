@@ -15,10 +15,14 @@
 //
 // Scale: the queue is a timing wheel (slots of about a millisecond, each sorted once when
 // it comes due, in front of a heap for what lies more than a second ahead), and a datagram
-// costs no allocation: its bytes are copied beside the other datagrams due in the same
-// slot, into memory reused once the slot is spent, and handed to the handler for the call
-// only. What a datagram still costs is mostly the memory it touches: with hundreds of
-// thousands in flight, a copy into a slot misses the caches.
+// costs no allocation: an event is a record written at the end of its slot's bytes (the
+// datagram copied into it, beside the other datagrams due in the same slot, in memory
+// reused once the slot is spent), and the datagram is handed to the handler for the call
+// only. Events hold no pointer (a timer names its function by number), so the garbage
+// collector never scans the queue. A slot's events are ordered when it comes due by keys
+// of (time, place), radix-sorted on the time. What a datagram still costs is mostly the
+// memory it touches: with hundreds of thousands in flight, writing one into its slot and
+// reading it back miss the caches.
 //
 // A Sim is not safe for concurrent use; it never starts a goroutine and never reads the
 // wall clock.
