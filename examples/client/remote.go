@@ -52,6 +52,9 @@ type remoteTable struct {
 	list []Remote
 }
 
+// A place in at is a uint16: MaxRemotes must stay below 2^16 (the index is 0 only then).
+var _ = [1]struct{}{}[MaxRemotes>>16]
+
 // get returns the copy of player, or nil. The pointer is valid until the next add or remove.
 func (t *remoteTable) get(player wire.PlayerID) *Remote {
 	if int(player) < len(t.at) {
