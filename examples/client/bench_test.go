@@ -55,6 +55,44 @@ func BenchmarkReceiveRemotePlayerSync(b *testing.B) {
 	}
 }
 
+// BenchmarkReceiveFramesOf199 is a client of a 200-player match receiving the relayed
+// frames of the 199 others in turn, each op one frame (of the next player) encoded and
+// received: the copy it updates is found by the player's id among 199.
+func BenchmarkReceiveFramesOf199(b *testing.B) {
+	const others = 199
+	c, srv, now := benchClient(b, nil)
+	frames := make([]wire.RemotePlayerSync, 0, others)
+	for i := range wire.PlayerID(others + 1) {
+		if i == selfID {
+			continue
+		}
+		_, _ = srv.Queue(now, &wire.PlayerShow{Player: i, PlayerToken: uint32(i) + 1000, DeathEpoch: 2, Alive: true, Health: 100, Vehicle: wire.NoVehicle})
+		_ = srv.Flush(now, func(d []byte) { _ = c.Receive(now, d) })
+		frames = append(frames, wire.RemotePlayerSync{Player: i, DeathEpoch: 2, Alive: true, Health: 80, Armor: 10,
+			Stamp: wire.Stamp{Rev: 1}, Position: wire.Vec3{X: float32(i), Y: 2, Z: 3}, Vehicle: wire.NoVehicle})
+	}
+	if n := len(c.AppendRemotes(nil)); n != others {
+		b.Fatalf("%d copies, want %d", n, others)
+	}
+	buf := make([]byte, 0, wire.MaxSize)
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		f := &frames[i]
+		if i++; i == others {
+			i = 0
+		}
+		f.SyncSeq++
+		buf, _ = f.Append(buf[:0])
+		if err := c.Receive(now, buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if c.Counters().FramesApplied < others {
+		b.Fatal("frames not applied")
+	}
+}
+
 type hitWorld struct{}
 
 func (hitWorld) Trace(wire.PlayerID, Shot, Pose) (int, uint8) { return 1, wire.BodyTorso }

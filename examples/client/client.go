@@ -290,7 +290,7 @@ type Client struct {
 
 	// the others
 	tracker teams.Tracker
-	remotes map[wire.PlayerID]*Remote
+	remotes remoteTable
 	effects [MaxEffects]effect
 	frozen  [1 << 10]uint64 // one bit per vehicle id
 
@@ -344,7 +344,6 @@ func New(cfg Config) (*Client, error) {
 		id:         wire.NoPlayer,
 		propsRev:   cfg.FirstPropertiesRev,
 		mult:       wire.DamageMultipliers{Melee: 1, Fire: 1, Spray: 1, Extinguisher: 1, Explosion: 1, PredatorGun: 1},
-		remotes:    make(map[wire.PlayerID]*Remote),
 		veh:        seatState{vehicle: wire.NoVehicle},
 		lives:      ring.New[Life](MaxLifeLog),
 		reportLog:  ring.New[ReportEntry](MaxReportLog),

@@ -305,7 +305,7 @@ func (c *Client) Strike(now time.Duration, victim wire.PlayerID) (Action, error)
 	if v := c.canAct(now); v != Acted {
 		return c.refuse(v)
 	}
-	r := c.remotes[victim]
+	r := c.remotes.get(victim)
 	if r == nil || !r.Copy.Alive || victim == c.id {
 		return c.refuse(NoVictim)
 	}
@@ -344,7 +344,7 @@ func (c *Client) StealthKill(now time.Duration, victim wire.PlayerID) (Action, e
 	if int(knife) >= inventory.NumWeapons || !c.table[knife].StealthKill {
 		return c.refuse(WrongKind)
 	}
-	r := c.remotes[victim]
+	r := c.remotes.get(victim)
 	if r == nil || !r.Copy.Alive || victim == c.id {
 		return c.refuse(NoVictim)
 	}

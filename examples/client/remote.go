@@ -42,9 +42,58 @@ type Remote struct {
 	Relayed bool
 }
 
+// remoteTable holds the client's copies: their values side by side in list (at most
+// MaxRemotes), found by player id through at, which holds a copy's place in list plus one
+// (0: no copy). at grows to the largest id shown, so it is bounded by the id space (65,536
+// entries of 2 bytes); a relayed frame costs two loads and no hashing.
+type remoteTable struct {
+	at   []uint16
+	ids  []wire.PlayerID // the id of each copy in list
+	list []Remote
+}
+
+// A place in at is a uint16: MaxRemotes must stay below 2^16 (the index is 0 only then).
+var _ = [1]struct{}{}[MaxRemotes>>16]
+
+// get returns the copy of player, or nil. The pointer is valid until the next add or remove.
+func (t *remoteTable) get(player wire.PlayerID) *Remote {
+	if int(player) < len(t.at) {
+		if i := t.at[player]; i != 0 {
+			return &t.list[i-1]
+		}
+	}
+	return nil
+}
+
+// len returns the number of copies.
+func (t *remoteTable) len() int { return len(t.list) }
+
+// add makes an empty copy of player, which has none (the caller checks MaxRemotes).
+func (t *remoteTable) add(player wire.PlayerID) *Remote {
+	if int(player) >= len(t.at) {
+		t.at = append(t.at, make([]uint16, int(player)+1-len(t.at))...)
+	}
+	t.list = append(t.list, Remote{})
+	t.ids = append(t.ids, player)
+	t.at[player] = uint16(len(t.list))
+	return &t.list[len(t.list)-1]
+}
+
+// remove drops the copy of player, which has one: the last copy takes its place.
+func (t *remoteTable) remove(player wire.PlayerID) {
+	i, last := int(t.at[player])-1, len(t.list)-1
+	if i != last {
+		t.list[i], t.ids[i] = t.list[last], t.ids[last]
+		t.at[t.ids[i]] = uint16(i + 1)
+	}
+	t.list[last] = Remote{}
+	t.list, t.ids = t.list[:last], t.ids[:last]
+	t.at[player] = 0
+}
+
 // Remote returns the client's copy of player, and whether it has one.
 func (c *Client) Remote(player wire.PlayerID) (Remote, bool) {
-	r := c.remotes[player]
+	r := c.remotes.get(player)
 	if r == nil {
 		return Remote{}, false
 	}
@@ -54,9 +103,7 @@ func (c *Client) Remote(player wire.PlayerID) (Remote, bool) {
 // AppendRemotes appends the ids of the players the client has a copy of, ascending.
 func (c *Client) AppendRemotes(dst []wire.PlayerID) []wire.PlayerID {
 	start := len(dst)
-	for id := range c.remotes {
-		dst = append(dst, id)
-	}
+	dst = append(dst, c.remotes.ids...)
 	slices.Sort(dst[start:])
 	return dst
 }
@@ -67,14 +114,13 @@ func (c *Client) onPlayerShow(m *wire.PlayerShow) {
 	if c.welcomed && m.Player == c.id {
 		return
 	}
-	r := c.remotes[m.Player]
+	r := c.remotes.get(m.Player)
 	if r == nil {
-		if len(c.remotes) >= MaxRemotes {
+		if c.remotes.len() >= MaxRemotes {
 			c.counters.EdgesIgnored++
 			return
 		}
-		r = new(Remote)
-		c.remotes[m.Player] = r
+		r = c.remotes.add(m.Player)
 	} else if r.Copy.Token != lifecycle.Token(m.PlayerToken) {
 		// Another connection on the same id: nothing of the departed player's relation
 		// may judge the new one's damage.
@@ -100,12 +146,12 @@ func (c *Client) onPlayerShow(m *wire.PlayerShow) {
 // onPlayerHide removes the copy of the connection the hide names; a hide of a departed
 // connection never removes a new player on its id.
 func (c *Client) onPlayerHide(m *wire.PlayerHide) {
-	r := c.remotes[m.Player]
+	r := c.remotes.get(m.Player)
 	if r == nil || r.Copy.Token != lifecycle.Token(m.PlayerToken) {
 		c.counters.EdgesIgnored++
 		return
 	}
-	delete(c.remotes, m.Player)
+	c.remotes.remove(m.Player)
 	c.tracker.Forget(m.Player)
 	c.counters.Hides++
 }
@@ -113,7 +159,7 @@ func (c *Client) onPlayerHide(m *wire.PlayerHide) {
 // onPlayerWasted lays the copy down in the pose of the edge, if the edge is about the
 // copy's connection and life (lifecycle.Copy.ApplyWasted).
 func (c *Client) onPlayerWasted(m *wire.PlayerWasted) {
-	r := c.remotes[m.Player]
+	r := c.remotes.get(m.Player)
 	if r == nil {
 		c.counters.EdgesIgnored++
 		return
@@ -129,7 +175,7 @@ func (c *Client) onPlayerWasted(m *wire.PlayerWasted) {
 // onPlayerSpawned rebuilds the copy alive at the spawn point in the new life, with the
 // edge's sync_seq as the barrier below which late frames of the old life are dropped.
 func (c *Client) onPlayerSpawned(m *wire.PlayerSpawned) {
-	r := c.remotes[m.Player]
+	r := c.remotes.get(m.Player)
 	if r == nil {
 		c.counters.EdgesIgnored++
 		return
@@ -158,7 +204,7 @@ func (c *Client) edge(v lifecycle.EdgeVerdict) {
 // and not below its barrier.
 func (c *Client) onRemotePlayerSync(m *wire.RemotePlayerSync) {
 	c.observe(m.Player, m.Stamp)
-	r := c.remotes[m.Player]
+	r := c.remotes.get(m.Player)
 	if r == nil || !r.Copy.AcceptFrame(lifecycle.Stamp{Alive: m.Alive, Gen: lifecycle.Generation(m.DeathEpoch),
 		Seq: m.SyncSeq, Health: m.Health}) {
 		c.counters.FramesDropped++

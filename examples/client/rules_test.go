@@ -742,6 +742,36 @@ func TestHideOfADepartedConnectionKeepsTheNewPlayerOnItsID(t *testing.T) {
 	require.Empty(t, h.c.AppendRemotes(nil))
 }
 
+// TestHideKeepsEveryOtherCopy hides one copy among several (the client keeps its copies
+// side by side and fills the hidden one's place): every other copy keeps its own state and
+// frames, and the hidden id can be shown again.
+func TestHideKeepsEveryOtherCopy(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.join()
+	for _, id := range []wire.PlayerID{8, 3, 900, 5} {
+		h.send(show(id, uint32(id)*10, 1, 100))
+		h.send(&wire.RemotePlayerSync{Player: id, SyncSeq: 101, DeathEpoch: 1, Alive: true, Health: float32(10 + id%50), Position: wire.Vec3{X: float32(id)}})
+	}
+	h.send(&wire.PlayerHide{Player: 8, PlayerToken: 80})
+	require.Equal(t, []wire.PlayerID{3, 5, 900}, h.c.AppendRemotes(nil))
+	for _, id := range []wire.PlayerID{3, 900, 5} {
+		r, ok := h.c.Remote(id)
+		require.True(t, ok, "copy of %d", id)
+		require.Equal(t, lifecycle.Token(uint32(id)*10), r.Copy.Token, "copy of %d", id)
+		require.Equal(t, wire.Vec3{X: float32(id)}, r.Position, "copy of %d", id)
+	}
+	_, ok := h.c.Remote(8)
+	require.False(t, ok)
+	h.send(&wire.RemotePlayerSync{Player: 5, SyncSeq: 102, DeathEpoch: 1, Alive: true, Health: 40, Position: wire.Vec3{X: 55}})
+	r, _ := h.c.Remote(5)
+	require.Equal(t, wire.Vec3{X: 55}, r.Position)
+	h.send(show(8, 81, 2, 300))
+	r, ok = h.c.Remote(8)
+	require.True(t, ok)
+	require.Equal(t, lifecycle.Token(81), r.Copy.Token)
+	require.Equal(t, []wire.PlayerID{3, 5, 8, 900}, h.c.AppendRemotes(nil))
+}
+
 func TestNewConnectionOnAnIDForgetsTheOldRelation(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.join()

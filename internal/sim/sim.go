@@ -15,10 +15,14 @@
 //
 // Scale: the queue is a timing wheel (slots of about a millisecond, each sorted once when
 // it comes due, in front of a heap for what lies more than a second ahead), and a datagram
-// costs no allocation: its bytes are copied beside the other datagrams due in the same
-// slot, into memory reused once the slot is spent, and handed to the handler for the call
-// only. What a datagram still costs is mostly the memory it touches: with hundreds of
-// thousands in flight, a copy into a slot misses the caches.
+// costs no allocation: an event is a record written at the end of its slot's bytes (the
+// datagram copied into it, beside the other datagrams due in the same slot, in memory
+// reused once the slot is spent), and the datagram is handed to the handler for the call
+// only. Events hold no pointer (a timer names its function by number), so the garbage
+// collector never scans the queue. A slot's events are ordered when it comes due by keys
+// of (time, place), radix-sorted on the time. What a datagram still costs is mostly the
+// memory it touches: with hundreds of thousands in flight, writing one into its slot and
+// reading it back miss the caches.
 //
 // A Sim is not safe for concurrent use; it never starts a goroutine and never reads the
 // wall clock.
@@ -37,6 +41,10 @@ type Sim struct {
 	nextID uint64
 	rng    *rand.Rand
 	links  []*link // every network link, by number (deliveries name theirs)
+	// fns holds the functions of the queued events that call one, by number (the event
+	// names its number); free lists the numbers of the spent ones, for reuse.
+	fns  []func()
+	free []uint32
 }
 
 // New returns a simulator at time zero whose randomness derives from seed.
@@ -62,24 +70,28 @@ func (s *Sim) Stream(stream uint64) *rand.Rand {
 
 // At schedules fn to run at virtual time t. A time in the past runs at the current time,
 // after the events already due.
-func (s *Sim) At(t time.Duration, fn func()) { s.schedule(event{at: t, fn: fn}) }
-
-// schedule queues e at e.at (at the current time if that is past) after every event
-// already queued for the same time.
-func (s *Sim) schedule(e event) {
-	if e.at < s.now {
-		e.at = s.now
+func (s *Sim) At(t time.Duration, fn func()) {
+	var ref uint32
+	if k := len(s.free); k > 0 {
+		ref = s.free[k-1]
+		s.free = s.free[:k-1]
+		s.fns[ref] = fn
+	} else {
+		ref = uint32(len(s.fns))
+		s.fns = append(s.fns, fn)
+	}
+	if t < s.now {
+		t = s.now
 	}
 	s.nextID++
-	e.id = s.nextID
-	s.queue.push(e)
+	s.queue.push(t, s.nextID, ref)
 }
 
 // scheduleDelivery queues, d from now, the delivery of the seq-th datagram of link l: a
 // copy of datagram.
 func (s *Sim) scheduleDelivery(d time.Duration, l *link, seq uint64, datagram []byte) {
 	s.nextID++
-	s.queue.pushDelivery(event{at: s.now + d, id: s.nextID, link: l.num}, seq, datagram)
+	s.queue.pushDelivery(s.now+d, s.nextID, l.num, seq, datagram)
 }
 
 // addLink numbers l among the links of the simulator's networks.
@@ -119,7 +131,7 @@ func (s *Sim) Step() bool {
 func (s *Sim) RunUntil(t time.Duration) {
 	for {
 		h, ok := s.queue.head()
-		if !ok || s.queue.peek(h).at > t {
+		if !ok || s.queue.peek(h) > t {
 			break
 		}
 		s.run(h)
@@ -133,10 +145,13 @@ func (s *Sim) RunUntil(t time.Duration) {
 func (s *Sim) run(h int64) {
 	e, seq, datagram := s.queue.take(h)
 	s.now = e.at
-	if e.fn != nil {
-		e.fn()
+	if e.fn {
+		fn := s.fns[e.ref]
+		s.fns[e.ref] = nil
+		s.free = append(s.free, e.ref)
+		fn()
 	} else {
-		s.links[e.link].deliver(seq, datagram)
+		s.links[e.ref].deliver(seq, datagram)
 	}
 	s.queue.recycle()
 }

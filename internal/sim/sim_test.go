@@ -165,3 +165,28 @@ func TestFilterDecidesTheFateOfChosenDatagrams(t *testing.T) {
 	require.Equal(t, 1, st.Lost)
 	require.Equal(t, 1, st.Duplicated)
 }
+
+// TestTimersAndDeliveriesDueTogetherRunInScheduleOrder schedules timers and deliveries due
+// at the same instants, in the ring and beyond its reach (a link slower than the ring is
+// long): they run in the order they were scheduled, whatever their kind.
+func TestTimersAndDeliveriesDueTogetherRunInScheduleOrder(t *testing.T) {
+	for _, delay := range []time.Duration{4 * time.Millisecond, 3 * time.Second} {
+		s := New(1)
+		n, err := NewNetwork(s, LinkConfig{Delay: delay})
+		require.NoError(t, err)
+		var got []string
+		n.Attach(2, func(_ NodeID, b []byte) { got = append(got, string(b)) })
+		due := time.Millisecond + delay
+		s.At(time.Millisecond, func() {
+			s.At(due, func() { got = append(got, "a") })
+			n.Send(1, 2, []byte("b"))
+			s.At(due, func() { got = append(got, "c") })
+			n.Send(1, 2, []byte("d"))
+			n.Send(1, 2, []byte("e"))
+			s.At(due-1, func() { got = append(got, "first") })
+			s.At(due+1, func() { got = append(got, "last") })
+		})
+		s.RunUntil(due + time.Second)
+		require.Equal(t, []string{"first", "a", "b", "c", "d", "e", "last"}, got, "link delay %v", delay)
+	}
+}
