@@ -62,7 +62,6 @@ type crossRun struct {
 	step     int
 	scratch  []byte
 	dec      wire.Decoder
-	before   refserver.Stats
 }
 
 type crossPos struct {
@@ -225,6 +224,7 @@ func (r *crossRun) send(b []byte) {
 	for v := range uint16(3) {
 		vpos[v], _, _ = refserver.VehicleOf(r.w, v)
 	}
+	before := r.w.Stats()
 	_ = r.h.SendBytes(b)
 	st := r.w.Stats()
 	if pos, veh, seat, ok := refserver.FrameOf(r.w, crossHostile); ok {
@@ -246,12 +246,10 @@ func (r *crossRun) send(b []byte) {
 			}
 		}
 	}
-	if st.Shots == r.before.Shots && st.Frames == r.before.Frames && st.Messages == r.before.Messages {
-		r.before = st
-		return
+	if st.Messages == before.Messages {
+		return // nothing decoded
 	}
-	shotsAccepted := st.Shots != r.before.Shots
-	r.before = st
+	shotsAccepted := st.Shots != before.Shots
 	for e := range wire.Elements(b) {
 		m, err := r.dec.Decode(e)
 		if err != nil {
@@ -852,7 +850,7 @@ func crossPlay(in []byte) ([]string, error) {
 func crossSeeds() [][]byte {
 	seat := crossOps{}.idle(6)
 	for range 20 {
-		seat = seat.step(2).frame(1, 0, crossAtVehicle(0), 0).vsync(1, 0, crossNear(2))
+		seat = seat.step(3).frame(1, 0, crossAtVehicle(0), 4).frame(1, 0, crossAtVehicle(0), 0).vsync(1, 0, crossNear(2))
 	}
 	shots := crossOps{}.idle(6)
 	for range 10 {
@@ -875,7 +873,7 @@ func crossSeeds() [][]byte {
 	// player (burst n with n%4 == 1), some nested inside another bundle (n%8 == 5).
 	bundles := crossOps{}.idle(6)
 	for range 10 {
-		bundles = bundles.step(2).frame(1, 0, crossAtVehicle(0), 0).burst(41).step(2).shot(crossNear(2), []byte{12, 0, 2}, 2).burst(45)
+		bundles = bundles.step(3).frame(1, 0, crossAtVehicle(0), 4).frame(1, 0, crossAtVehicle(0), 0).burst(41).step(2).shot(crossNear(2), []byte{12, 0, 2}, 2).burst(45)
 	}
 	return [][]byte{{}, seat, shots, dets, kills, replays, junk, flood, bundles}
 }
