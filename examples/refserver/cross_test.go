@@ -860,7 +860,10 @@ func crossSeeds() [][]byte {
 	for range 10 {
 		dets = dets.step(2).launch(crossOwn()).detonation(0, crossNear(1)).idle(3)
 	}
-	kills := crossOps{}.idle(6).step(2).stealth(0).explode(0, 3).idle(3).step(1).stealth(2)
+	// Each next to its victim first: the driver in its car, the walker; then vehicle 0's
+	// explosion, from beside it.
+	kills := crossOps{}.idle(6).step(2).frame(1, 0, crossAtVehicle(0), 4).stealth(0).idle(3).step(2).frame(1, 0, crossNear(2), 4).stealth(2).
+		idle(3).step(2).frame(1, 0, crossAtVehicle(0), 4).explode(0, 3)
 	replays := crossOps{}.idle(12)
 	for range 20 {
 		replays = replays.step(2).replay(0).replay(1)
