@@ -777,7 +777,10 @@ func crossChecks(with, base crossResult) []string {
 		}
 	}
 	bad = append(bad, with.bad...)
-	if with.wrecked != base.wrecked || with.vehiclePos != base.vehiclePos {
+	// Vehicle 0 goes where its honest driver drives it, unless the hostile hurt or killed
+	// the driver (or blew the car up) by a rule.
+	driverHit := hostileHit[0] > 0 || hostileKilled[0] || knockOn[0]
+	if !driverHit && (with.wrecked != base.wrecked || with.vehiclePos != base.vehiclePos) {
 		fail("vehicle 0 (an honest driver's): wrecked %v at %v, without the hostile wrecked %v at %v", with.wrecked, with.vehiclePos, base.wrecked, base.vehiclePos)
 	}
 	return bad
