@@ -859,8 +859,10 @@ func crossSeeds() [][]byte {
 	for range 10 {
 		shots = shots.step(1).shot(crossNear(2), []byte{12, 0, 2}, 2).idle(3)
 	}
-	dets := crossOps{}.idle(6)
-	for range 10 {
+	// The first beside the honest driver, 90 m away (beyond any throw: refused), the rest
+	// beside the shooter, 20 m away (a throw: credited).
+	dets := crossOps{}.idle(6).step(2).launch(crossOwn()).detonation(0, crossAtVehicle(0)).idle(3)
+	for range 9 {
 		dets = dets.step(2).launch(crossOwn()).detonation(0, crossNear(1)).idle(3)
 	}
 	// Each next to its victim first: the driver in its car, the walker; then vehicle 0's
