@@ -700,7 +700,10 @@ func (r *crossRun) result() crossResult {
 // explosion of the hostile), its seat, the relays of its frames and shots to the others,
 // its gamemode events; a hostile shot or detonation that hurt an honest player starting
 // where the server never accepted the hostile to be; an honest driver's seat or vehicle
-// taken over.
+// taken over. The relays are what the honest clients took: the frames each applied of
+// each other player, and the shots it was hit by (an honest client keeps no count of the
+// shots that missed it by sender: a relay of a shot lost to a bystander shows in the
+// caps, its outbox's or the shooter's share of the relay log).
 func crossChecks(with, base crossResult) []string {
 	var bad []string
 	fail := func(format string, a ...any) { bad = append(bad, fmt.Sprintf(format, a...)) }
@@ -847,9 +850,11 @@ func crossPlay(in []byte) ([]string, error) {
 }
 
 // crossSeeds are the fuzz target's seed corpus: a quiet hostile, and the datagrams that
-// matter, each aimed where it hurts (see crossOps): frames in the honest driver's seat
-// with vehicle frames of its vehicle, shots from next to an honest player, detonations
-// beside one, stealth kills, vehicle explosions, replays, junk, bursts.
+// matter, each aimed where it hurts (see crossOps), the hostile walking next to its
+// target first where a reach would refuse it otherwise (the arena's car stands 90 m from
+// its spawn): frames in the honest driver's seat with vehicle frames of its vehicle,
+// shots from next to an honest player, detonations beside one, stealth kills, a vehicle
+// explosion, replays, junk, bursts, floods, bundles.
 func crossSeeds() [][]byte {
 	seat := crossOps{}.idle(6)
 	for range 20 {
@@ -871,7 +876,7 @@ func crossSeeds() [][]byte {
 		idle(3).step(2).frame(1, 0, crossAtVehicle(0), 4).explode(0, 3)
 	replays := crossOps{}.idle(12)
 	for range 20 {
-		replays = replays.step(2).replay(0).replay(1)
+		replays = replays.step(2).frame(1, 0, crossAtVehicle(0), 4).replay(0).step(2).frame(1, 0, crossAtVehicle(0), 4).replay(1)
 	}
 	junk := crossOps{}.idle(6).step(3).raw(10).raw(0).raw(47).step(1).burst(60).step(2).frame(1, 1, crossOwn(), 4).burst(255)
 	// MaxFanOut frames and MaxPendingEvents junk datagrams in one step, while the honest
@@ -967,16 +972,21 @@ func crossNear(k byte) []byte      { return []byte{6 * k, 2, 2} }
 func crossAtVehicle(v byte) []byte { return []byte{6*v + 2} }
 func crossOwn() []byte             { return []byte{3} }
 
-// FuzzCrossPlayer drives whole-world sequences (its seed corpus runs with every go test;
-// before issue 17's fixes, seeds #1 and #5 failed on a hostile frame taking an honest
-// driver's seat and moving its vehicle, seed #2 on shots from where the hostile never was,
-// and seed #7 on a flood without per-connection caps): three honest scripted connections (a
-// driver, a shooter, its target) and a hostile one whose datagrams come from the fuzzer's
-// bytes (raw datagrams, messages built from them with every field chosen by the bytes,
-// replays of relays it received, bursts). The world runs twice, with and without the
-// hostile's datagrams, and the honest players' ledgers, stores, lives, seats, relays and
-// record events must agree unless a rule of the records explains the difference (a
-// credited hit of the hostile's on them, an accepted stealth kill or vehicle explosion).
+// FuzzCrossPlayer drives whole-world sequences on the simulation kit (its seed corpus
+// runs with every go test): three honest players, each through its own honest client on
+// the simulated network (a driver, a shooter, its target), and a hostile raw connection
+// whose datagrams come from the fuzzer's bytes (raw datagrams, messages built from them
+// with every field chosen by the bytes, replays of relays it received, bursts, bundles,
+// floods). The world runs twice from the same seed, with and without the hostile's
+// datagrams, and the honest players' ledgers, stores, lives, seats, relays and record
+// events must agree unless a rule explains the difference (a credited hit of the
+// hostile's on them, an accepted stealth kill or vehicle explosion, and what those change
+// down the chain). Each fix the seeds guard makes one fail when it is taken out: the seat
+// hold seeds #1, #5 and #8 (the hostile's frames in the honest driver's seat, its vehicle
+// frames of the driver's car), the origin check of shots #2 and #8 (shots from beside the
+// target), the far-detonation refusal #3; #3, #4 and repro1 pass only with the knock-on
+// rule (a shooter the hostile hurt or knifed shoots less); a relay of the honest players'
+// frames lost in #7's flood fails it.
 func FuzzCrossPlayer(f *testing.F) {
 	for _, in := range crossSeeds() {
 		f.Add(in)
