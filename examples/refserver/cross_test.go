@@ -131,6 +131,14 @@ func newCrossRun() (*crossRun, error) {
 	if err := r.pl[0].EnterVehicle(0, 0); err != nil {
 		return nil, err
 	}
+	// The seat is the driver's before the hostile spawns: a claim of the hostile's that
+	// reached the server first would win it by the rules.
+	if err := k.Advance(200 * time.Millisecond); err != nil {
+		return nil, err
+	}
+	if v, seat, ok := r.w.PlayerSeat(0); !ok || v != 0 || seat != 0 {
+		return nil, fmt.Errorf("the driver was not granted vehicle 0's seat 0 (%d/%d %v)", v, seat, ok)
+	}
 	// What each honest client applied of the others' frames, after every server flush
 	// (the flushes are on the 10 ms, the deliveries of a zero round trip at once).
 	m := k.Match()
