@@ -139,8 +139,9 @@ func newCrossRun() (*crossRun, error) {
 	if v, seat, ok := r.w.PlayerSeat(0); !ok || v != 0 || seat != 0 {
 		return nil, fmt.Errorf("the driver was not granted vehicle 0's seat 0 (%d/%d %v)", v, seat, ok)
 	}
-	// What each honest client applied of the others' frames, after every server flush
-	// (the flushes are on the 10 ms, the deliveries of a zero round trip at once).
+	// What each honest client applied of the others' frames, a millisecond before every
+	// server flush: the flushes are on the 10 ms, and so are their deliveries (crossLink),
+	// and a flush carries at most one frame of each player to each (coalescing).
 	m := k.Match()
 	start := (m.Now()/match.ServerTick+1)*match.ServerTick + match.ServerTick - time.Millisecond
 	m.Every(start, match.ServerTick, func(time.Duration) bool { r.sample(); return true })
@@ -359,23 +360,27 @@ func (r *crossRun) honest(s int) {
 	}
 }
 
-// crossWalk is where honest player 2 walks at time t of the script (2 m in front of its
-// place on the kit's line, to and fro along Y).
+// crossWalk is where honest player 2 walks at time t of the script: at its place on the
+// kit's line, to and fro along Y.
 func crossWalk(t float64) wire.Vec3 {
 	return wire.Vec3{X: 2 * simkit.Spacing, Y: float32(5 * math.Sin(t)), Z: simkit.Ground}
 }
 
-// board walks the driver back beside vehicle 0 and, on the next step, sits it down.
+// board walks the driver back beside vehicle 0, where the car stopped (its game sees the
+// car where its last frames left it: the server's position of it), and on the next step
+// sits it down in the driver's seat.
 func (r *crossRun) board(p *simkit.Player) {
-	beside, ok := r.k.Beside(0)
-	if !ok {
+	pos, wrecked, ok := refserver.VehicleOf(r.w, 0)
+	if !ok || wrecked {
 		return
 	}
+	beside := wire.Vec3{X: pos.X + 1.5, Y: pos.Y, Z: pos.Z}
 	if dist(p.Position(), beside) > 0.5 {
 		_ = p.MoveTo(beside)
 		return
 	}
-	_ = p.EnterVehicle(0, 0)
+	_, health, _ := r.k.Vehicle(0)
+	_ = p.Client().EnterVehicle(r.k.Now(), 0, 0, client.VehiclePose{Position: pos, Rotation: wire.Quat{W: 1}}, health)
 }
 
 // play runs the world: the honest script every step, the hostile's datagrams from in
