@@ -5,6 +5,7 @@ import (
 
 	"github.com/arbitergo/arbiter/rewind"
 	"github.com/arbitergo/arbiter/vitals"
+	"github.com/arbitergo/arbiter/wire"
 )
 
 // LastDamageOf exposes a player's last damage to the external tests (refserver_test):
@@ -56,3 +57,39 @@ const (
 	DatagramIntervalForTest   = datagramInterval
 	ProjectileIntervalForTest = projectileInterval
 )
+
+// FrameOf exposes the newest frame the server took of a player to the external tests:
+// where it stood and the vehicle seat it showed (ok false before its first frame or for
+// no such connection).
+func FrameOf(w *World, id PlayerID) (pos wire.Vec3, vehicle uint16, seat uint8, ok bool) {
+	p := w.conn(id)
+	if p == nil || !p.frame.have {
+		return wire.Vec3{}, NoVehicle, 0, false
+	}
+	return p.frame.pos, p.frame.vehicle, p.frame.seat, true
+}
+
+// VehicleOf exposes a vehicle's position and whether it is a wreck to the external tests
+// (ok false for no such vehicle).
+func VehicleOf(w *World, id uint16) (pos wire.Vec3, wrecked, ok bool) {
+	v := w.vehicle(id)
+	if v == nil {
+		return wire.Vec3{}, false, false
+	}
+	return v.pos, v.wrecked, true
+}
+
+// ProjectileOf exposes the server's record of a player's projectile seq to the external
+// tests: where it was launched (healed: no launch arrived, the origin is the detonation's)
+// and where it detonated (ok false when the record's slot holds no such projectile).
+func ProjectileOf(w *World, id PlayerID, seq uint16) (origin, detPos wire.Vec3, detonated, healed, ok bool) {
+	p := w.conn(id)
+	if p == nil {
+		return
+	}
+	r := &p.projectiles[int(seq)%MaxProjectiles]
+	if !r.valid || r.seq != seq {
+		return
+	}
+	return r.origin, r.detPos, r.detonated, r.healed, true
+}
