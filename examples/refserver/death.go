@@ -1,6 +1,7 @@
 package refserver
 
 import (
+	"slices"
 	"time"
 
 	"github.com/arbitergo/arbiter/inventory"
@@ -199,7 +200,7 @@ func (w *World) refuseStealth(now time.Duration, p *player, m *wire.StealthKill,
 // players acting in the lives the claim names, the victim's life counted, the knife in the
 // attacker's store, the two within StealthKillRange, not teammates. An accepted kill counts
 // the victim dead (the wait gets StealthKillExtra) and is relayed, reliably and stamped, to
-// every connection.
+// the victim, the attacker and every connection that has the victim shown.
 func (w *World) onStealthKill(now time.Duration, p *player, m *wire.StealthKill) Verdict {
 	if v := w.mayAct(p, m.DeathEpoch); v != VerdictAccepted {
 		return w.refuseStealth(now, p, m, v, "attacker")
@@ -235,7 +236,13 @@ func (w *World) onStealthKill(now time.Duration, p *player, m *wire.StealthKill)
 	}
 	w.raise(Event{Kind: EventStealthKill, At: now, Player: victim.id, Other: p.id, Vehicle: NoVehicle, Weapon: m.Weapon})
 	w.takeEffects(now, victim, &eff)
-	for _, id := range w.conns {
+	// The victim and the attacker play the kill; the others see it if they have the
+	// victim shown ([stream-edges]).
+	w.viewers = append(w.viewersOf(w.viewers[:0], victim), victim.id)
+	if !slices.Contains(w.viewers, p.id) {
+		w.viewers = append(w.viewers, p.id)
+	}
+	for _, id := range w.viewers {
 		o.Stamp = wire.Stamp(w.teams.Stamp(p.id, id))
 		w.queue(now, w.players[id], o)
 	}

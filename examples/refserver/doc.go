@@ -436,7 +436,8 @@
 //     turns streaming off: everybody sees everybody, as soon as the lane has room.
 //   - [stream-edges] Ours: PlayerWasted and PlayerSpawned go to the connections that see
 //     the subject (its viewers), so a mass respawn puts at most Cap edges of others on
-//     any lane.
+//     any lane; an accepted stealth kill goes to its victim, its attacker and the
+//     victim's viewers.
 //   - [stream-late-show] Ours: a connection that comes within the distance of a dead
 //     player is shown the corpse: the PlayerShow carries alive, the generation and the
 //     death pose, never an edge it missed.

@@ -287,3 +287,36 @@ func TestStreamLeaveHidesFromThoseThatHadItShown(t *testing.T) {
 	require.Empty(t, hiddenIDs(c.r))
 	require.Empty(t, shownIDs(c.r))
 }
+
+// Rule [stream-edges]: an accepted stealth kill is played by its victim and its attacker,
+// and seen by every connection that has the victim shown; one that does not, gets nothing.
+func TestStreamStealthKillGoesToThoseThatHaveTheVictimShown(t *testing.T) {
+	k, w, s := streamKit(t, refserver.Config{}, 4)
+	a, b, c, d := s[0], s[1], s[2], s[3]
+	parkBystanders(t, k)
+	c.walkTo(wire.Vec3{X: 50})
+	d.walkTo(wire.Vec3{X: 1000})
+	evaluate(t, k)
+	require.True(t, w.Sees(c.r.ID(), b.r.ID()))
+	require.False(t, w.Sees(d.r.ID(), b.r.ID()))
+	require.NoError(t, w.GiveWeapon(k.Now(), a.r.ID(), knife, 1, true))
+	a.weapon = knife
+	for range 3 {
+		require.NoError(t, k.Advance(100*time.Millisecond))
+		a.pos = wire.Vec3{X: 1}
+		require.Equal(t, refserver.VerdictAccepted, a.frame())
+		require.Equal(t, refserver.VerdictAccepted, b.frame())
+	}
+	for _, p := range s {
+		p.r.Clear()
+	}
+	claim := &wire.StealthKill{Victim: b.r.ID(), VictimEpoch: b.gen, DeathEpoch: a.gen, Weapon: knife}
+	require.Equal(t, refserver.VerdictAccepted, must(t)(a.r.Send(claim)))
+	tick(t, k)
+	for _, p := range []*sender{a, b, c} {
+		got := receivedOf[*wire.RemoteStealthKill](p.r)
+		require.Len(t, got, 1, "%s plays or sees the kill", p.r.Name())
+		require.Equal(t, b.r.ID(), got[0].Victim)
+	}
+	require.Empty(t, receivedOf[*wire.RemoteStealthKill](d.r), "d does not have the victim shown")
+}
