@@ -85,6 +85,12 @@ const (
 	// StealthKillRange is the farthest, in metres, an attacker may stand from its victim
 	// for a stealth kill: the knife's reach of 2 m and a frame of movement on each side.
 	StealthKillRange = 3
+	// StealthSeatGrace is how long, beyond the attacker's measured round trip, a stealth
+	// kill still finds its victim (or its attacker) on foot after the server gave it a seat
+	// ([stealth-on-foot]): the attacker saw the victim on foot up to a round trip before
+	// the server, and its claim on the lane may be retransmitted after its own entry's
+	// frame. Half a second covers a lost and resent claim at 400 ms.
+	StealthSeatGrace = 500 * time.Millisecond
 	// RamDistance is the farthest, in metres, a driver may be from the victim of a ram, a
 	// run-over or rotor blades (the length of the largest vehicles).
 	RamDistance = 20

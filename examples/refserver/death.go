@@ -198,7 +198,8 @@ func (w *World) refuseStealth(now time.Duration, p *player, m *wire.StealthKill,
 
 // onStealthKill judges a stealth kill claim (the server's whole decision, vitals' [sources-of-damage]): both
 // players acting in the lives the claim names, the victim's life counted, the knife in the
-// attacker's store, the two within StealthKillRange, not teammates. An accepted kill counts
+// attacker's store, the two within StealthKillRange, both on foot ([stealth-on-foot]), not
+// teammates. An accepted kill counts
 // the victim dead (the wait gets StealthKillExtra) and is relayed, reliably and stamped, to
 // the victim, the attacker and every connection that has the victim shown.
 func (w *World) onStealthKill(now time.Duration, p *player, m *wire.StealthKill) Verdict {
@@ -217,6 +218,16 @@ func (w *World) onStealthKill(now time.Duration, p *player, m *wire.StealthKill)
 	}
 	if victim.vit.Life() != vitals.LifeCounted {
 		return w.refuseStealth(now, p, m, VerdictTargetNotAlive, "victim "+victim.vit.Life().String())
+	}
+	rtt, ok := w.rw.RTT(p.id)
+	if !ok {
+		rtt = DefaultRTT
+	}
+	if w.seatedFor(victim, rtt+StealthSeatGrace) {
+		return w.refuseStealth(now, p, m, VerdictSeated, "victim")
+	}
+	if w.seatedFor(p, rtt+StealthSeatGrace) {
+		return w.refuseStealth(now, p, m, VerdictSeated, "attacker")
 	}
 	knife := w.catalog.StealthKill(m.Weapon)
 	if v := w.rules.StealthKill.Judge(knife, knife && p.inv.Owns(m.Weapon), w.closest(p, victim)); v != VerdictAccepted {

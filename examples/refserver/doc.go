@@ -256,9 +256,10 @@
 // Stealth kills (onStealthKill): both players acting in the lives the claim names (a victim
 // no longer alive and counted is VerdictTargetNotAlive: the world changed under the
 // claim), the victim's life counted, a weapon whose catalogue StealthKill is set (the knife) in the attacker's store, within
-// StealthKillRange by their paths, not teammates (teams.JudgeStealthKill). Accepted:
-// vitals.StealthKilled counts the death (the wait is 10 s longer) and RemoteStealthKill
-// goes, stamped, to every connection.
+// StealthKillRange by their paths, both on foot ([stealth-on-foot]), not teammates
+// (teams.JudgeStealthKill). Accepted: vitals.StealthKilled counts the death (the wait is
+// 10 s longer) and RemoteStealthKill goes, stamped, to the victim, the attacker and the
+// victim's viewers ([stream-edges]).
 //
 // Vehicle explosions (onVehicleExplode): reported by the player the seat table holds in
 // the driver's seat (or who held it by a frame within ContinuousWindow: the report on the
@@ -434,6 +435,12 @@
 //     shots, projectiles, detonations and lifecycle edges, and the show builds the copy
 //     from the current state (lifecycle's [show-current-state]). StreamConfig.Everyone
 //     turns streaming off: everybody sees everybody, as soon as the lane has room.
+//   - [stealth-on-foot] Ours (the records name no seat condition; the game has no knife
+//     kill of or from a vehicle's occupant): a stealth kill is refused (VerdictSeated)
+//     when its victim or its attacker has held a seat for longer than the attacker's
+//     round trip and StealthSeatGrace, so a client on foot beside a car cannot knife its
+//     driver, while an honest attacker who saw its victim on foot a round trip ago, or
+//     whose claim was resent after its own entry, is not refused.
 //   - [stream-edges] Ours: PlayerWasted and PlayerSpawned go to the connections that see
 //     the subject (its viewers), so a mass respawn puts at most Cap edges of others on
 //     any lane; an accepted stealth kill goes to its victim, its attacker and the
@@ -455,7 +462,7 @@
 //   - [god-mode-feed] Ours: the detector is vitals' ([god-mode-detector]); the World feeds it a claimed hit on a
 //     player near the ray, and evaluates it every SuspectInterval.
 //   - [cause-correlation] Ours: the correlation rules per cause above, with their distances
-//     (PositionSlack, RamDistance, BlastRadius, StealthKillRange, ContinuousRange) and
+//     (PositionSlack, RamDistance, BlastRadius, StealthKillRange, StealthSeatGrace, ContinuousRange) and
 //     windows (ShotCreditWindow, ExplosionWindow, FireLifetime, ProjectileLifetime).
 //   - [claim-start-reach] Ours: where a client's own actions start (vitals'
 //     [sources-of-damage] makes the server own the start of a hitscan ray and the cause of

@@ -17,6 +17,7 @@ type seatHold struct {
 	held    bool
 	vehicle uint16
 	seat    uint8
+	heldAt  time.Duration // when the held seat was taken
 
 	// The last accepted frame in a seat, for a shot fired from it that arrives after the
 	// frame that left it.
@@ -113,10 +114,15 @@ func (w *World) takeSeat(now time.Duration, p *player, veh uint16, seat uint8) {
 			w.stats.EntryReachMax = d
 		}
 		v.seats[seat] = p.id
-		h.held, h.vehicle, h.seat = true, veh, seat
+		h.held, h.vehicle, h.seat, h.heldAt = true, veh, seat, now
 		w.stats.Entries++
 	}
 	h.sat, h.satVehicle, h.satSeat, h.satAt, h.satLife = true, veh, seat, now, p.lifeSerial
+}
+
+// seatedFor reports whether p has held a seat for longer than window.
+func (w *World) seatedFor(p *player, window time.Duration) bool {
+	return p.seat.held && w.now-p.seat.heldAt > window
 }
 
 // leaveSeat frees the seat p holds, if any.

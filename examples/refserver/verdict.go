@@ -157,6 +157,10 @@ const (
 	// VerdictRateLimited: over one of the connection's caps (DatagramRate, FrameRate,
 	// ProjectileRate): refused before anything took it, and counted (ConnStats).
 	VerdictRateLimited // rate_limited
+	// VerdictSeated: a stealth kill of a victim, or by an attacker, who has held a seat of
+	// a vehicle for longer than the attacker's round trip and StealthSeatGrace (a knife
+	// kill takes two players on foot, [stealth-on-foot]).
+	VerdictSeated // seated
 
 	verdictEnd
 )

@@ -63,12 +63,13 @@ func _() {
 	_ = x[VerdictNotAGun-53]
 	_ = x[VerdictOffMount-54]
 	_ = x[VerdictRateLimited-55]
-	_ = x[verdictEnd-56]
+	_ = x[VerdictSeated-56]
+	_ = x[verdictEnd-57]
 }
 
-const _Verdict_name = "acceptedheldignoredclock_backwardsconnection_out_of_rangeunknown_connectionmalformedwrong_directionlane_fulloutdatedother_lifenot_alivewrong_epochduplicatetoo_oldbad_rayunknown_weaponwrong_kindnot_ownedno_ammobad_geometryout_of_rangetoo_fastproperties_too_oldproperties_futureunknown_vehiclenot_in_vehiclewreckedunknown_projectilealready_detonatedunknown_playertarget_not_aliveteammateno_such_actionwrong_weaponnot_relayedno_creditattacker_mismatchattacker_not_alivetoo_farnot_drivingnot_holdingdiscardedinvalidfuture_revisionnot_grantedfar_originfar_detonationseat_takenno_such_seatout_of_reachwrong_seatnot_a_gunoff_mountrate_limitedverdictEnd"
+const _Verdict_name = "acceptedheldignoredclock_backwardsconnection_out_of_rangeunknown_connectionmalformedwrong_directionlane_fulloutdatedother_lifenot_alivewrong_epochduplicatetoo_oldbad_rayunknown_weaponwrong_kindnot_ownedno_ammobad_geometryout_of_rangetoo_fastproperties_too_oldproperties_futureunknown_vehiclenot_in_vehiclewreckedunknown_projectilealready_detonatedunknown_playertarget_not_aliveteammateno_such_actionwrong_weaponnot_relayedno_creditattacker_mismatchattacker_not_alivetoo_farnot_drivingnot_holdingdiscardedinvalidfuture_revisionnot_grantedfar_originfar_detonationseat_takenno_such_seatout_of_reachwrong_seatnot_a_gunoff_mountrate_limitedseatedverdictEnd"
 
-var _Verdict_index = [...]uint16{0, 8, 12, 19, 34, 57, 75, 84, 99, 108, 116, 126, 135, 146, 155, 162, 169, 183, 193, 202, 209, 221, 233, 241, 259, 276, 291, 305, 312, 330, 347, 361, 377, 385, 399, 411, 422, 431, 448, 466, 473, 484, 495, 504, 511, 526, 537, 547, 561, 571, 583, 595, 605, 614, 623, 635, 645}
+var _Verdict_index = [...]uint16{0, 8, 12, 19, 34, 57, 75, 84, 99, 108, 116, 126, 135, 146, 155, 162, 169, 183, 193, 202, 209, 221, 233, 241, 259, 276, 291, 305, 312, 330, 347, 361, 377, 385, 399, 411, 422, 431, 448, 466, 473, 484, 495, 504, 511, 526, 537, 547, 561, 571, 583, 595, 605, 614, 623, 635, 641, 651}
 
 func (i Verdict) String() string {
 	idx := int(i) - 1
