@@ -64,7 +64,7 @@ import (
 // A lane is polled only when a line says so (flush, tick, ack), as a host polls only when
 // its timer fires: a story that lets time pass must tick the lanes through it.
 //
-// The block's output has one line per event, "<time> <verb> [words]: <result>", and
+// The block's output has one line per event, "<time> <the line as written>: <result>", and
 // indented lines under it for what it produced: each datagram as
 //
 //	#N a->b <size>B ack=<cumulative ack> [sack=<held seqs>]: <seq>:<label> ...
@@ -135,10 +135,7 @@ func runLaneScenario(t *testing.T, cfg Config, input string) string {
 	}
 	var out strings.Builder
 	for _, l := range scenario.Lines(t, input) {
-		head := l.Verb
-		if len(l.Words) > 0 {
-			head += " " + strings.Join(l.Words, " ")
-		}
+		head := strings.TrimSpace(strings.TrimPrefix(l.Text, l.Time))
 		first, more := s.run(l)
 		fmt.Fprintf(&out, "%-7s %s: %s\n", l.Time, head, first)
 		for _, m := range more {
