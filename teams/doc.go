@@ -21,8 +21,12 @@
 //     at. A packet without a sender carries "not a teammate". A server effect with a
 //     creator (an explosion, a fire) is stamped with the creator's relation.
 //   - [teammate-refused-by-victim] The victim's client refuses a teammate's damage before
-//     it applies it: a shot by the stamp its own packet carried, every other damage by the
-//     newest stamp received from its author. A refused hit is neither applied nor reported.
+//     it applies it: a shot and a stealth kill by the stamp their own packet carried, every
+//     other damage by the newest stamp received from its author. A refused hit is neither
+//     applied nor reported. (Ours, for the stealth kill: it is the server's whole decision,
+//     taken at its own stamp's relation, and the server commits the death whatever the
+//     victim does; judged by a newer stamp of a team change made since, the victim stayed
+//     alive on its screen and was committed dead by the server.)
 //   - [teammate-never-credited] The server never credits damage between teammates, so it
 //     never becomes the victim's last damage, and a killer is never a teammate, even for
 //     damage dealt before the two joined the same team: the relation is asked again when

@@ -768,8 +768,12 @@ func (c *Client) onRemoteStealthKill(m *wire.RemoteStealthKill) {
 	if m.Victim != c.id || !c.alive || m.VictimEpoch != c.epoch || c.stealthing {
 		return
 	}
+	// Judged by its own stamp, as a shot is (teams' [teammate-refused-by-victim]): the
+	// kill is the server's whole decision, taken at the relation this stamp carries, and
+	// the server commits the death whatever the client does; a newer stamp of a team
+	// change since must not leave the victim alive on its screen and dead on the server.
 	h := teams.Hit{Attacker: m.Attacker}
-	if c.tracker.JudgeHit(h) == teams.HitRefusedTeammate {
+	if teams.JudgeHit(h, teams.Stamp{Teammate: m.Stamp.Teammate, Rev: m.Stamp.Rev}) == teams.HitRefusedTeammate {
 		c.counters.HitsRefusedTeammate++
 		return
 	}
