@@ -95,3 +95,20 @@ type seatState struct {
 	synced   bool
 	exploded bool
 }
+
+// OpenField is the simplest World: an open field with nothing between the players and no
+// vehicle the game knows, where a shot aimed at the player (HitPlayer naming it) always
+// hits its torso with one pellet. The loopback tests and the load test play in it.
+type OpenField struct{}
+
+// Trace hits the torso of self with one pellet when the shot names self, and misses
+// otherwise.
+func (OpenField) Trace(self wire.PlayerID, s Shot, _ Pose) (pellets int, bodyPart uint8) {
+	if s.HitType == wire.HitPlayer && wire.PlayerID(s.HitID) == self {
+		return 1, wire.BodyTorso
+	}
+	return 0, 0
+}
+
+// VehicleModel knows no vehicle.
+func (OpenField) VehicleModel(uint16) (uint16, bool) { return 0, false }

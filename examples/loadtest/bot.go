@@ -20,19 +20,6 @@ const liarLift = 40
 // fireWeapon is the bots' weapon (the M4 the gamemode gives at every spawn).
 const fireWeapon = 31
 
-// aimWorld is the clients' game world: a ray aimed at the player always hits its torso
-// (nothing stands between two players).
-type aimWorld struct{}
-
-func (aimWorld) Trace(self wire.PlayerID, s client.Shot, _ client.Pose) (int, uint8) {
-	if s.HitType == wire.HitPlayer && wire.PlayerID(s.HitID) == self {
-		return 1, wire.BodyTorso
-	}
-	return 0, 0
-}
-
-func (aimWorld) VehicleModel(uint16) (uint16, bool) { return 0, false }
-
 // bot plays one honest client: it walks a beat around its spawn point and fires at the
 // nearest living player within FireRange about every Config.FireEvery. Its fields are
 // touched only on the goroutine that steps its client, but the atomics, which the load

@@ -332,7 +332,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		}
 	}()
 	for i := range clients {
-		if clients[i], err = client.New(client.Config{World: aimWorld{}, Seed: uint64(i) + 1}); err != nil {
+		if clients[i], err = client.New(client.Config{World: client.OpenField{}, Seed: uint64(i) + 1}); err != nil {
 			return Report{}, err
 		}
 		uc, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})

@@ -82,7 +82,7 @@ func (n *memNet) step() {
 
 func newClient(t *testing.T, seed uint64) *client.Client {
 	t.Helper()
-	c, err := client.New(client.Config{World: aimWorld{}, Seed: seed})
+	c, err := client.New(client.Config{World: client.OpenField{}, Seed: seed})
 	require.NoError(t, err)
 	return c
 }

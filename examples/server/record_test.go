@@ -57,7 +57,7 @@ func TestRecordOfARealUDPRunReplaysIdentically(t *testing.T) {
 	var wg sync.WaitGroup
 	var hits, shots atomic.Int32
 	for i := range players {
-		c, err := client.New(client.Config{World: aimWorld{}, Seed: uint64(i)})
+		c, err := client.New(client.Config{World: client.OpenField{}, Seed: uint64(i)})
 		require.NoError(t, err)
 		conn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 		require.NoError(t, err)

@@ -25,18 +25,6 @@ import (
 	"github.com/arbitergo/arbiter/wire"
 )
 
-// aimWorld is the clients' game world: a ray aimed at the player always hits its torso.
-type aimWorld struct{}
-
-func (aimWorld) Trace(self wire.PlayerID, s client.Shot, _ client.Pose) (int, uint8) {
-	if s.HitType == wire.HitPlayer && wire.PlayerID(s.HitID) == self {
-		return 1, wire.BodyTorso
-	}
-	return 0, 0
-}
-
-func (aimWorld) VehicleModel(uint16) (uint16, bool) { return 0, false }
-
 // lockedBuffer is a bytes.Buffer safe for the server's logger and the test.
 type lockedBuffer struct {
 	mu sync.Mutex
@@ -191,7 +179,7 @@ func TestServerRunsAMatchOverLoopback(t *testing.T) {
 	var seeing, hit atomic.Int32
 	var stop atomic.Bool
 	for i := range players {
-		c, err := client.New(client.Config{World: aimWorld{}, Seed: uint64(i)})
+		c, err := client.New(client.Config{World: client.OpenField{}, Seed: uint64(i)})
 		require.NoError(t, err)
 		clients = append(clients, c)
 		conn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})

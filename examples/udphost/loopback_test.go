@@ -130,7 +130,7 @@ func TestHonestPlayersOverLoopback(t *testing.T) {
 	var conns []net.PacketConn
 	var seeing, hit atomic.Int32 // clients that see every other player where it stands; players hit
 	for i := range players {
-		c, err := client.New(client.Config{World: aimWorld{}, Seed: uint64(i)})
+		c, err := client.New(client.Config{World: client.OpenField{}, Seed: uint64(i)})
 		require.NoError(t, err)
 		clients = append(clients, c)
 		conns = append(conns, listenLoopback(t))

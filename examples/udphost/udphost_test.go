@@ -18,19 +18,6 @@ import (
 	"github.com/arbitergo/arbiter/wire"
 )
 
-// aimWorld is the clients' game world for the test: a ray aimed at the player always hits
-// its torso, the way a ray with no wall in between does.
-type aimWorld struct{}
-
-func (aimWorld) Trace(self wire.PlayerID, s client.Shot, _ client.Pose) (int, uint8) {
-	if s.HitType == wire.HitPlayer && wire.PlayerID(s.HitID) == self {
-		return 1, wire.BodyTorso
-	}
-	return 0, 0
-}
-
-func (aimWorld) VehicleModel(uint16) (uint16, bool) { return 0, false }
-
 // newNet attaches a host with a static address to the router.
 func newNet(t *testing.T, r *vnet.Router, ip string) *vnet.Net {
 	t.Helper()
@@ -76,7 +63,7 @@ func TestHonestPlayersOverUDP(t *testing.T) {
 
 		var clients []*client.Client
 		for i, n := range clientNets {
-			c, err := client.New(client.Config{World: aimWorld{}, Seed: uint64(i)})
+			c, err := client.New(client.Config{World: client.OpenField{}, Seed: uint64(i)})
 			require.NoError(t, err)
 			clients = append(clients, c)
 			conn, err := n.ListenPacket("udp4", "0.0.0.0:0")
