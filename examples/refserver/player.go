@@ -182,9 +182,10 @@ type ackInterest struct {
 	gen  lifecycle.Generation
 }
 
-// ackRing holds the interests in lane order. It has the room of the lane's hard cap, so it
-// cannot hold more than the lane can queue (if it ever did, the oldest would be dropped, not
-// the ring grown).
+// ackRing holds the interests in lane order. Its cap is the lane's hard cap, so it cannot
+// hold more than the lane can queue (if it ever did, the oldest would be dropped, not the
+// ring grown past it); its buffer grows on demand up to that cap (internal/ring), so a
+// connection with few commands in flight holds a few entries, not a thousand.
 type ackRing struct{ ring.Ring[ackInterest] }
 
 func newAckRing() ackRing { return ackRing{ring.New[ackInterest](lane.HardCap)} }
