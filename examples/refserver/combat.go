@@ -207,7 +207,7 @@ func rewindOf(r *rewind.Recipient) wire.Rewind {
 
 // remember keeps an accepted shot for its victims' reports, in the shooter's ring.
 func (w *World) remember(now time.Duration, p *player, seq uint16, weapon uint8, pellets int, src vitals.Source, damage float32, tier inventory.Tier, cannon bool) {
-	rec := &p.shots[int(seq)%MaxShotCredits]
+	rec := p.shots.slot(seq, now, w.rules.ShotCredit.Window, p.lifeSerial)
 	*rec = shotRecord{
 		valid:   true,
 		cannon:  cannon,
@@ -480,7 +480,7 @@ func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLau
 		p.reach.VehicleLaunch = max(p.reach.VehicleLaunch, float32(d))
 	}
 	p.projFilter.mark(m.Projectile)
-	rec := &p.projectiles[int(m.Projectile)%MaxProjectiles]
+	rec := p.newProjectile(m.Projectile)
 	*rec = projectileRecord{valid: true, seq: m.Projectile, weapon: m.Weapon, life: p.lifeSerial, at: now, origin: m.Origin}
 	if w.catalog.Sticks(m.Weapon) && m.Vehicle == NoVehicle {
 		w.noteRides(rec, m.Origin)
@@ -507,7 +507,7 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 	if err != nil || uint16(snap.Gen) != m.DeathEpoch {
 		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictWrongEpoch, "")
 	}
-	rec := &p.projectiles[int(m.Projectile)%MaxProjectiles]
+	rec := p.projectile(m.Projectile)
 	if !rec.valid || rec.seq != m.Projectile || rec.life != p.lifeSerial {
 		if v := p.projFilter.check(m.Projectile); v != VerdictAccepted {
 			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictUnknownProjectile, v.String())
@@ -537,6 +537,7 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 			}
 		}
 		p.projFilter.mark(m.Projectile)
+		rec = p.newProjectile(m.Projectile)
 		*rec = projectileRecord{valid: true, seq: m.Projectile, weapon: m.Weapon, life: p.lifeSerial, at: now, origin: m.Position, healed: true}
 		p.reach.LostLaunch = max(p.reach.LostLaunch, float32(a.Distance))
 	}

@@ -44,8 +44,11 @@ const (
 	DefaultMaxVehicles = MaxVehicles
 
 	// MaxShotCredits is how many accepted shots of one shooter the World remembers for the
-	// victims' reports (a ring indexed by the shot number). At the fastest cadence of the
-	// default catalogue (the minigun, 20 ms) that is 2.56 s of shots.
+	// victims' reports (a table indexed by the shot number). At the fastest cadence of the
+	// default catalogue (the minigun, 20 ms) that is 2.56 s of shots. It is the bound, not
+	// what a shooter costs up front: the table grows by doubling up to it while the shots
+	// that may still be credited need the room (a steady shooter holds the shots of its
+	// ShotCreditWindow). A power of two.
 	MaxShotCredits = 128
 	// ShotCreditWindow is how long after a shot was accepted a victim's report may still be
 	// credited to it: the relay to the victim, its report back, and a few retransmissions
@@ -58,7 +61,8 @@ const (
 	// number older than the newest by this much is refused as too old.
 	ShotWindow = 64
 
-	// MaxProjectiles is how many projectiles of one owner the World remembers (a ring
+	// MaxProjectiles is how many projectiles of one owner the World remembers (allocated at
+	// the owner's first projectile; a ring
 	// indexed by the projectile number).
 	MaxProjectiles = 32
 	// ProjectileLifetime is how long after its launch a projectile may still detonate (a

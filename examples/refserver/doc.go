@@ -17,9 +17,11 @@
 //   - its place in the world's lifecycle.World (alive, generation, death wait, grants),
 //     teams.Registry (team, damage group, relation revision) and rewind.World (pose
 //     history, round-trip time);
-//   - the combat correlation of its life: a ring of its accepted shots (MaxShotCredits)
-//     with the credits each victim may still claim, a ring of its projectiles
-//     (MaxProjectiles), the duplicate filters of its shot, projectile and report numbers;
+//   - the combat correlation of its life: a table of its accepted shots (at most
+//     MaxShotCredits, grown on demand: the shots that can still be credited) with the
+//     credits each victim may still claim, a ring of its projectiles (MaxProjectiles,
+//     allocated at its first projectile), the duplicate filters of its shot, projectile
+//     and report numbers;
 //   - the acknowledgements the packages wait for on its lane (health commands, multiplier
 //     tables, the death zero), and the PlayerShows it still owes.
 //

@@ -41,9 +41,12 @@ type player struct {
 	lastSeq uint16
 	frame   frameState
 
-	shots       *[MaxShotCredits]shotRecord
-	shotFilter  seqFilter
-	projectiles *[MaxProjectiles]projectileRecord
+	shots      shotBook
+	shotFilter seqFilter
+	// projectiles is allocated at the first projectile (newProjectile); noProjectile is
+	// what a lookup finds before.
+	projectiles  *[MaxProjectiles]projectileRecord
+	noProjectile projectileRecord
 	projFilter  seqFilter
 	// reportFilter drops duplicated damage report datagrams before their correlation
 	// spends a shot credit (vitals refuses them too, but after the correlation).
@@ -347,11 +350,9 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 	p := w.players[conn]
 	if p == nil {
 		p = &player{
-			id:          conn,
-			inv:         w.catalog.NewInventory(),
-			shots:       new([MaxShotCredits]shotRecord),
-			projectiles: new([MaxProjectiles]projectileRecord),
-			acks:        newAckRing(),
+			id:   conn,
+			inv:  w.catalog.NewInventory(),
+			acks: newAckRing(),
 		}
 		if w.stream == nil {
 			p.unshown = make([]uint64, (len(w.players)+63)/64)
@@ -359,8 +360,10 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 		w.players[conn] = p
 	} else {
 		shots, projs, inv, acks, unshown, out := p.shots, p.projectiles, p.inv, p.acks, p.unshown, p.out
-		*shots = [MaxShotCredits]shotRecord{}
-		*projs = [MaxProjectiles]projectileRecord{}
+		shots.reset()
+		if projs != nil {
+			*projs = [MaxProjectiles]projectileRecord{}
+		}
 		inv.Reset()
 		acks.reset()
 		clear(unshown)
