@@ -61,9 +61,8 @@ const (
 	// number older than the newest by this much is refused as too old.
 	ShotWindow = 64
 
-	// MaxProjectiles is how many projectiles of one owner the World remembers (allocated at
-	// the owner's first projectile; a ring
-	// indexed by the projectile number).
+	// MaxProjectiles is how many projectiles of one owner the World remembers (a ring
+	// indexed by the projectile number, allocated at the owner's first projectile).
 	MaxProjectiles = 32
 	// ProjectileLifetime is how long after its launch a projectile may still detonate (a
 	// satchel waits for its detonator).

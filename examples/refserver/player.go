@@ -47,7 +47,7 @@ type player struct {
 	// what a lookup finds before.
 	projectiles  *[MaxProjectiles]projectileRecord
 	noProjectile projectileRecord
-	projFilter  seqFilter
+	projFilter   seqFilter
 	// reportFilter drops duplicated damage report datagrams before their correlation
 	// spends a shot credit (vitals refuses them too, but after the correlation).
 	reportFilter seqFilter
