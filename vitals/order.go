@@ -245,6 +245,9 @@ func (p *Player) classify(n uint16) (int, ReportVerdict) {
 }
 
 func (p *Player) heldAt(n uint16) *heldReport {
+	if p.held == nil {
+		return nil
+	}
 	h := &p.held[n&(ReportWindow-1)]
 	if h.used && h.in.Seq == n {
 		return h
@@ -253,6 +256,9 @@ func (p *Player) heldAt(n uint16) *heldReport {
 }
 
 func (p *Player) hold(now time.Duration, r *ReportInput, floor float32) {
+	if p.held == nil {
+		p.held = new([ReportWindow]heldReport)
+	}
 	h := &p.held[r.Seq&(ReportWindow-1)]
 	*h = heldReport{in: *r, floor: floor, arrived: now, used: true}
 	p.nheld++
@@ -276,17 +282,33 @@ func (p *Player) dropHeld(v ReportVerdict, last uint16) {
 }
 
 func (p *Player) pushFrame(now time.Duration, f FrameInput) {
-	i := (p.whead + p.nwait) % MaxWaitingFrames
+	if p.nwait == len(p.waiting) {
+		p.growWaiting()
+	}
+	i := (p.whead + p.nwait) % len(p.waiting)
 	p.waiting[i] = waitingFrame{in: f, arrived: now}
 	p.nwait++
 }
 
 func (p *Player) popFrame() FrameInput {
 	f := p.waiting[p.whead].in
-	p.whead = (p.whead + 1) % MaxWaitingFrames
+	p.whead = (p.whead + 1) % len(p.waiting)
 	p.nwait--
 	return f
 }
+
+// growWaiting doubles the ring of waiting frames (at least minWaiting, at most
+// MaxWaitingFrames: the caller never pushes past the cap), oldest first.
+func (p *Player) growWaiting() {
+	grown := make([]waitingFrame, min(max(2*len(p.waiting), minWaiting), MaxWaitingFrames))
+	for i := range p.nwait {
+		grown[i] = p.waiting[(p.whead+i)%len(p.waiting)]
+	}
+	p.waiting, p.whead = grown, 0
+}
+
+// minWaiting is the first size of the ring of waiting frames.
+const minWaiting = 8
 
 // moveCursor moves the place in the client's order forward to n; the numbers passed are
 // not taken (a late report may still come for them).
