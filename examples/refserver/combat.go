@@ -284,7 +284,7 @@ func (w *World) claimVehicleHit(now time.Duration, p *player, hid uint16, r rewi
 		if !w.rules.ClaimReach.Feeds(rayDistance(r, rc.VehiclePose.Position), true, false) {
 			return
 		}
-		if s, err := d.vgod.HitClaimed(now, min(max(expected, 0), vitals.MaxVehicleClaimedLoss)); err == nil && s.Raised {
+		if s, err := w.vehicleDetector(d).HitClaimed(now, min(max(expected, 0), vitals.MaxVehicleClaimedLoss)); err == nil && s.Raised {
 			w.raiseVehicleSuspicion(now, d, s)
 		}
 		return

@@ -26,8 +26,10 @@ type player struct {
 	handle     lifecycle.Handle
 	ep         *transport.Endpoint
 	vit        *vitals.Player
-	// vgod is the vehicle_god_mode detector of the vehicles this player drives.
-	vgod vitals.VehicleDetector
+	// vgod is the vehicle_god_mode detector of the vehicles this player drives, made the
+	// first time it has something to count (vehicleDetector): nil for a player that never
+	// drove a vehicle or had one it drives shot at.
+	vgod *vitals.VehicleDetector
 	inv  *inventory.Inventory
 
 	joinSerial uint64 // the World's serial when the connection joined
@@ -258,6 +260,27 @@ func (p *player) settleProperties(now time.Duration) {
 	}
 }
 
+// vehicleDetector returns p's vehicle_god_mode detector, making it at its first use (the
+// Config was validated by join). An unmade detector has counted nothing: it is left,
+// names no vehicle, and suspects nothing, as a made one that counted nothing does.
+func (w *World) vehicleDetector(p *player) *vitals.VehicleDetector {
+	if p.vgod == nil {
+		d, err := vitals.NewVehicleDetector(w.cfg.VehicleGodMode)
+		if err != nil {
+			w.packageRefused(CallVehicleHealth, p.id, err)
+		}
+		p.vgod = &d
+	}
+	return p.vgod
+}
+
+// leftVehicle tells p's vehicle_god_mode detector, if made, that p no longer drives.
+func (p *player) leftVehicle(now time.Duration) {
+	if p.vgod != nil {
+		p.vgod.Left(now)
+	}
+}
+
 // sees reports whether subject's PlayerShow went to p (so its frames and edges go too).
 func (p *player) sees(subject PlayerID) bool {
 	if p.stream != nil {
@@ -329,8 +352,7 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 		rollback(err, false)
 		return
 	}
-	vgod, err := vitals.NewVehicleDetector(w.cfg.VehicleGodMode)
-	if err != nil {
+	if _, err := vitals.NewVehicleDetector(w.cfg.VehicleGodMode); err != nil {
 		rollback(err, false)
 		return
 	}
@@ -374,7 +396,6 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 	p.handle = h
 	p.ep = ep
 	p.vit = vit
-	p.vgod = vgod
 	p.joinSerial = w.nextSerial()
 	p.lifeSerial = p.joinSerial
 	p.joinedAt = now

@@ -557,8 +557,10 @@ func (w *World) Tick(now time.Duration) error {
 			if s := p.vit.Suspect(now); s.Raised {
 				w.raiseSuspicion(now, p, s)
 			}
-			if s := p.vgod.Suspect(now); s.Raised {
-				w.raiseVehicleSuspicion(now, p, s)
+			if p.vgod != nil {
+				if s := p.vgod.Suspect(now); s.Raised {
+					w.raiseVehicleSuspicion(now, p, s)
+				}
 			}
 		}
 	}
@@ -573,7 +575,10 @@ func (w *World) raiseSuspicion(now time.Duration, p *player, s vitals.Suspicion)
 }
 
 func (w *World) raiseVehicleSuspicion(now time.Duration, p *player, s vitals.Suspicion) {
-	v, ok := p.vgod.Vehicle()
+	v, ok := NoVehicle, false
+	if p.vgod != nil {
+		v, ok = p.vgod.Vehicle()
+	}
 	if !ok {
 		v = NoVehicle
 	}
