@@ -58,6 +58,11 @@ type player struct {
 
 	acks ackRing
 	out  outbox // unreliable datagrams until Flush
+	// laneDue is the earliest time the lane may have something to send: 0 (now) after
+	// anything that may have given it work (a message queued, a lane datagram or bundle
+	// received), else what its NextDeadline said after the last Flush (laneIdle when
+	// nothing). Flush visits the lane only when it is due, so an idle lane costs nothing.
+	laneDue time.Duration
 
 	// The per-connection caps (flood.go): the gates of its datagrams, frames, vehicle
 	// frames and launches, and what they refused.

@@ -3,6 +3,7 @@ package refserver
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/arbitergo/arbiter/examples/transport"
@@ -345,13 +346,22 @@ func (w *World) Receive(now time.Duration, conn PlayerID, datagram []byte) error
 	// A bundle is charged one unit of the datagram gate per element; one that does not
 	// open is charged one and refused by the endpoint below.
 	elems := 1
+	// Only a lane datagram (alone or in a bundle) brings acknowledgements to route or
+	// gives the lane something to send (an acknowledgement owed).
+	laneData := false
 	if id, err := wire.Peek(datagram); err == nil && id == wire.IDBundle {
+		laneData = true
 		if b, err := wire.OpenBundle(datagram); err == nil {
 			elems = b.Len()
 		}
+	} else if err == nil && id.Transport() {
+		laneData = true
 	}
 	if !w.takeDatagram(now, p, elems) {
 		return fmt.Errorf("%w: connection %d", ErrRateLimited, conn)
+	}
+	if laneData {
+		p.laneDue = 0
 	}
 	// The datagram's messages are pulled one by one, each with its own verdict or error.
 	err := p.ep.Open(now, datagram)
@@ -392,7 +402,7 @@ func (w *World) Receive(now time.Duration, conn PlayerID, datagram []byte) error
 		w.stats.Refused += uint64(wrongWay)
 		w.refuseInput(conn, VerdictWrongDirection, "")
 	}
-	if p.connected {
+	if p.connected && laneData {
 		w.routeAcks(p)
 	}
 	w.reap(now)
@@ -609,7 +619,14 @@ func (w *World) Flush(now time.Duration, emit func(conn PlayerID, datagram []byt
 		w.pack.Start(w.cfg.PayloadSize)
 		p.out.emit(add)
 		w.emitTo(p, one)
-		err := p.ep.Flush(now, add)
+		var err error
+		if now >= p.laneDue {
+			err = p.ep.Flush(now, add)
+			p.laneDue = laneIdle
+			if d, ok := p.ep.NextDeadline(); ok {
+				p.laneDue = d
+			}
+		}
 		w.pack.Finish(one)
 		if err != nil {
 			reason := wire.ReasonOverflow
@@ -650,8 +667,12 @@ func (w *World) NextDeadline() (time.Duration, bool) {
 
 // ---- lane helpers ----
 
+// laneIdle is a player's laneDue while its lane has nothing to send.
+const laneIdle = time.Duration(math.MaxInt64)
+
 // queue puts m on p's lane. A lane that must disconnect marks p for removal.
 func (w *World) queue(now time.Duration, p *player, m wire.Message) (lane.Seq, bool) {
+	p.laneDue = 0
 	seq, err := p.ep.Queue(now, m)
 	if err != nil {
 		if errors.Is(err, lane.ErrMustDisconnect) {
