@@ -65,8 +65,9 @@ type VehicleConfig struct {
 //     never counts. A vehicle hit has no report to confirm it, so Suspicion.Confirmed is
 //     always 0.
 //
-// It never changes anything but its own statistics. Memory is fixed (about 1.5 KB), and
-// no method allocates.
+// It never changes anything but its own statistics. Its memory is fixed (about 1.5 KB:
+// a host that has many players and few drivers makes it at a player's first use), and no
+// method allocates.
 type VehicleDetector struct {
 	cfg     Config
 	s       suspicionState

@@ -31,7 +31,9 @@ const (
 )
 
 // Limits of the World. Everything a client can make the World remember has one of these
-// caps; memory per player is fixed when the player first joins its slot.
+// caps. A cap is the bound on what a connection can make the World hold, not what it costs
+// up front: the per-connection tables and queues grow on demand up to their caps (see
+// Cost in the package documentation).
 const (
 	// MaxPlayers is the largest Config.MaxPlayers: the player slots of the teams and rewind
 	// packages (10,000: a streaming world).
