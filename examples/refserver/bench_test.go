@@ -25,20 +25,20 @@ type benchWorld struct {
 	gen    []uint16
 	// The clients' lanes: they acknowledge the server's reliable messages (the relays and
 	// other unreliable datagrams are dropped unread, as a network would deliver them).
-	lanes []*transport.Endpoint
-	acks  []bool
-	// laneDue is when each client's lane next wants a Flush (its NextDeadline after the
-	// last one; 0 before the first): the harness leaves idle client lanes alone, as the
-	// World does its own.
-	laneDue []time.Duration
-	cur     PlayerID
-	back    func([]byte)
-	in      func(PlayerID, []byte)
-	events  []Event
+	lanes  []*transport.Endpoint
+	acks   []bool
+	cur    PlayerID
+	back   func([]byte)
+	in     func(PlayerID, []byte)
+	events []Event
 	// centres are the clusters' places (nil: the grid of pos).
 	centres []wire.Vec3
 	// sent counts the datagrams the World emitted (bundles count once).
 	sent int
+	// laneDue is when each client's lane next wants a Flush (its NextDeadline after the
+	// last one; 0 before the first): the harness leaves idle client lanes alone, as the
+	// World does its own.
+	laneDue []time.Duration
 }
 
 func newBenchWorld(b testing.TB, n int) *benchWorld {
