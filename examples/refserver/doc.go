@@ -426,13 +426,14 @@
 // overwritten instead of growing the table); the projectile table is made at the first
 // projectile and the vehicle_god_mode detector at its first use; vitals' windows and the
 // lane's rings and arenas start small and grow on demand, and the lane gives back what a
-// burst (a mass respawn, the shows of a crowd) grew once it falls idle. In
-// BenchmarkWorldStreamed a World takes about 17.6 KB per player with the rewind's pose
-// history and 15.2 KB without (it took 87 KB and 85 KB with everything sized for the worst
-// case): the inventory 3.0 KB, the Endpoint 2.6 KB (its decoder and datagram buffer) and
-// its lane 0.5 KB, vitals 2.3 KB, the interest manager 1.8 KB, the outbox 1.1 KB, teams
-// 1.0 KB, the player 0.9 KB, a steady shooter's shot credits 0.7 KB (a heap profile of the
-// 1,000-player case).
+// burst (a mass respawn, the shows of a crowd) grew once it falls idle; the connections
+// share the World's decoder (transport.Endpoint.ShareDecoder: every message is handled
+// before the next is decoded). In BenchmarkWorldStreamed a World takes about 16.5 KB per
+// player with the rewind's pose history and 14.1 KB without, at 10,000 players (it took
+// 87 KB and 85 KB with everything sized for the worst case): the inventory 3.0 KB, the
+// Endpoint 1.6 KB (mostly its datagram buffer) and its lane 0.5 KB, vitals 2.3 KB, the
+// interest manager 1.8 KB, the outbox 1.1 KB, teams 1.0 KB, the player 0.9 KB, a steady
+// shooter's shot credits 0.7 KB (a heap profile of the 1,000-player case).
 //
 // # Rules
 //

@@ -366,6 +366,9 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 		rollback(err, false)
 		return
 	}
+	// Every message is handled before the next is decoded: the connections share the
+	// World's decoder.
+	ep.ShareDecoder(&w.dec)
 	if err := w.teams.Connect(conn); err != nil {
 		rollback(err, false)
 		return

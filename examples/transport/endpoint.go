@@ -67,7 +67,7 @@ type Stats struct {
 type Endpoint struct {
 	side  Side
 	lane  *lane.Lane
-	dec   wire.Decoder
+	dec   *wire.Decoder // made at the first decode, or shared (ShareDecoder)
 	buf   []byte
 	out   []byte // pending unreliable datagrams, back to back
 	ends  []int  // end offset of each pending datagram in out
@@ -98,6 +98,13 @@ func New(side Side) (*Endpoint, error) {
 	}
 	return &Endpoint{side: side, lane: l, buf: make([]byte, 0, lane.MTU)}, nil
 }
+
+// ShareDecoder makes the endpoint decode into d, a decoder that the endpoints of one
+// goroutine may share when each message Next returns is done with before the next call
+// of Next on any of them (a message points into the decoder): a server of many
+// connections then holds one decoder instead of one per connection (about 1 KB each).
+// Without it, the endpoint makes its own at its first decode. d must not be nil.
+func (e *Endpoint) ShareDecoder(d *wire.Decoder) { e.dec = d }
 
 // Lane returns the endpoint's reliable lane (for its stats and state).
 func (e *Endpoint) Lane() *lane.Lane { return e.lane }
@@ -216,7 +223,8 @@ func (e *Endpoint) openOne(now time.Duration, id wire.ID, datagram []byte) error
 // wrong way for this side (ErrWrongDirection, counted as WrongDirection). In a bundle, an
 // element that fails alone (a bad header, a lane datagram the lane refuses) is such an
 // error too, and the elements after it are still handled. The message points into the
-// endpoint's decoder: it is valid until the next call of Next.
+// endpoint's decoder: it is valid until the next call of Next (on any endpoint that shares
+// the decoder: ShareDecoder).
 func (e *Endpoint) Next() (m wire.Message, ok bool, err error) {
 	var b []byte
 	for b == nil {
@@ -243,6 +251,9 @@ func (e *Endpoint) Next() (m wire.Message, ok bool, err error) {
 		default:
 			return nil, false, nil
 		}
+	}
+	if e.dec == nil {
+		e.dec = new(wire.Decoder)
 	}
 	m, err = e.dec.Decode(b)
 	if err != nil {

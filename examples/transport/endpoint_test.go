@@ -256,3 +256,31 @@ func TestPackerKeepsToThePayloadSize(t *testing.T) {
 	require.ErrorIs(t, cli.SetPayloadSize(MinPayloadSize-1), ErrPayloadSize)
 	require.ErrorIs(t, cli.SetPayloadSize(lane.MaxMTU+1), ErrPayloadSize)
 }
+
+// Endpoints of one goroutine may share one decoder (ShareDecoder): each decodes its own
+// datagrams into it, and an endpoint that shares none makes its own only at its first
+// decode, so a new endpoint holds no decoder.
+func TestEndpointsOfOneGoroutineShareADecoder(t *testing.T) {
+	a, err := New(Server)
+	require.NoError(t, err)
+	b, err := New(Server)
+	require.NoError(t, err)
+	require.Nil(t, a.dec, "a new endpoint holds no decoder")
+	var shared wire.Decoder
+	a.ShareDecoder(&shared)
+	b.ShareDecoder(&shared)
+	for i, e := range []*Endpoint{a, b, a} {
+		d, err := (&wire.PlayerSync{Seq: uint16(10 + i), Vehicle: wire.NoVehicle}).Append(nil)
+		require.NoError(t, err)
+		var got []uint16
+		require.NoError(t, e.Receive(time.Second, d, func(m wire.Message) { got = append(got, m.(*wire.PlayerSync).Seq) }))
+		require.Equal(t, []uint16{uint16(10 + i)}, got)
+	}
+	require.Equal(t, uint16(12), shared.PlayerSync.Seq, "both decoded into the shared decoder")
+	c, err := New(Server)
+	require.NoError(t, err)
+	d, _ := (&wire.PlayerSync{Seq: 7, Vehicle: wire.NoVehicle}).Append(nil)
+	require.NoError(t, c.Receive(time.Second, d, func(wire.Message) {}))
+	require.NotNil(t, c.dec, "one that shares none makes its own at its first decode")
+	require.NotSame(t, &shared, c.dec)
+}
