@@ -428,12 +428,14 @@
 // lane's rings and arenas start small and grow on demand, and the lane gives back what a
 // burst (a mass respawn, the shows of a crowd) grew once it falls idle; the connections
 // share the World's decoder (transport.Endpoint.ShareDecoder: every message is handled
-// before the next is decoded). In BenchmarkWorldStreamed a World takes about 16.5 KB per
-// player with the rewind's pose history and 14.1 KB without, at 10,000 players (it took
-// 87 KB and 85 KB with everything sized for the worst case): the inventory 3.0 KB, the
-// Endpoint 1.6 KB (mostly its datagram buffer) and its lane 0.5 KB, vitals 2.3 KB, the
-// interest manager 1.8 KB, the outbox 1.1 KB, teams 1.0 KB, the player 0.9 KB, a steady
-// shooter's shot credits 0.7 KB (a heap profile of the 1,000-player case).
+// before the next is decoded), and the outbox doubles from what one message needs. In
+// BenchmarkWorldStreamed a World takes about 15.6 KB per player with the rewind's pose
+// history and 13.2 KB without, at 10,000 players (it took 87 KB and 85 KB with everything
+// sized for the worst case): the inventory 3.0 KB, vitals 2.3 KB, the interest manager
+// 2.0 KB, the Endpoint 1.5 KB (mostly its datagram buffer) and its lane 0.5 KB, the shot
+// credits of a shooter firing three times a second 1.4 KB (16 records), teams 1.0 KB, the
+// player 0.9 KB, the outbox 0.25 KB (a heap profile of the 1,000-player case after four
+// seconds of play).
 //
 // # Rules
 //
