@@ -427,15 +427,16 @@
 // projectile and the vehicle_god_mode detector at its first use; vitals' windows and the
 // lane's rings and arenas start small and grow on demand, and the lane gives back what a
 // burst (a mass respawn, the shows of a crowd) grew once it falls idle; the connections
-// share the World's decoder (transport.Endpoint.ShareDecoder: every message is handled
-// before the next is decoded), and the outbox doubles from what one message needs. In
-// BenchmarkWorldStreamed a World takes about 15.6 KB per player with the rewind's pose
-// history and 13.2 KB without, at 10,000 players (it took 87 KB and 85 KB with everything
-// sized for the worst case): the inventory 3.0 KB, vitals 2.3 KB, the interest manager
-// 2.0 KB, the Endpoint 1.5 KB (mostly its datagram buffer) and its lane 0.5 KB, the shot
-// credits of a shooter firing three times a second 1.4 KB (16 records), teams 1.0 KB, the
-// player 0.9 KB, the outbox 0.25 KB (a heap profile of the 1,000-player case after four
-// seconds of play).
+// share the World's decoder and one scratch for what their endpoints encode and the lane
+// datagrams they build (transport.Endpoint.ShareDecoder and ShareScratch: every message is
+// handled before the next is decoded, and no endpoint call runs inside another's), and
+// the outbox doubles from what one message needs. In BenchmarkWorldStreamed a World takes
+// about 14.3 KB per player with the rewind's pose history and 11.9 KB without, at 10,000
+// players (it took 87 KB and 85 KB with everything sized for the worst case): the
+// inventory 3.0 KB, vitals 2.3 KB, the interest manager 2.0 KB, the shot credits of a
+// shooter firing three times a second 1.4 KB (16 records), teams 1.0 KB, the player 0.9
+// KB, the lane 0.5 KB, the Endpoint 0.3 KB, the outbox 0.25 KB (a heap profile of the
+// 1,000-player case after four seconds of play).
 //
 // # Rules
 //

@@ -369,6 +369,9 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 	// Every message is handled before the next is decoded: the connections share the
 	// World's decoder.
 	ep.ShareDecoder(&w.dec)
+	// No call of one connection's Endpoint runs inside another's (Flush's emit only
+	// copies into the bundle or hands the datagram to the host): they share one scratch.
+	ep.ShareScratch(&w.laneBuf)
 	if err := w.teams.Connect(conn); err != nil {
 		rollback(err, false)
 		return

@@ -120,6 +120,7 @@ type World struct {
 
 	// Scratch, reused so that the hot paths do not allocate.
 	dec       wire.Decoder
+	laneBuf   []byte // the connections' shared encode and lane datagram scratch
 	enc       []byte // one encoding of a relayed message, copied to every recipient
 	fan       fanLog
 	recips    []rewind.Recipient

@@ -68,7 +68,8 @@ type Endpoint struct {
 	side  Side
 	lane  *lane.Lane
 	dec   *wire.Decoder // made at the first decode, or shared (ShareDecoder)
-	buf   []byte
+	buf   *[]byte       // the encode and poll scratch: own (made at first use) or shared
+	own   []byte
 	out   []byte // pending unreliable datagrams, back to back
 	ends  []int  // end offset of each pending datagram in out
 	stats Stats
@@ -96,7 +97,26 @@ func New(side Side) (*Endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Endpoint{side: side, lane: l, buf: make([]byte, 0, lane.MTU)}, nil
+	e := &Endpoint{side: side, lane: l}
+	e.buf = &e.own
+	return e, nil
+}
+
+// ShareScratch makes the endpoint encode what it queues and build its lane datagrams in
+// *buf, a scratch buffer that the endpoints of one goroutine may share when no call of one
+// runs inside a call of another (an emit callback of Flush does not queue on, flush or
+// receive into another endpoint sharing it, and is done with its datagram when it
+// returns): a server of many connections then holds one buffer of lane.MTU instead of one
+// per connection. Without it, the endpoint makes its own at its first use. buf must not be
+// nil.
+func (e *Endpoint) ShareScratch(buf *[]byte) { e.buf = buf }
+
+// scratch returns the scratch buffer, empty, with room for one lane datagram.
+func (e *Endpoint) scratch() []byte {
+	if cap(*e.buf) < lane.MTU {
+		*e.buf = make([]byte, 0, lane.MTU)
+	}
+	return (*e.buf)[:0]
 }
 
 // ShareDecoder makes the endpoint decode into d, a decoder that the endpoints of one
@@ -141,11 +161,11 @@ func (e *Endpoint) Queue(now time.Duration, m wire.Message) (lane.Seq, error) {
 	if m.ID().Delivery() == wire.Unreliable {
 		return 0, fmt.Errorf("%w: %v is unreliable", ErrNotReliable, m.ID())
 	}
-	b, err := m.Append(e.buf[:0])
+	b, err := m.Append(e.scratch())
 	if err != nil {
 		return 0, err
 	}
-	e.buf = b[:0]
+	*e.buf = b[:0]
 	seq, err := e.lane.Queue(now, b, wire.Critical(m))
 	if err == nil {
 		e.stats.Queued++
@@ -311,14 +331,14 @@ func (e *Endpoint) flush(now time.Duration, emit func([]byte)) error {
 	}
 	e.out, e.ends = e.out[:0], e.ends[:0]
 	for {
-		d, err := e.lane.Poll(now, e.buf[:0])
+		d, err := e.lane.Poll(now, e.scratch())
 		if err != nil {
 			return err
 		}
 		if len(d) == 0 {
 			return nil
 		}
-		e.buf = d[:0]
+		*e.buf = d[:0]
 		emit(d)
 	}
 }

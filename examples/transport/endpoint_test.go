@@ -284,3 +284,30 @@ func TestEndpointsOfOneGoroutineShareADecoder(t *testing.T) {
 	require.NotNil(t, c.dec, "one that shares none makes its own at its first decode")
 	require.NotSame(t, &shared, c.dec)
 }
+
+// Endpoints of one goroutine may share one scratch buffer (ShareScratch) for what they
+// queue and the lane datagrams they build: each peer still gets its own messages, in
+// order. An endpoint that shares none makes its own at its first use, so a new endpoint
+// holds none.
+func TestEndpointsOfOneGoroutineShareAScratch(t *testing.T) {
+	a, ca := pair(t)
+	b, cb := pair(t)
+	require.Zero(t, cap(a.own), "a new endpoint holds no scratch")
+	var shared []byte
+	a.ShareScratch(&shared)
+	b.ShareScratch(&shared)
+	_, err := a.Queue(0, &wire.SetHealth{Rev: 1, Health: 50})
+	require.NoError(t, err)
+	_, err = b.Queue(0, &wire.SetArmor{Rev: 1, Armor: 20})
+	require.NoError(t, err)
+	_, err = a.Queue(0, &wire.SetArmor{Rev: 2, Armor: 10})
+	require.NoError(t, err)
+	require.Equal(t, []string{"SetHealth", "SetArmor"}, carry(t, time.Millisecond, a, ca))
+	require.Equal(t, []string{"SetArmor"}, carry(t, time.Millisecond, b, cb))
+	require.Zero(t, cap(a.own), "they used the shared one")
+	require.GreaterOrEqual(t, cap(shared), lane.MTU)
+	_, err = ca.Queue(2*time.Millisecond, &wire.RespawnRequest{})
+	require.NoError(t, err)
+	require.Equal(t, []string{"RespawnRequest"}, carry(t, 2*time.Millisecond, ca, a))
+	require.GreaterOrEqual(t, cap(ca.own), lane.MTU, "one that shares none made its own")
+}
