@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -309,13 +310,14 @@ func (c *chaos) check(before *Player, ledger Vitals, raisable, rejected bool, ef
 // was. The windows' places in memory are left out, so a clone compares equal.
 func playerBytes(p *Player) []byte {
 	q := *p
-	q.held, q.waiting, q.cmds.c, q.out = nil, nil, nil, nil
+	q.held, q.waiting, q.cmds.c, q.out, q.susp.b = nil, nil, nil, nil, nil
 	b := append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(&q)), unsafe.Sizeof(q))...)
 	if p.held != nil {
 		b = append(b, unsafe.Slice((*byte)(unsafe.Pointer(p.held)), unsafe.Sizeof(*p.held))...)
 	}
 	b = append(b, windowBytes(p.waiting)...)
 	b = append(b, windowBytes(p.cmds.c)...)
+	b = append(b, windowBytes(p.susp.b)...)
 	return append(b, windowBytes(p.out)...)
 }
 
@@ -340,13 +342,15 @@ func clonePlayer(p *Player) Player {
 	q.waiting = append(make([]waitingFrame, 0, cap(p.waiting)), p.waiting[:cap(p.waiting)]...)[:len(p.waiting)]
 	q.cmds.c = append(make([]pendingCommand, 0, cap(p.cmds.c)), p.cmds.c[:cap(p.cmds.c)]...)[:len(p.cmds.c)]
 	q.out = append(make([]Outcome, 0, cap(p.out)), p.out[:cap(p.out)]...)[:len(p.out)]
+	q.susp.b = slices.Clone(p.susp.b)
 	return q
 }
 
 // playerFootprint is what the player holds: the struct and the windows it grew.
 func playerFootprint(p *Player) uintptr {
 	n := unsafe.Sizeof(*p) + uintptr(cap(p.waiting))*unsafe.Sizeof(waitingFrame{}) +
-		uintptr(cap(p.cmds.c))*unsafe.Sizeof(pendingCommand{}) + uintptr(cap(p.out))*unsafe.Sizeof(Outcome{})
+		uintptr(cap(p.cmds.c))*unsafe.Sizeof(pendingCommand{}) + uintptr(cap(p.out))*unsafe.Sizeof(Outcome{}) +
+		uintptr(cap(p.susp.b))*unsafe.Sizeof(bucket{})
 	if p.held != nil {
 		n += unsafe.Sizeof(*p.held)
 	}
