@@ -245,21 +245,53 @@ func (p *Player) classify(n uint16) (int, ReportVerdict) {
 }
 
 func (p *Player) heldAt(n uint16) *heldReport {
-	if p.held == nil {
+	if len(p.held) == 0 {
 		return nil
 	}
-	h := &p.held[n&(ReportWindow-1)]
+	h := &p.held[int(n)&(len(p.held)-1)]
 	if h.used && h.in.Seq == n {
 		return h
 	}
 	return nil
 }
 
-func (p *Player) hold(now time.Duration, r *ReportInput, floor float32) {
-	if p.held == nil {
-		p.held = new([ReportWindow]heldReport)
+// minHeld is the first size of the table of held reports.
+const minHeld = 4
+
+// growHeld doubles the table of held reports (at least minHeld, at most ReportWindow) until
+// every held report has a slot of its own (the held reports lie within ReportWindow of the
+// cursor, so at ReportWindow they never share one).
+func (p *Player) growHeld() {
+	for n := min(max(2*len(p.held), minHeld), ReportWindow); ; n *= 2 {
+		grown := make([]heldReport, n)
+		ok := true
+		for i := range p.held {
+			if h := &p.held[i]; h.used {
+				g := &grown[int(h.in.Seq)&(n-1)]
+				if g.used && n < ReportWindow {
+					ok = false
+					break
+				}
+				*g = *h
+			}
+		}
+		if ok {
+			p.held = grown
+			return
+		}
 	}
-	h := &p.held[r.Seq&(ReportWindow-1)]
+}
+
+func (p *Player) hold(now time.Duration, r *ReportInput, floor float32) {
+	for len(p.held) < ReportWindow {
+		if len(p.held) > 0 {
+			if h := &p.held[int(r.Seq)&(len(p.held)-1)]; !h.used || h.in.Seq == r.Seq {
+				break
+			}
+		}
+		p.growHeld()
+	}
+	h := &p.held[int(r.Seq)&(len(p.held)-1)]
 	*h = heldReport{in: *r, floor: floor, arrived: now, used: true}
 	p.nheld++
 }

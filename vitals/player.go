@@ -42,9 +42,8 @@ type passCredit struct {
 // A Player is not safe for concurrent use: one goroutine owns a world and its players.
 // Every window it keeps for a client has a named cap (ReportWindow, MaxWaitingFrames,
 // MaxPendingCommands): nothing a client sends makes it hold more. The windows are not
-// allocated for the worst case at construction: they grow on demand up to their caps (the
-// held reports at the first report held, the waiting frames and the commands in flight by
-// doubling), so a player whose reports arrive in order costs little; once grown, a window
+// allocated for the worst case at construction: they grow on demand up to their caps by
+// doubling, so a player whose reports arrive in order costs little; once grown, a window
 // takes frames and reports without allocating.
 type Player struct {
 	cfg  Config
@@ -70,7 +69,7 @@ type Player struct {
 	seen          uint64
 	sinceBoundary int
 	lastAccepted  uint16
-	held          *[ReportWindow]heldReport // allocated at the first report held
+	held          []heldReport // by number modulo its size, grown on demand up to ReportWindow
 	nheld         int
 	waiting       []waitingFrame // a ring grown by doubling up to MaxWaitingFrames
 	whead, nwait  int

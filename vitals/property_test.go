@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -274,7 +273,7 @@ func (c *chaos) check(before *Player, ledger Vitals, raisable, rejected bool, ef
 		c.fail("queues out of their caps: %d frames, %d reports", p.nwait, p.nheld)
 	}
 	held := 0
-	if p.held != nil {
+	{
 		for i := range p.held {
 			if p.held[i].used {
 				held++
@@ -312,9 +311,7 @@ func playerBytes(p *Player) []byte {
 	q := *p
 	q.held, q.waiting, q.cmds.c, q.out, q.susp.b = nil, nil, nil, nil, nil
 	b := append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(&q)), unsafe.Sizeof(q))...)
-	if p.held != nil {
-		b = append(b, unsafe.Slice((*byte)(unsafe.Pointer(p.held)), unsafe.Sizeof(*p.held))...)
-	}
+	b = append(b, windowBytes(p.held)...)
 	b = append(b, windowBytes(p.waiting)...)
 	b = append(b, windowBytes(p.cmds.c)...)
 	b = append(b, windowBytes(p.susp.b)...)
@@ -335,15 +332,20 @@ func windowBytes[T any](s []T) []byte {
 // clonePlayer copies the player with its windows.
 func clonePlayer(p *Player) Player {
 	q := *p
-	if p.held != nil {
-		h := *p.held
-		q.held = &h
-	}
+	q.held = cloneWindow(p.held)
 	q.waiting = append(make([]waitingFrame, 0, cap(p.waiting)), p.waiting[:cap(p.waiting)]...)[:len(p.waiting)]
 	q.cmds.c = append(make([]pendingCommand, 0, cap(p.cmds.c)), p.cmds.c[:cap(p.cmds.c)]...)[:len(p.cmds.c)]
 	q.out = append(make([]Outcome, 0, cap(p.out)), p.out[:cap(p.out)]...)[:len(p.out)]
-	q.susp.b = slices.Clone(p.susp.b)
+	q.susp.b = cloneWindow(p.susp.b)
 	return q
+}
+
+// cloneWindow copies a window with its exact length and capacity.
+func cloneWindow[T any](s []T) []T {
+	if s == nil {
+		return nil
+	}
+	return append(make([]T, 0, cap(s)), s[:cap(s)]...)[:len(s)]
 }
 
 // playerFootprint is what the player holds: the struct and the windows it grew.
@@ -351,9 +353,7 @@ func playerFootprint(p *Player) uintptr {
 	n := unsafe.Sizeof(*p) + uintptr(cap(p.waiting))*unsafe.Sizeof(waitingFrame{}) +
 		uintptr(cap(p.cmds.c))*unsafe.Sizeof(pendingCommand{}) + uintptr(cap(p.out))*unsafe.Sizeof(Outcome{}) +
 		uintptr(cap(p.susp.b))*unsafe.Sizeof(bucket{})
-	if p.held != nil {
-		n += unsafe.Sizeof(*p.held)
-	}
+	n += uintptr(cap(p.held)) * unsafe.Sizeof(heldReport{})
 	return n
 }
 
@@ -431,8 +431,8 @@ func TestPropertyMemoryIsBoundedWhateverAClientSends(t *testing.T) {
 	if allocs != 0 {
 		t.Fatalf("the second flood allocated %v times", allocs)
 	}
-	if playerFootprint(p) != grown || cap(p.waiting) != MaxWaitingFrames || p.held == nil {
-		t.Fatalf("the windows grew past their caps: %d frames, %v held", cap(p.waiting), p.held != nil)
+	if playerFootprint(p) != grown || cap(p.waiting) != MaxWaitingFrames || len(p.held) != ReportWindow {
+		t.Fatalf("the windows grew past their caps: %d frames, %d held", cap(p.waiting), len(p.held))
 	}
 	if maxFrames != MaxWaitingFrames || maxReports < ReportWindow/2 {
 		t.Fatalf("the flood did not reach the caps: %d frames, %d reports", maxFrames, maxReports)
