@@ -173,14 +173,18 @@ type Inventory struct {
 	fireAcc    time.Duration
 	fireEmpty  bool // the last frame of the press showed the clip empty
 
-	skills [NumWeapons]skillState // by the catalogue's skill index
+	skills []skillState // by the catalogue's skill index: one per skill stat it has
 }
 
 // Reset makes the store that of a new connection: empty, fists held, revision 0, skill
 // tiers poor, no rate history. Use it to reuse an Inventory for a new player.
 func (inv *Inventory) Reset() {
-	cat := inv.cat
-	*inv = Inventory{cat: cat, rtt: UnmeasuredRTT}
+	cat, skills := inv.cat, inv.skills
+	if len(skills) != cat.nSkills {
+		skills = make([]skillState, cat.nSkills)
+	}
+	clear(skills)
+	*inv = Inventory{cat: cat, rtt: UnmeasuredRTT, skills: skills}
 	inv.resetCombat()
 }
 
