@@ -14,20 +14,20 @@ import (
 
 // shotRecord is an accepted shot remembered for its victims' reports (the shot credit).
 type shotRecord struct {
-	valid   bool
-	cannon  bool // a Rhino cannon: its hits are the explosion's, without a floor
-	seq     uint16
-	weapon  uint8
-	pellets uint8
-	source  vitals.Source
-	rev     uint16 // the relation revision the shot was relayed with
+	at     time.Duration
+	serial uint64 // the World's serial at the relay: which lives it was relayed to
+	life   uint64 // the shooter's lifeSerial: a grant resets it
 	// damage is the raw per-pellet damage the floor is computed from (the shot's revision,
 	// at tier; 0 when the weapon has none); tier is the shooter's floor tier.
 	damage  float32
+	seq     uint16
+	rev     uint16 // the relation revision the shot was relayed with
+	valid   bool
+	cannon  bool // a Rhino cannon: its hits are the explosion's, without a floor
+	weapon  uint8
+	pellets uint8
+	source  vitals.Source
 	tier    inventory.Tier
-	at      time.Duration
-	serial  uint64 // the World's serial at the relay: which lives it was relayed to
-	life    uint64 // the shooter's lifeSerial: a grant resets it
 	nv      uint8
 	victims [MaxShotVictims]shotVictim
 }

@@ -117,8 +117,8 @@ const none = math.MaxUint32
 // entry is one subject shown to a recipient.
 type entry struct {
 	id   ID
+	vi   uint16 // where the recipient stands in the subject's viewers (fewer than IDs)
 	sent bool
-	vi   int32 // where the recipient stands in the subject's viewers
 }
 
 // player is what the Manager keeps of one id.
@@ -540,7 +540,7 @@ func (m *Manager) evaluate(id ID, out []Change) []Change {
 		if k < len(m.scratch) && m.scratch[k].id == d.id {
 			merged[n] = m.scratch[k]
 		} else {
-			merged[n] = entry{id: d.id, vi: int32(len(m.players[d.id].viewers))}
+			merged[n] = entry{id: d.id, vi: uint16(len(m.players[d.id].viewers))}
 			out = append(out, Change{Recipient: id, Subject: d.id, Show: true})
 			m.players[d.id].viewers = append(m.players[d.id].viewers, id)
 		}
@@ -583,7 +583,7 @@ func (m *Manager) joinOthers(id ID, out []Change) []Change {
 			if ok {
 				continue
 			}
-			o.shown = slices.Insert(o.shown, i, entry{id: id, vi: int32(len(p.viewers))})
+			o.shown = slices.Insert(o.shown, i, entry{id: id, vi: uint16(len(p.viewers))})
 			o.owed++
 			p.viewers = append(p.viewers, ID(q))
 			out = append(out, Change{Recipient: ID(q), Subject: id, Show: true})
@@ -594,10 +594,10 @@ func (m *Manager) joinOthers(id ID, out []Change) []Change {
 
 // dropViewer removes the viewer at index vi of subject's viewers: the last one takes its
 // place, and that viewer's entry of subject learns its new index.
-func (m *Manager) dropViewer(subject ID, vi int32) {
+func (m *Manager) dropViewer(subject ID, vi uint16) {
 	v := m.players[subject].viewers
-	last := int32(len(v) - 1)
-	if vi < last {
+	last := len(v) - 1
+	if int(vi) < last {
 		moved := v[last]
 		v[vi] = moved
 		sh := m.players[moved].shown
