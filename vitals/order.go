@@ -673,12 +673,18 @@ func (p *Player) attribute(now time.Duration, r *ReportInput, inOrder, confirmed
 }
 
 func (p *Player) addPass(first uint16, amount float32) {
+	if p.pass == nil {
+		p.pass = new([MaxPassCredits]passCredit)
+	}
 	p.pass[p.passNext] = passCredit{first: first, amount: amount, rev: p.rev, valid: true}
 	p.passNext = (p.passNext + 1) % MaxPassCredits
 }
 
 // takePass spends the pass credit that report n may draw on.
 func (p *Player) takePass(n uint16) float32 {
+	if p.pass == nil {
+		return 0
+	}
 	for i := range p.pass {
 		c := &p.pass[i]
 		if c.valid && c.first == n {

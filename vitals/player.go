@@ -80,7 +80,7 @@ type Player struct {
 	// of the life that ended, the exact boundary of the next one (see firstFrame).
 	deadDS     uint16
 	deadValid  bool
-	pass       [MaxPassCredits]passCredit
+	pass       *[MaxPassCredits]passCredit // made at the first pass credit
 	passNext   int
 	creditNum  uint16
 	creditAt   time.Duration
@@ -210,7 +210,9 @@ func (p *Player) NewLife(now time.Duration) Effects {
 	p.base = Vitals{Health: StartHealth, Armor: StartArmor}
 	p.ledger = p.base
 	p.last = LastDamage{}
-	p.pass = [MaxPassCredits]passCredit{}
+	if p.pass != nil {
+		*p.pass = [MaxPassCredits]passCredit{}
+	}
 	p.passNext = 0
 	p.haveCredit = false
 	p.ledgerDeath = false

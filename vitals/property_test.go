@@ -309,8 +309,11 @@ func (c *chaos) check(before *Player, ledger Vitals, raisable, rejected bool, ef
 // was. The windows' places in memory are left out, so a clone compares equal.
 func playerBytes(p *Player) []byte {
 	q := *p
-	q.held, q.waiting, q.cmds.c, q.out, q.susp.b = nil, nil, nil, nil, nil
+	q.held, q.waiting, q.cmds.c, q.out, q.susp.b, q.pass = nil, nil, nil, nil, nil, nil
 	b := append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(&q)), unsafe.Sizeof(q))...)
+	if p.pass != nil {
+		b = append(b, unsafe.Slice((*byte)(unsafe.Pointer(p.pass)), unsafe.Sizeof(*p.pass))...)
+	}
 	b = append(b, windowBytes(p.held)...)
 	b = append(b, windowBytes(p.waiting)...)
 	b = append(b, windowBytes(p.cmds.c)...)
@@ -333,6 +336,10 @@ func windowBytes[T any](s []T) []byte {
 func clonePlayer(p *Player) Player {
 	q := *p
 	q.held = cloneWindow(p.held)
+	if p.pass != nil {
+		pass := *p.pass
+		q.pass = &pass
+	}
 	q.waiting = append(make([]waitingFrame, 0, cap(p.waiting)), p.waiting[:cap(p.waiting)]...)[:len(p.waiting)]
 	q.cmds.c = append(make([]pendingCommand, 0, cap(p.cmds.c)), p.cmds.c[:cap(p.cmds.c)]...)[:len(p.cmds.c)]
 	q.out = append(make([]Outcome, 0, cap(p.out)), p.out[:cap(p.out)]...)[:len(p.out)]
@@ -354,6 +361,9 @@ func playerFootprint(p *Player) uintptr {
 		uintptr(cap(p.cmds.c))*unsafe.Sizeof(pendingCommand{}) + uintptr(cap(p.out))*unsafe.Sizeof(Outcome{}) +
 		uintptr(cap(p.susp.b))*unsafe.Sizeof(bucket{})
 	n += uintptr(cap(p.held)) * unsafe.Sizeof(heldReport{})
+	if p.pass != nil {
+		n += unsafe.Sizeof(*p.pass)
+	}
 	return n
 }
 

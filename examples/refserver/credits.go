@@ -15,10 +15,15 @@ import "time"
 // indexed by shot number modulo MaxShotCredits would give: a record is dropped early only
 // when it could not be credited any more (a lookup of it finds nothing, the verdict a
 // lookup of an expired record gives).
-type shotBook struct {
-	recs []shotRecord
-	none shotRecord // what a lookup in an empty table returns
-}
+type shotBook struct{ recs []shotRecord }
+
+// noShot and noProjectile are what a lookup in an empty table finds: zero records, never
+// written (a caller writes only to a record it found valid, or to one slot or
+// newProjectile returned).
+var (
+	noShot       shotRecord
+	noProjectile projectileRecord
+)
 
 // minShotBook is the first size of a shotBook's table.
 const minShotBook = 8
@@ -27,8 +32,7 @@ const minShotBook = 8
 // empty); the caller checks its number.
 func (b *shotBook) at(seq uint16) *shotRecord {
 	if len(b.recs) == 0 {
-		b.none = shotRecord{}
-		return &b.none
+		return &noShot
 	}
 	return &b.recs[int(seq)&(len(b.recs)-1)]
 }
@@ -76,8 +80,7 @@ func (b *shotBook) room() int { return len(b.recs) }
 // the owner launched none); the caller checks its number.
 func (p *player) projectile(seq uint16) *projectileRecord {
 	if p.projectiles == nil {
-		p.noProjectile = projectileRecord{}
-		return &p.noProjectile
+		return &noProjectile
 	}
 	return &p.projectiles[int(seq)%MaxProjectiles]
 }

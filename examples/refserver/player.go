@@ -45,11 +45,9 @@ type player struct {
 
 	shots      shotBook
 	shotFilter seqFilter
-	// projectiles is allocated at the first projectile (newProjectile); noProjectile is
-	// what a lookup finds before.
-	projectiles  *[MaxProjectiles]projectileRecord
-	noProjectile projectileRecord
-	projFilter   seqFilter
+	// projectiles is allocated at the first projectile (newProjectile).
+	projectiles *[MaxProjectiles]projectileRecord
+	projFilter  seqFilter
 	// reportFilter drops duplicated damage report datagrams before their correlation
 	// spends a shot credit (vitals refuses them too, but after the correlation).
 	reportFilter seqFilter

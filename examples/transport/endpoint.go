@@ -85,7 +85,7 @@ type Endpoint struct {
 	// payload is the payload size Flush coalesces to (SetPayloadSize); 0: one datagram
 	// per message and per lane datagram.
 	payload int
-	pack    Packer
+	pack    *Packer // made by SetPayloadSize
 }
 
 // New returns an endpoint for side with a lane of package lane's defaults.
@@ -305,6 +305,9 @@ func (e *Endpoint) SetPayloadSize(n int) error {
 		return fmt.Errorf("%w: payload size %d not in %d..%d", ErrPayloadSize, n, MinPayloadSize, lane.MaxMTU)
 	}
 	e.payload = n
+	if n != 0 && e.pack == nil {
+		e.pack = new(Packer)
+	}
 	return nil
 }
 
