@@ -156,10 +156,10 @@ func (inv *Inventory) Acknowledged(now time.Duration, rev uint16) error {
 func (inv *Inventory) settleDisplaced(now time.Duration, echo uint16) {
 	for m := inv.displaced &^ inv.displacedEcho; m != 0; m &= m - 1 {
 		w := bits.TrailingZeros64(m)
-		if revision.NewerOrEqual(echo, inv.displacedRev[w]) {
+		if revision.NewerOrEqual(echo, inv.old.rev[w]) {
 			inv.displacedEcho |= 1 << w
-			inv.displacedUntil[w] = min(inv.displacedUntil[w], now+DisplacedGrace)
-			inv.displacedShotUntil[w] = min(inv.displacedShotUntil[w], now+DisplacedShotGrace)
+			inv.old.until[w] = min(inv.old.until[w], now+DisplacedGrace)
+			inv.old.shotUntil[w] = min(inv.old.shotUntil[w], now+DisplacedShotGrace)
 		}
 	}
 }

@@ -77,7 +77,7 @@ func FuzzInventory(f *testing.F) {
 		now := time.Duration(0)
 		for ops := 0; len(r.b) > 0 && ops < 500; ops++ {
 			now += time.Duration(r.u8()) * 10 * time.Millisecond
-			before := *inv
+			before := cloneInventory(inv)
 			var err error
 			observation, refused := false, false
 			switch r.u8() % 12 {
@@ -140,7 +140,7 @@ func FuzzInventory(f *testing.F) {
 			checkStore(t, inv)
 			switch {
 			case err != nil || refused:
-				if *inv != before {
+				if !sameInventory(inv, &before) {
 					t.Fatalf("a refused input (%v) changed the store", err)
 				}
 			case observation:

@@ -1,6 +1,8 @@
 package inventory
 
 import (
+	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -75,4 +77,22 @@ func shotOf(w uint8, rev uint16, length float32) Shot {
 // echo returns a frame of the current revision holding w.
 func echo(inv *Inventory, w uint8, total, clip uint16) Frame {
 	return Frame{WeaponRev: inv.Rev(), Weapon: w, Total: total, Clip: clip}
+}
+
+// cloneInventory copies a store with its skill states and overwritten weapons (they live
+// outside the struct), so a later change to the original shows against the copy.
+func cloneInventory(inv *Inventory) Inventory {
+	c := *inv
+	c.skills = slices.Clone(inv.skills)
+	if inv.old != nil {
+		old := *inv.old
+		c.old = &old
+	}
+	return c
+}
+
+// sameInventory reports whether two stores hold the same state, skill states and
+// overwritten weapons included.
+func sameInventory(a, b *Inventory) bool {
+	return reflect.DeepEqual(*a, *b)
 }

@@ -150,16 +150,9 @@ type Inventory struct {
 	displaced       uint64
 	displacedEcho   uint64 // bits whose command the client has echoed
 	displacedLoaded uint64 // bits of weapons that had rounds when overwritten
-	displacedRev    [NumWeapons]uint16
-	displacedUntil  [NumWeapons]time.Duration
-	// displacedShotUntil ends the grace of old shots (DisplacedShotGrace after the echo);
-	// displacedRounds is what the overwritten weapon still had: the most old shots the
-	// server accepts without spending from the new store.
-	displacedShotUntil [NumWeapons]time.Duration
-	displacedRounds    [NumWeapons]uint16
-	// poolRounds is displacedRounds for the weapons of a slot that pools its ammo: one
-	// stock per slot, whichever of its weapons fired from it.
-	poolRounds [NumSlots]uint16
+	// old is what the store keeps of its overwritten weapons, made at the first overwrite
+	// (most stores never have one): every use of it follows a bit of displaced.
+	old *displacedState
 
 	// rtt is the host's round-trip estimate (SetRTT), capped at RTTLimit; UnmeasuredRTT
 	// while none is measured.
@@ -173,14 +166,35 @@ type Inventory struct {
 	fireAcc    time.Duration
 	fireEmpty  bool // the last frame of the press showed the clip empty
 
-	skills [NumWeapons]skillState // by the catalogue's skill index
+	skills []skillState // by the catalogue's skill index: one per skill stat it has
+}
+
+// displacedState is what a store keeps of its overwritten weapons.
+type displacedState struct {
+	rev   [NumWeapons]uint16
+	until [NumWeapons]time.Duration
+	// shotUntil ends the grace of old shots (DisplacedShotGrace after the echo); rounds is
+	// what the overwritten weapon still had: the most old shots the server accepts without
+	// spending from the new store.
+	shotUntil [NumWeapons]time.Duration
+	rounds    [NumWeapons]uint16
+	// pool is rounds for the weapons of a slot that pools its ammo: one stock per slot,
+	// whichever of its weapons fired from it.
+	pool [NumSlots]uint16
 }
 
 // Reset makes the store that of a new connection: empty, fists held, revision 0, skill
 // tiers poor, no rate history. Use it to reuse an Inventory for a new player.
 func (inv *Inventory) Reset() {
-	cat := inv.cat
-	*inv = Inventory{cat: cat, rtt: UnmeasuredRTT}
+	cat, skills, old := inv.cat, inv.skills, inv.old
+	if len(skills) != cat.nSkills {
+		skills = make([]skillState, cat.nSkills)
+	}
+	clear(skills)
+	if old != nil {
+		*old = displacedState{}
+	}
+	*inv = Inventory{cat: cat, rtt: UnmeasuredRTT, skills: skills, old: old}
 	inv.resetCombat()
 }
 
@@ -309,6 +323,9 @@ func (inv *Inventory) displace(now time.Duration, s *slotState, rev uint16, disc
 		return
 	}
 	bit := uint64(1) << w
+	if inv.old == nil {
+		inv.old = new(displacedState)
+	}
 	// The old shots may spend what an earlier overwrite left while its own shots may
 	// still come (a client that had not applied that one yet fires from its supply);
 	// a stock no protected weapon shares any more is gone.
@@ -327,9 +344,9 @@ func (inv *Inventory) displace(now time.Duration, s *slotState, rev uint16, disc
 	if loaded {
 		inv.displacedLoaded |= bit
 	}
-	inv.displacedRev[w] = rev
-	inv.displacedUntil[w] = now + SettleTimeout
-	inv.displacedShotUntil[w] = now + inv.shotWindow()
+	inv.old.rev[w] = rev
+	inv.old.until[w] = now + SettleTimeout
+	inv.old.shotUntil[w] = now + inv.shotWindow()
 }
 
 // pooled reports whether weapon's slot pools the ammo of its weapons.
@@ -339,9 +356,9 @@ func (inv *Inventory) pooled(weapon uint8) bool { return inv.cat.current()[weapo
 // its slot's when the slot pools its ammo (any weapon of the slot fired from one supply).
 func (inv *Inventory) oldRounds(weapon uint8) *uint16 {
 	if inv.pooled(weapon) {
-		return &inv.poolRounds[inv.cat.slot[weapon]]
+		return &inv.old.pool[inv.cat.slot[weapon]]
 	}
-	return &inv.displacedRounds[weapon]
+	return &inv.old.rounds[weapon]
 }
 
 // stockOpen reports whether weapon's stock of old rounds may still be spent at now: some
@@ -376,13 +393,13 @@ func (inv *Inventory) poolOf(weapon uint8) *slotState {
 
 // isDisplaced reports whether weapon's old blows may still arrive at now.
 func (inv *Inventory) isDisplaced(now time.Duration, weapon uint8) bool {
-	return int(weapon) < NumWeapons && inv.displaced&(1<<weapon) != 0 && now < inv.displacedUntil[weapon]
+	return int(weapon) < NumWeapons && inv.displaced&(1<<weapon) != 0 && now < inv.old.until[weapon]
 }
 
 // inShotWindow reports whether weapon's old shots (and its continuous fire from before
 // the command) may still arrive at now.
 func (inv *Inventory) inShotWindow(now time.Duration, weapon uint8) bool {
-	return inv.isDisplaced(now, weapon) && now < inv.displacedShotUntil[weapon]
+	return inv.isDisplaced(now, weapon) && now < inv.old.shotUntil[weapon]
 }
 
 // isDisplacedLoaded reports whether weapon's old shots (it had rounds) may still arrive
@@ -395,7 +412,7 @@ func (inv *Inventory) isDisplacedLoaded(now time.Duration, weapon uint8, shot bo
 	if !inv.isDisplaced(now, weapon) || inv.displacedLoaded&(1<<weapon) == 0 {
 		return false
 	}
-	if shot && now >= inv.displacedShotUntil[weapon] {
+	if shot && now >= inv.old.shotUntil[weapon] {
 		return false
 	}
 	if !inv.cat.kind[weapon].needsAmmo() || *inv.oldRounds(weapon) > 0 {
@@ -411,7 +428,7 @@ func (inv *Inventory) isDisplacedLoaded(now time.Duration, weapon uint8, shot bo
 func (inv *Inventory) pruneDisplaced(now time.Duration) {
 	for m := inv.displaced; m != 0; m &= m - 1 {
 		w := bits.TrailingZeros64(m)
-		if now >= inv.displacedUntil[w] {
+		if now >= inv.old.until[w] {
 			inv.displaced &^= 1 << w
 			inv.displacedEcho &^= 1 << w
 			inv.displacedLoaded &^= 1 << w

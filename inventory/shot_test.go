@@ -52,12 +52,12 @@ func TestShotValidationVerdicts(t *testing.T) {
 			inv := newInv(t)
 			give(t, inv, 0, wM4, 50, false)
 			give(t, inv, 0, wRifle, 0, false)
-			before := *inv
+			before := cloneInventory(inv)
 			r := inv.Shot(time.Second, tc.alive, tc.shot)
 			if r.Verdict != tc.want {
 				t.Fatalf("%v, want %v", r, tc.want)
 			}
-			if tc.want != Accepted && *inv != before {
+			if tc.want != Accepted && !sameInventory(inv, &before) {
 				t.Fatal("a refused shot changed the store")
 			}
 		})
@@ -72,11 +72,11 @@ func TestShotsKeepTheMinimumInterval(t *testing.T) {
 	if r := inv.Shot(0, true, shotOf(wSniper, 0, 100)); r.Verdict != Accepted {
 		t.Fatal(r)
 	}
-	before := *inv
+	before := cloneInventory(inv)
 	if r := inv.Shot(0, true, shotOf(wSniper, 0, 100)); r.Verdict != TooFast {
 		t.Fatalf("second sniper shot at once: %v", r)
 	}
-	if *inv != before {
+	if !sameInventory(inv, &before) {
 		t.Fatal("a refused shot changed the store")
 	}
 	// 500 ms later is within the 300 ms allowance of the 800 ms cadence.
@@ -134,11 +134,11 @@ func TestProjectileTakesOneRoundOfItsWeapon(t *testing.T) {
 		{"a gun", true, wM4, WrongKind},
 		{"not owned", true, wGrenade, NotOwned},
 	} {
-		before := *inv
+		before := cloneInventory(inv)
 		if r := inv.Projectile(0, tc.alive, tc.weapon); r.Verdict != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, r, tc.want)
 		}
-		if *inv != before {
+		if !sameInventory(inv, &before) {
 			t.Errorf("%s: a refused projectile changed the store", tc.name)
 		}
 	}
@@ -175,7 +175,7 @@ func TestMeleeValidation(t *testing.T) {
 			give(t, inv, 0, wKnife, 1, true)
 			give(t, inv, 0, wM4, 50, false)
 			give(t, inv, 0, wRifle, 0, false)
-			before := *inv
+			before := cloneInventory(inv)
 			r := inv.Melee(0, tc.alive, tc.weapon, tc.distance)
 			if r.Verdict != tc.want {
 				t.Fatalf("%v, want %v", r, tc.want)
@@ -183,7 +183,7 @@ func TestMeleeValidation(t *testing.T) {
 			if r.Paid != NoPayment {
 				t.Fatalf("a blow costs no round: %v", r.Paid)
 			}
-			if tc.want != Accepted && *inv != before {
+			if tc.want != Accepted && !sameInventory(inv, &before) {
 				t.Fatal("a refused blow changed the store")
 			}
 			if tc.want == Accepted && inv.slots != before.slots {

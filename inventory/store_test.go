@@ -212,11 +212,11 @@ func TestRejectedCommandsChangeNothing(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			inv := newInv(t)
 			give(t, inv, 0, wColt, 17, true)
-			before := *inv
+			before := cloneInventory(inv)
 			if err := tc.do(inv); !errors.Is(err, tc.want) {
 				t.Fatalf("error %v, want %v", err, tc.want)
 			}
-			if *inv != before {
+			if !sameInventory(inv, &before) {
 				t.Fatal("a rejected command changed the store")
 			}
 		})

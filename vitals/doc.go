@@ -266,6 +266,11 @@
 // (Effects.Reports, in a buffer valid until the next call), the god_mode flag, the counted
 // death and the ledger to relay. Call Advance every tick so waits run out on time. Bad input
 // never panics and never changes anything: it gets a named error (ErrNotFinite,
-// ErrOutOfRange, ErrNotAlive, ...) or a discarding verdict. Memory is fixed at
-// construction (about 12 KB a player); the frame, report and advance calls do not allocate.
+// ErrOutOfRange, ErrNotAlive, ...) or a discarding verdict. Memory is bounded by the
+// named caps of its windows (ReportWindow, MaxWaitingFrames, MaxPendingCommands), not fixed
+// for the worst case at construction: a new player takes about 1.2 KB (the god-mode
+// detector keeps the buckets of its configured window, not of MaxSuspicionWindow's), and
+// its windows grow on demand up to their caps (about 9 KB for a client that fills all of
+// them). Once a window has grown to what the client's traffic needs, the frame, report and
+// advance calls do not allocate.
 package vitals

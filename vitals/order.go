@@ -245,15 +245,53 @@ func (p *Player) classify(n uint16) (int, ReportVerdict) {
 }
 
 func (p *Player) heldAt(n uint16) *heldReport {
-	h := &p.held[n&(ReportWindow-1)]
+	if len(p.held) == 0 {
+		return nil
+	}
+	h := &p.held[int(n)&(len(p.held)-1)]
 	if h.used && h.in.Seq == n {
 		return h
 	}
 	return nil
 }
 
+// minHeld is the first size of the table of held reports.
+const minHeld = 4
+
+// growHeld doubles the table of held reports (at least minHeld, at most ReportWindow) until
+// every held report has a slot of its own (the held reports lie within ReportWindow of the
+// cursor, so at ReportWindow they never share one).
+func (p *Player) growHeld() {
+	for n := min(max(2*len(p.held), minHeld), ReportWindow); ; n *= 2 {
+		grown := make([]heldReport, n)
+		ok := true
+		for i := range p.held {
+			if h := &p.held[i]; h.used {
+				g := &grown[int(h.in.Seq)&(n-1)]
+				if g.used && n < ReportWindow {
+					ok = false
+					break
+				}
+				*g = *h
+			}
+		}
+		if ok {
+			p.held = grown
+			return
+		}
+	}
+}
+
 func (p *Player) hold(now time.Duration, r *ReportInput, floor float32) {
-	h := &p.held[r.Seq&(ReportWindow-1)]
+	for len(p.held) < ReportWindow {
+		if len(p.held) > 0 {
+			if h := &p.held[int(r.Seq)&(len(p.held)-1)]; !h.used || h.in.Seq == r.Seq {
+				break
+			}
+		}
+		p.growHeld()
+	}
+	h := &p.held[int(r.Seq)&(len(p.held)-1)]
 	*h = heldReport{in: *r, floor: floor, arrived: now, used: true}
 	p.nheld++
 }
@@ -276,17 +314,33 @@ func (p *Player) dropHeld(v ReportVerdict, last uint16) {
 }
 
 func (p *Player) pushFrame(now time.Duration, f FrameInput) {
-	i := (p.whead + p.nwait) % MaxWaitingFrames
+	if p.nwait == len(p.waiting) {
+		p.growWaiting()
+	}
+	i := (p.whead + p.nwait) % len(p.waiting)
 	p.waiting[i] = waitingFrame{in: f, arrived: now}
 	p.nwait++
 }
 
 func (p *Player) popFrame() FrameInput {
 	f := p.waiting[p.whead].in
-	p.whead = (p.whead + 1) % MaxWaitingFrames
+	p.whead = (p.whead + 1) % len(p.waiting)
 	p.nwait--
 	return f
 }
+
+// growWaiting doubles the ring of waiting frames (at least minWaiting, at most
+// MaxWaitingFrames: the caller never pushes past the cap), oldest first.
+func (p *Player) growWaiting() {
+	grown := make([]waitingFrame, min(max(2*len(p.waiting), minWaiting), MaxWaitingFrames))
+	for i := range p.nwait {
+		grown[i] = p.waiting[(p.whead+i)%len(p.waiting)]
+	}
+	p.waiting, p.whead = grown, 0
+}
+
+// minWaiting is the first size of the ring of waiting frames.
+const minWaiting = 8
 
 // moveCursor moves the place in the client's order forward to n; the numbers passed are
 // not taken (a late report may still come for them).
@@ -619,12 +673,18 @@ func (p *Player) attribute(now time.Duration, r *ReportInput, inOrder, confirmed
 }
 
 func (p *Player) addPass(first uint16, amount float32) {
+	if p.pass == nil {
+		p.pass = new([MaxPassCredits]passCredit)
+	}
 	p.pass[p.passNext] = passCredit{first: first, amount: amount, rev: p.rev, valid: true}
 	p.passNext = (p.passNext + 1) % MaxPassCredits
 }
 
 // takePass spends the pass credit that report n may draw on.
 func (p *Player) takePass(n uint16) float32 {
+	if p.pass == nil {
+		return 0
+	}
 	for i := range p.pass {
 		c := &p.pass[i]
 		if c.valid && c.first == n {

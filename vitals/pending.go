@@ -81,13 +81,25 @@ func (c *pendingCommand) applyTo(v Vitals) Vitals {
 // the base already (an item echoed them); they stay until they settle, to hold off what
 // the client created before taking them and the server receives out of its order.
 type pendingRing struct {
-	c      [MaxPendingCommands]pendingCommand
+	c      []pendingCommand // grown by doubling up to MaxPendingCommands
 	head   int
 	n      int
 	folded int
 }
 
-func (r *pendingRing) at(i int) *pendingCommand { return &r.c[(r.head+i)%MaxPendingCommands] }
+func (r *pendingRing) at(i int) *pendingCommand { return &r.c[(r.head+i)%len(r.c)] }
+
+// minPending is the first size of the ring of commands in flight.
+const minPending = 4
+
+// grow doubles the ring (at least minPending, at most MaxPendingCommands), oldest first.
+func (r *pendingRing) grow() {
+	grown := make([]pendingCommand, min(max(2*len(r.c), minPending), MaxPendingCommands))
+	for i := range r.n {
+		grown[i] = *r.at(i)
+	}
+	r.c, r.head = grown, 0
+}
 
 func (r *pendingRing) reset() { r.head, r.n, r.folded = 0, 0, 0 }
 
@@ -111,7 +123,7 @@ func (p *Player) popOldest() {
 	if p.cmds.folded == 0 {
 		p.foldOne()
 	}
-	p.cmds.head = (p.cmds.head + 1) % MaxPendingCommands
+	p.cmds.head = (p.cmds.head + 1) % len(p.cmds.c)
 	p.cmds.n--
 	p.cmds.folded--
 }
@@ -135,6 +147,9 @@ func (p *Player) settle(now time.Duration) {
 func (p *Player) push(c pendingCommand) {
 	if p.cmds.n == MaxPendingCommands {
 		p.popOldest()
+	}
+	if p.cmds.n == len(p.cmds.c) {
+		p.cmds.grow()
 	}
 	*p.cmds.at(p.cmds.n) = c
 	p.cmds.n++

@@ -40,7 +40,11 @@ type passCredit struct {
 // NewPlayer and call NewLife at each spawn or respawn grant.
 //
 // A Player is not safe for concurrent use: one goroutine owns a world and its players.
-// Its memory is fixed at construction; nothing a client sends makes it grow.
+// Every window it keeps for a client has a named cap (ReportWindow, MaxWaitingFrames,
+// MaxPendingCommands): nothing a client sends makes it hold more. The windows are not
+// allocated for the worst case at construction: they grow on demand up to their caps by
+// doubling, so a player whose reports arrive in order costs little; once grown, a window
+// takes frames and reports without allocating.
 type Player struct {
 	cfg  Config
 	life LifeState
@@ -65,9 +69,9 @@ type Player struct {
 	seen          uint64
 	sinceBoundary int
 	lastAccepted  uint16
-	held          [ReportWindow]heldReport
+	held          []heldReport // by number modulo its size, grown on demand up to ReportWindow
 	nheld         int
-	waiting       [MaxWaitingFrames]waitingFrame
+	waiting       []waitingFrame // a ring grown by doubling up to MaxWaitingFrames
 	whead, nwait  int
 	frameSeq      uint16
 	frameDS       uint16
@@ -76,7 +80,7 @@ type Player struct {
 	// of the life that ended, the exact boundary of the next one (see firstFrame).
 	deadDS     uint16
 	deadValid  bool
-	pass       [MaxPassCredits]passCredit
+	pass       *[MaxPassCredits]passCredit // made at the first pass credit
 	passNext   int
 	creditNum  uint16
 	creditAt   time.Duration
@@ -96,8 +100,7 @@ type Player struct {
 	tracking      bool
 	trackVerdict  ReportVerdict
 	eff           Effects
-	out           [maxOutcomes]Outcome
-	nout          int
+	out           []Outcome // grown on demand up to maxOutcomes, reused by every call
 }
 
 // NewPlayer creates the ledger of a connection. It has no life until NewLife.
@@ -157,13 +160,13 @@ func (p *Player) Killer(isTeammate func(attacker PlayerID) bool) PlayerID {
 // ---- per-call plumbing ----
 
 func (p *Player) begin() {
-	p.nout = 0
+	p.out = p.out[:0]
 	p.eff = Effects{}
 	p.tracking = false
 }
 
 func (p *Player) finish() Effects {
-	p.eff.Reports = p.out[:p.nout]
+	p.eff.Reports = p.out
 	p.eff.Ledger = p.ledger
 	return p.eff
 }
@@ -175,9 +178,8 @@ func (p *Player) emit(o Outcome) {
 	if p.tracking && o.Seq == p.trackSeq && p.trackVerdict == ReportHeld {
 		p.trackVerdict = o.Verdict
 	}
-	if p.nout < len(p.out) {
-		p.out[p.nout] = o
-		p.nout++
+	if len(p.out) < maxOutcomes {
+		p.out = append(p.out, o)
 	}
 }
 
@@ -208,7 +210,9 @@ func (p *Player) NewLife(now time.Duration) Effects {
 	p.base = Vitals{Health: StartHealth, Armor: StartArmor}
 	p.ledger = p.base
 	p.last = LastDamage{}
-	p.pass = [MaxPassCredits]passCredit{}
+	if p.pass != nil {
+		*p.pass = [MaxPassCredits]passCredit{}
+	}
 	p.passNext = 0
 	p.haveCredit = false
 	p.ledgerDeath = false

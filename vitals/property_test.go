@@ -2,6 +2,7 @@ package vitals
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -114,7 +115,7 @@ func (c *chaos) step() {
 	if c.src.u8() == 0 { // a host clock that jumps: back, or far ahead
 		c.now += time.Duration(int8(c.src.u8())) * time.Minute
 	}
-	before := *p
+	before := clonePlayer(p)
 	ledger := p.Ledger()
 	raisable := false // a server command or a grant may raise the ledger
 	rejected := false
@@ -272,9 +273,11 @@ func (c *chaos) check(before *Player, ledger Vitals, raisable, rejected bool, ef
 		c.fail("queues out of their caps: %d frames, %d reports", p.nwait, p.nheld)
 	}
 	held := 0
-	for i := range p.held {
-		if p.held[i].used {
-			held++
+	{
+		for i := range p.held {
+			if p.held[i].used {
+				held++
+			}
 		}
 	}
 	if held != p.nheld {
@@ -301,9 +304,67 @@ func (c *chaos) check(before *Player, ledger Vitals, raisable, rejected bool, ef
 	}
 }
 
-// playerBytes is the player's memory: a rejected input must leave every byte as it was.
+// playerBytes is a copy of the player's memory, its windows' contents included (they are
+// allocated on demand, outside the struct): a rejected input must leave every byte as it
+// was. The windows' places in memory are left out, so a clone compares equal.
 func playerBytes(p *Player) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(p)), unsafe.Sizeof(*p))
+	q := *p
+	q.held, q.waiting, q.cmds.c, q.out, q.susp.b, q.pass = nil, nil, nil, nil, nil, nil
+	b := append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(&q)), unsafe.Sizeof(q))...)
+	if p.pass != nil {
+		b = append(b, unsafe.Slice((*byte)(unsafe.Pointer(p.pass)), unsafe.Sizeof(*p.pass))...)
+	}
+	b = append(b, windowBytes(p.held)...)
+	b = append(b, windowBytes(p.waiting)...)
+	b = append(b, windowBytes(p.cmds.c)...)
+	b = append(b, windowBytes(p.susp.b)...)
+	return append(b, windowBytes(p.out)...)
+}
+
+// windowBytes is a window's length, capacity and contents.
+func windowBytes[T any](s []T) []byte {
+	var t T
+	b := binary.LittleEndian.AppendUint64(nil, uint64(len(s)))
+	b = binary.LittleEndian.AppendUint64(b, uint64(cap(s)))
+	if cap(s) == 0 {
+		return b
+	}
+	return append(b, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), uintptr(cap(s))*unsafe.Sizeof(t))...)
+}
+
+// clonePlayer copies the player with its windows.
+func clonePlayer(p *Player) Player {
+	q := *p
+	q.held = cloneWindow(p.held)
+	if p.pass != nil {
+		pass := *p.pass
+		q.pass = &pass
+	}
+	q.waiting = append(make([]waitingFrame, 0, cap(p.waiting)), p.waiting[:cap(p.waiting)]...)[:len(p.waiting)]
+	q.cmds.c = append(make([]pendingCommand, 0, cap(p.cmds.c)), p.cmds.c[:cap(p.cmds.c)]...)[:len(p.cmds.c)]
+	q.out = append(make([]Outcome, 0, cap(p.out)), p.out[:cap(p.out)]...)[:len(p.out)]
+	q.susp.b = cloneWindow(p.susp.b)
+	return q
+}
+
+// cloneWindow copies a window with its exact length and capacity.
+func cloneWindow[T any](s []T) []T {
+	if s == nil {
+		return nil
+	}
+	return append(make([]T, 0, cap(s)), s[:cap(s)]...)[:len(s)]
+}
+
+// playerFootprint is what the player holds: the struct and the windows it grew.
+func playerFootprint(p *Player) uintptr {
+	n := unsafe.Sizeof(*p) + uintptr(cap(p.waiting))*unsafe.Sizeof(waitingFrame{}) +
+		uintptr(cap(p.cmds.c))*unsafe.Sizeof(pendingCommand{}) + uintptr(cap(p.out))*unsafe.Sizeof(Outcome{}) +
+		uintptr(cap(p.susp.b))*unsafe.Sizeof(bucket{})
+	n += uintptr(cap(p.held)) * unsafe.Sizeof(heldReport{})
+	if p.pass != nil {
+		n += unsafe.Sizeof(*p.pass)
+	}
+	return n
 }
 
 func newChaos(src byteSource) *chaos {
@@ -349,14 +410,15 @@ func TestPropertyInvariantsHoldWhateverAClientSends(t *testing.T) {
 }
 
 // TestPropertyMemoryIsBoundedWhateverAClientSends: a flood of frames that never get their
-// report and of reports far ahead grows nothing: the queues stop at their named caps, the
-// player's size is fixed, and no call allocates.
+// report and of reports far ahead grows the windows only up to their named caps: the
+// queues stop there, the player's footprint is bounded, and once the windows have grown
+// (the first flood) no call allocates.
 func TestPropertyMemoryIsBoundedWhateverAClientSends(t *testing.T) {
 	p := livePlayer(t)
-	size := unsafe.Sizeof(*p)
+	small := playerFootprint(p)
 	var now time.Duration
 	maxFrames, maxReports := 0, 0
-	allocs := testing.AllocsPerRun(1, func() {
+	flood := func() {
 		for i := range 20000 {
 			now += time.Millisecond / 4 // 4000 frames a second: far more than a second of wait
 			// every frame claims a new report that never comes
@@ -372,17 +434,26 @@ func TestPropertyMemoryIsBoundedWhateverAClientSends(t *testing.T) {
 			}
 			maxFrames, maxReports = max(maxFrames, f), max(maxReports, r)
 		}
-	})
+	}
+	flood()
+	grown := playerFootprint(p)
+	allocs := testing.AllocsPerRun(1, flood)
 	if allocs != 0 {
-		t.Fatalf("the flood allocated %v times", allocs)
+		t.Fatalf("the second flood allocated %v times", allocs)
+	}
+	if playerFootprint(p) != grown || cap(p.waiting) != MaxWaitingFrames || len(p.held) != ReportWindow {
+		t.Fatalf("the windows grew past their caps: %d frames, %d held", cap(p.waiting), len(p.held))
 	}
 	if maxFrames != MaxWaitingFrames || maxReports < ReportWindow/2 {
 		t.Fatalf("the flood did not reach the caps: %d frames, %d reports", maxFrames, maxReports)
 	}
-	if size > 32<<10 {
-		t.Fatalf("a player takes %d bytes", size)
+	if grown > 32<<10 {
+		t.Fatalf("a flooded player takes %d bytes", grown)
 	}
-	t.Logf("a player takes %d bytes", size)
+	if small > 4<<10 {
+		t.Fatalf("a new player takes %d bytes", small)
+	}
+	t.Logf("a new player takes %d bytes, a flooded one %d", small, grown)
 }
 
 // TestPropertyOneLossIsNeverDeductedTwiceUnderHeavyReordering runs the honest client far

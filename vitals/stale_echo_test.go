@@ -109,9 +109,37 @@ func TestCommandsInFlightAreCappedAndTheOldestSettlesFirst(t *testing.T) {
 		require.NoError(t, err)
 	}
 	wantLedger(t, p, 10+n, 0)
+	require.Equal(t, MaxPendingCommands, len(p.cmds.c), "the ring grew on demand to its cap and no further")
 	// an echo of 0: the 8 oldest adds settled when the cap was reached; only the newest
 	// MaxPendingCommands still apply after it
 	r := mustFrame(t, p, 100*ms, FrameInput{Seq: 3, Health: 10})
 	require.Equal(t, FrameCounted, r.Verdict)
 	wantLedger(t, p, 10+MaxPendingCommands, 0)
+}
+
+// Rule: a client's reports wait for an earlier one within ReportWindow. Their table grows
+// on demand up to that cap: two reports ahead hold a small table, reports spread over the
+// whole window grow it to ReportWindow and no further, and every one is still found and
+// taken in order once the gap fills.
+func TestHeldReportsGrowOnDemandUpToReportWindow(t *testing.T) {
+	p := livePlayer(t)
+	report := func(seq uint16) {
+		_, err := p.Report(20*ms, ReportInput{Seq: seq, Source: SourceEnvironment, Weapon: WeaponFall,
+			Attacker: NoPlayer, Before: Vitals{100, 0}, After: Vitals{100, 0}})
+		require.NoError(t, err)
+	}
+	first := p.cursor + 1
+	report(first + 1)
+	report(first + 2)
+	require.Equal(t, minHeld, len(p.held), "two held reports take the first table")
+	for k := uint16(3); k < ReportWindow; k++ {
+		report(first + k)
+	}
+	_, held := p.Waiting()
+	require.Equal(t, ReportWindow-1, held)
+	require.Equal(t, ReportWindow, len(p.held), "grown to the cap and no further")
+	report(first) // the gap: everything is taken in order
+	_, held = p.Waiting()
+	require.Zero(t, held)
+	require.Equal(t, first+ReportWindow-1, p.cursor)
 }

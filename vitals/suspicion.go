@@ -90,9 +90,10 @@ type bucket struct {
 	confirmed int32
 }
 
-// suspicionState is a ring of one-second buckets: constant memory whatever the traffic.
+// suspicionState is a ring of one-second buckets, as many as the configured window holds
+// (at most MaxSuspicionWindow's): constant memory whatever the traffic.
 type suspicionState struct {
-	b      [maxSuspicionBuckets]bucket
+	b      []bucket
 	n      int64 // buckets in the window
 	grace  int64 // newest buckets whose claims are not judged yet
 	raised bool
@@ -107,6 +108,7 @@ func newSuspicionState(window time.Duration) suspicionState {
 		n:     int64(window / SuspicionBucket),
 		grace: int64((ClaimGrace + SuspicionBucket - 1) / SuspicionBucket),
 	}
+	s.b = make([]bucket, min(max(s.n, 1), int64(maxSuspicionBuckets)))
 	for i := range s.b {
 		s.b[i].epoch = -1 << 62
 	}

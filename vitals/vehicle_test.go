@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -184,6 +186,7 @@ func TestVehicleGodModeRefusesBadInputAndChangesNothing(t *testing.T) {
 	d := newVehicleDetector(t)
 	must(t, d.Health(time.Second, 1, 800))
 	before := *d
+	before.s.b = slices.Clone(d.s.b) // the buckets live outside the struct
 	bad := []struct {
 		name string
 		err  error
@@ -203,7 +206,7 @@ func TestVehicleGodModeRefusesBadInputAndChangesNothing(t *testing.T) {
 			t.Errorf("%s: %v, want %v", c.name, c.err, c.want)
 		}
 	}
-	if *d != before {
+	if !reflect.DeepEqual(*d, before) {
 		t.Error("refused input changed the detector")
 	}
 	var zero VehicleDetector

@@ -14,20 +14,20 @@ import (
 
 // shotRecord is an accepted shot remembered for its victims' reports (the shot credit).
 type shotRecord struct {
-	valid   bool
-	cannon  bool // a Rhino cannon: its hits are the explosion's, without a floor
-	seq     uint16
-	weapon  uint8
-	pellets uint8
-	source  vitals.Source
-	rev     uint16 // the relation revision the shot was relayed with
+	at     time.Duration
+	serial uint64 // the World's serial at the relay: which lives it was relayed to
+	life   uint64 // the shooter's lifeSerial: a grant resets it
 	// damage is the raw per-pellet damage the floor is computed from (the shot's revision,
 	// at tier; 0 when the weapon has none); tier is the shooter's floor tier.
 	damage  float32
+	seq     uint16
+	rev     uint16 // the relation revision the shot was relayed with
+	valid   bool
+	cannon  bool // a Rhino cannon: its hits are the explosion's, without a floor
+	weapon  uint8
+	pellets uint8
+	source  vitals.Source
 	tier    inventory.Tier
-	at      time.Duration
-	serial  uint64 // the World's serial at the relay: which lives it was relayed to
-	life    uint64 // the shooter's lifeSerial: a grant resets it
 	nv      uint8
 	victims [MaxShotVictims]shotVictim
 }
@@ -207,7 +207,7 @@ func rewindOf(r *rewind.Recipient) wire.Rewind {
 
 // remember keeps an accepted shot for its victims' reports, in the shooter's ring.
 func (w *World) remember(now time.Duration, p *player, seq uint16, weapon uint8, pellets int, src vitals.Source, damage float32, tier inventory.Tier, cannon bool) {
-	rec := &p.shots[int(seq)%MaxShotCredits]
+	rec := p.shots.slot(seq, now, w.rules.ShotCredit.Window, p.lifeSerial)
 	*rec = shotRecord{
 		valid:   true,
 		cannon:  cannon,
@@ -284,7 +284,7 @@ func (w *World) claimVehicleHit(now time.Duration, p *player, hid uint16, r rewi
 		if !w.rules.ClaimReach.Feeds(rayDistance(r, rc.VehiclePose.Position), true, false) {
 			return
 		}
-		if s, err := d.vgod.HitClaimed(now, min(max(expected, 0), vitals.MaxVehicleClaimedLoss)); err == nil && s.Raised {
+		if s, err := w.vehicleDetector(d).HitClaimed(now, min(max(expected, 0), vitals.MaxVehicleClaimedLoss)); err == nil && s.Raised {
 			w.raiseVehicleSuspicion(now, d, s)
 		}
 		return
@@ -480,7 +480,7 @@ func (w *World) onProjectile(now time.Duration, p *player, m *wire.ProjectileLau
 		p.reach.VehicleLaunch = max(p.reach.VehicleLaunch, float32(d))
 	}
 	p.projFilter.mark(m.Projectile)
-	rec := &p.projectiles[int(m.Projectile)%MaxProjectiles]
+	rec := p.newProjectile(m.Projectile)
 	*rec = projectileRecord{valid: true, seq: m.Projectile, weapon: m.Weapon, life: p.lifeSerial, at: now, origin: m.Origin}
 	if w.catalog.Sticks(m.Weapon) && m.Vehicle == NoVehicle {
 		w.noteRides(rec, m.Origin)
@@ -507,7 +507,7 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 	if err != nil || uint16(snap.Gen) != m.DeathEpoch {
 		return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictWrongEpoch, "")
 	}
-	rec := &p.projectiles[int(m.Projectile)%MaxProjectiles]
+	rec := p.projectile(m.Projectile)
 	if !rec.valid || rec.seq != m.Projectile || rec.life != p.lifeSerial {
 		if v := p.projFilter.check(m.Projectile); v != VerdictAccepted {
 			return w.refuseProjectile(now, p, m.Projectile, m.Weapon, VerdictUnknownProjectile, v.String())
@@ -537,6 +537,7 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 			}
 		}
 		p.projFilter.mark(m.Projectile)
+		rec = p.newProjectile(m.Projectile)
 		*rec = projectileRecord{valid: true, seq: m.Projectile, weapon: m.Weapon, life: p.lifeSerial, at: now, origin: m.Position, healed: true}
 		p.reach.LostLaunch = max(p.reach.LostLaunch, float32(a.Distance))
 	}

@@ -31,7 +31,9 @@ const (
 )
 
 // Limits of the World. Everything a client can make the World remember has one of these
-// caps; memory per player is fixed when the player first joins its slot.
+// caps. A cap is the bound on what a connection can make the World hold, not what it costs
+// up front: the per-connection tables and queues grow on demand up to their caps (see
+// Cost in the package documentation).
 const (
 	// MaxPlayers is the largest Config.MaxPlayers: the player slots of the teams and rewind
 	// packages (10,000: a streaming world).
@@ -44,8 +46,11 @@ const (
 	DefaultMaxVehicles = MaxVehicles
 
 	// MaxShotCredits is how many accepted shots of one shooter the World remembers for the
-	// victims' reports (a ring indexed by the shot number). At the fastest cadence of the
-	// default catalogue (the minigun, 20 ms) that is 2.56 s of shots.
+	// victims' reports (a table indexed by the shot number). At the fastest cadence of the
+	// default catalogue (the minigun, 20 ms) that is 2.56 s of shots. It is the bound, not
+	// what a shooter costs up front: the table grows by doubling up to it while the shots
+	// that may still be credited need the room (a steady shooter holds the shots of its
+	// ShotCreditWindow). A power of two.
 	MaxShotCredits = 128
 	// ShotCreditWindow is how long after a shot was accepted a victim's report may still be
 	// credited to it: the relay to the victim, its report back, and a few retransmissions
@@ -59,7 +64,7 @@ const (
 	ShotWindow = 64
 
 	// MaxProjectiles is how many projectiles of one owner the World remembers (a ring
-	// indexed by the projectile number).
+	// indexed by the projectile number, allocated at the owner's first projectile).
 	MaxProjectiles = 32
 	// ProjectileLifetime is how long after its launch a projectile may still detonate (a
 	// satchel waits for its detonator).

@@ -61,7 +61,7 @@ func (w *World) committed(now time.Duration, p *player, c lifecycle.Commit) {
 	if err == nil {
 		w.takeEffects(now, p, &eff)
 	}
-	p.vgod.Left(now)
+	p.leftVehicle(now)
 	killer, cause := c.Death.Killer, c.Death.Cause
 	if c.Death.KillerLeft {
 		killer = NoPlayer
@@ -335,8 +335,10 @@ func (w *World) onVehicleExplode(now time.Duration, p *player, m *wire.VehicleEx
 	for _, id := range w.conns {
 		// The wreck's last fall may never show in a frame (a wreck's frames are refused):
 		// the claims on it not judged yet are forgotten.
-		if v, ok := w.players[id].vgod.Vehicle(); ok && v == m.Vehicle {
-			w.players[id].vgod.Left(now)
+		if d := w.players[id].vgod; d != nil {
+			if v, ok := d.Vehicle(); ok && v == m.Vehicle {
+				d.Left(now)
+			}
 		}
 	}
 	join := uint64(0)

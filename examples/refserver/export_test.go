@@ -41,7 +41,7 @@ func ShotCreditUsedOf(w *World, shooter PlayerID, seq uint16) uint8 {
 	if p == nil {
 		return 0
 	}
-	return p.shots[int(seq)%MaxShotCredits].victims[0].used
+	return p.shots.at(seq).victims[0].used
 }
 
 // SnapshotOf exposes the lifecycle's snapshot of a player (alive, life) to the external

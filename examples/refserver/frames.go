@@ -129,7 +129,7 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 	if p.frame.have && p.frame.vehicle != NoVehicle && p.frame.seat == 0 && (m.Vehicle != p.frame.vehicle || m.Seat != 0) {
 		// It no longer drives the vehicle its vehicle frames showed: hits still landing
 		// on that vehicle are not this player's to feel.
-		p.vgod.Left(now)
+		p.leftVehicle(now)
 	}
 	p.frame = frameState{have: true, at: now, pos: m.Position, facing: m.Facing, vehicle: m.Vehicle,
 		seat: m.Seat, weapon: m.Weapon, fireHeld: m.FireHeld}
@@ -189,7 +189,7 @@ func (w *World) onVehicleSync(now time.Duration, p *player, m *wire.VehicleSync)
 	}
 	v.haveSeq, v.seqFrom, v.lastSeq = true, p.id, m.Seq
 	v.pos, v.rot, v.vel, v.health = m.Position, m.Rotation, m.Velocity, m.Health
-	w.packageRefused(CallVehicleHealth, p.id, p.vgod.Health(now, m.Vehicle, m.Health))
+	w.packageRefused(CallVehicleHealth, p.id, w.vehicleDetector(p).Health(now, m.Vehicle, m.Health))
 	r := &w.msgs.rvs
 	*r = wire.RemoteVehicleSync{Vehicle: m.Vehicle, Driver: p.id, SyncSeq: v.syncSeq, Position: m.Position,
 		Rotation: m.Rotation, Velocity: m.Velocity, Health: m.Health}

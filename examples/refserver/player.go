@@ -26,8 +26,10 @@ type player struct {
 	handle     lifecycle.Handle
 	ep         *transport.Endpoint
 	vit        *vitals.Player
-	// vgod is the vehicle_god_mode detector of the vehicles this player drives.
-	vgod vitals.VehicleDetector
+	// vgod is the vehicle_god_mode detector of the vehicles this player drives, made the
+	// first time it has something to count (vehicleDetector): nil for a player that never
+	// drove a vehicle or had one it drives shot at.
+	vgod *vitals.VehicleDetector
 	inv  *inventory.Inventory
 
 	joinSerial uint64 // the World's serial when the connection joined
@@ -41,8 +43,9 @@ type player struct {
 	lastSeq uint16
 	frame   frameState
 
-	shots       *[MaxShotCredits]shotRecord
-	shotFilter  seqFilter
+	shots      shotBook
+	shotFilter seqFilter
+	// projectiles is allocated at the first projectile (newProjectile).
 	projectiles *[MaxProjectiles]projectileRecord
 	projFilter  seqFilter
 	// reportFilter drops duplicated damage report datagrams before their correlation
@@ -53,6 +56,11 @@ type player struct {
 
 	acks ackRing
 	out  outbox // unreliable datagrams until Flush
+	// laneDue is the earliest time the lane may have something to send: 0 (now) after
+	// anything that may have given it work (a message queued, a lane datagram or bundle
+	// received), else what its NextDeadline said after the last Flush (laneIdle when
+	// nothing). Flush visits the lane only when it is due, so an idle lane costs nothing.
+	laneDue time.Duration
 
 	// The per-connection caps (flood.go): the gates of its datagrams, frames, vehicle
 	// frames and launches, and what they refused.
@@ -182,9 +190,10 @@ type ackInterest struct {
 	gen  lifecycle.Generation
 }
 
-// ackRing holds the interests in lane order. It has the room of the lane's hard cap, so it
-// cannot hold more than the lane can queue (if it ever did, the oldest would be dropped, not
-// the ring grown).
+// ackRing holds the interests in lane order. Its cap is the lane's hard cap, so it cannot
+// hold more than the lane can queue (if it ever did, the oldest would be dropped, not the
+// ring grown past it); its buffer grows on demand up to that cap (internal/ring), so a
+// connection with few commands in flight holds a few entries, not a thousand.
 type ackRing struct{ ring.Ring[ackInterest] }
 
 func newAckRing() ackRing { return ackRing{ring.New[ackInterest](lane.HardCap)} }
@@ -251,6 +260,27 @@ func (p *player) propertiesAcknowledged(at time.Duration, rev uint16) {
 func (p *player) settleProperties(now time.Duration) {
 	if p.propsAckValid && now-p.propsAckAt >= PropertiesGrace {
 		p.propsLow, p.propsBase, p.propsAckValid = p.propsAcked, false, false
+	}
+}
+
+// vehicleDetector returns p's vehicle_god_mode detector, making it at its first use (the
+// Config was validated by join). An unmade detector has counted nothing: it is left,
+// names no vehicle, and suspects nothing, as a made one that counted nothing does.
+func (w *World) vehicleDetector(p *player) *vitals.VehicleDetector {
+	if p.vgod == nil {
+		d, err := vitals.NewVehicleDetector(w.cfg.VehicleGodMode)
+		if err != nil {
+			w.packageRefused(CallVehicleHealth, p.id, err)
+		}
+		p.vgod = &d
+	}
+	return p.vgod
+}
+
+// leftVehicle tells p's vehicle_god_mode detector, if made, that p no longer drives.
+func (p *player) leftVehicle(now time.Duration) {
+	if p.vgod != nil {
+		p.vgod.Left(now)
 	}
 }
 
@@ -325,8 +355,7 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 		rollback(err, false)
 		return
 	}
-	vgod, err := vitals.NewVehicleDetector(w.cfg.VehicleGodMode)
-	if err != nil {
+	if _, err := vitals.NewVehicleDetector(w.cfg.VehicleGodMode); err != nil {
 		rollback(err, false)
 		return
 	}
@@ -335,6 +364,12 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 		rollback(err, false)
 		return
 	}
+	// Every message is handled before the next is decoded: the connections share the
+	// World's decoder.
+	ep.ShareDecoder(&w.dec)
+	// No call of one connection's Endpoint runs inside another's (Flush's emit only
+	// copies into the bundle or hands the datagram to the host): they share one scratch.
+	ep.ShareScratch(&w.laneBuf)
 	if err := w.teams.Connect(conn); err != nil {
 		rollback(err, false)
 		return
@@ -346,11 +381,9 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 	p := w.players[conn]
 	if p == nil {
 		p = &player{
-			id:          conn,
-			inv:         w.catalog.NewInventory(),
-			shots:       new([MaxShotCredits]shotRecord),
-			projectiles: new([MaxProjectiles]projectileRecord),
-			acks:        newAckRing(),
+			id:   conn,
+			inv:  w.catalog.NewInventory(),
+			acks: newAckRing(),
 		}
 		if w.stream == nil {
 			p.unshown = make([]uint64, (len(w.players)+63)/64)
@@ -358,8 +391,10 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 		w.players[conn] = p
 	} else {
 		shots, projs, inv, acks, unshown, out := p.shots, p.projectiles, p.inv, p.acks, p.unshown, p.out
-		*shots = [MaxShotCredits]shotRecord{}
-		*projs = [MaxProjectiles]projectileRecord{}
+		shots.reset()
+		if projs != nil {
+			*projs = [MaxProjectiles]projectileRecord{}
+		}
 		inv.Reset()
 		acks.reset()
 		clear(unshown)
@@ -370,7 +405,6 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 	p.handle = h
 	p.ep = ep
 	p.vit = vit
-	p.vgod = vgod
 	p.joinSerial = w.nextSerial()
 	p.lifeSerial = p.joinSerial
 	p.joinedAt = now

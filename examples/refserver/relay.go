@@ -19,10 +19,12 @@ type outbox struct {
 // full reports whether the outbox holds transport.MaxPendingDatagrams datagrams.
 func (o *outbox) full() bool { return len(o.ends) >= transport.MaxPendingDatagrams }
 
-// room makes sure n more bytes fit without a reallocation by append.
+// room makes sure n more bytes fit without a reallocation by append. The buffer doubles
+// from what one message needs: most connections get a ping and a few messages a tick, so
+// it stays at a few hundred bytes.
 func (o *outbox) room(n int) {
 	if cap(o.buf)-len(o.buf) < n {
-		grown := make([]byte, len(o.buf), 2*cap(o.buf)+n+1024)
+		grown := make([]byte, len(o.buf), 2*cap(o.buf)+n)
 		copy(grown, o.buf)
 		o.buf = grown
 	}

@@ -57,7 +57,7 @@ func (w *World) onDamageReport(now time.Duration, p *player, m *wire.DamageRepor
 	if in.Correlated && in.Attacker != NoPlayer && in.Attacker != p.id {
 		var action teams.Action
 		if c.credit != nil {
-			rec := w.players[in.Attacker].shots[int(m.Ref.Seq)%MaxShotCredits]
+			rec := w.players[in.Attacker].shots.at(m.Ref.Seq)
 			action = teams.Action{Stamped: true, Rev: rec.rev}
 		}
 		var err error
@@ -168,7 +168,7 @@ func (w *World) correlateShot(now time.Duration, p *player, m *wire.DamageReport
 	if a == p {
 		return correlation{verdict: VerdictNotRelayed}
 	}
-	rec := &a.shots[int(m.Ref.Seq)%MaxShotCredits]
+	rec := a.shots.at(m.Ref.Seq)
 	vehicleShot := rec.source != vitals.SourceBullet
 	found := rec.valid && rec.seq == m.Ref.Seq && rec.life == a.lifeSerial && vehicleShot == (m.Ref.Kind == wire.RefVehicleShot)
 	if v := w.rules.ShotCredit.Identify(found, now-rec.at, rec.serial > p.lifeSerial); v != VerdictAccepted {
@@ -243,7 +243,7 @@ func (w *World) correlateDetonation(now time.Duration, p *player, m *wire.Damage
 	if a == nil {
 		return environment(in, VerdictUnknownPlayer)
 	}
-	rec := &a.projectiles[int(m.Ref.Seq)%MaxProjectiles]
+	rec := a.projectile(m.Ref.Seq)
 	found := rec.valid && rec.seq == m.Ref.Seq && rec.detonated && rec.life == a.lifeSerial
 	cause := w.catalog.DetonationCause(rec.weapon, m.Weapon)
 	// The distance is asked of the rewind only for a detonation that the rest admits.

@@ -43,7 +43,7 @@ func BenchmarkWorldStreamed(b *testing.B) {
 			runtime.GC()
 			runtime.ReadMemStats(&heap0)
 			bw := newBenchWorldAt(b, Config{MaxPlayers: n, MaxVehicles: 1}, spread(n, c.side))
-			for range 30 {
+			for range warmTicks {
 				bw.tick(true)
 				bw.drain(b)
 			}

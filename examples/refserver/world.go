@@ -3,6 +3,7 @@ package refserver
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/arbitergo/arbiter/examples/transport"
@@ -119,6 +120,7 @@ type World struct {
 
 	// Scratch, reused so that the hot paths do not allocate.
 	dec       wire.Decoder
+	laneBuf   []byte // the connections' shared encode and lane datagram scratch
 	enc       []byte // one encoding of a relayed message, copied to every recipient
 	fan       fanLog
 	recips    []rewind.Recipient
@@ -345,13 +347,22 @@ func (w *World) Receive(now time.Duration, conn PlayerID, datagram []byte) error
 	// A bundle is charged one unit of the datagram gate per element; one that does not
 	// open is charged one and refused by the endpoint below.
 	elems := 1
+	// Only a lane datagram (alone or in a bundle) brings acknowledgements to route or
+	// gives the lane something to send (an acknowledgement owed).
+	laneData := false
 	if id, err := wire.Peek(datagram); err == nil && id == wire.IDBundle {
+		laneData = true
 		if b, err := wire.OpenBundle(datagram); err == nil {
 			elems = b.Len()
 		}
+	} else if err == nil && id.Transport() {
+		laneData = true
 	}
 	if !w.takeDatagram(now, p, elems) {
 		return fmt.Errorf("%w: connection %d", ErrRateLimited, conn)
+	}
+	if laneData {
+		p.laneDue = 0
 	}
 	// The datagram's messages are pulled one by one, each with its own verdict or error.
 	err := p.ep.Open(now, datagram)
@@ -392,7 +403,7 @@ func (w *World) Receive(now time.Duration, conn PlayerID, datagram []byte) error
 		w.stats.Refused += uint64(wrongWay)
 		w.refuseInput(conn, VerdictWrongDirection, "")
 	}
-	if p.connected {
+	if p.connected && laneData {
 		w.routeAcks(p)
 	}
 	w.reap(now)
@@ -557,8 +568,10 @@ func (w *World) Tick(now time.Duration) error {
 			if s := p.vit.Suspect(now); s.Raised {
 				w.raiseSuspicion(now, p, s)
 			}
-			if s := p.vgod.Suspect(now); s.Raised {
-				w.raiseVehicleSuspicion(now, p, s)
+			if p.vgod != nil {
+				if s := p.vgod.Suspect(now); s.Raised {
+					w.raiseVehicleSuspicion(now, p, s)
+				}
 			}
 		}
 	}
@@ -573,7 +586,10 @@ func (w *World) raiseSuspicion(now time.Duration, p *player, s vitals.Suspicion)
 }
 
 func (w *World) raiseVehicleSuspicion(now time.Duration, p *player, s vitals.Suspicion) {
-	v, ok := p.vgod.Vehicle()
+	v, ok := NoVehicle, false
+	if p.vgod != nil {
+		v, ok = p.vgod.Vehicle()
+	}
 	if !ok {
 		v = NoVehicle
 	}
@@ -604,7 +620,14 @@ func (w *World) Flush(now time.Duration, emit func(conn PlayerID, datagram []byt
 		w.pack.Start(w.cfg.PayloadSize)
 		p.out.emit(add)
 		w.emitTo(p, one)
-		err := p.ep.Flush(now, add)
+		var err error
+		if now >= p.laneDue {
+			err = p.ep.Flush(now, add)
+			p.laneDue = laneIdle
+			if d, ok := p.ep.NextDeadline(); ok {
+				p.laneDue = d
+			}
+		}
 		w.pack.Finish(one)
 		if err != nil {
 			reason := wire.ReasonOverflow
@@ -645,8 +668,12 @@ func (w *World) NextDeadline() (time.Duration, bool) {
 
 // ---- lane helpers ----
 
+// laneIdle is a player's laneDue while its lane has nothing to send.
+const laneIdle = time.Duration(math.MaxInt64)
+
 // queue puts m on p's lane. A lane that must disconnect marks p for removal.
 func (w *World) queue(now time.Duration, p *player, m wire.Message) (lane.Seq, bool) {
+	p.laneDue = 0
 	seq, err := p.ep.Queue(now, m)
 	if err != nil {
 		if errors.Is(err, lane.ErrMustDisconnect) {

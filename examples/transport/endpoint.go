@@ -67,8 +67,9 @@ type Stats struct {
 type Endpoint struct {
 	side  Side
 	lane  *lane.Lane
-	dec   wire.Decoder
-	buf   []byte
+	dec   *wire.Decoder // made at the first decode, or shared (ShareDecoder)
+	buf   *[]byte       // the encode and poll scratch: own (made at first use) or shared
+	own   []byte
 	out   []byte // pending unreliable datagrams, back to back
 	ends  []int  // end offset of each pending datagram in out
 	stats Stats
@@ -84,7 +85,7 @@ type Endpoint struct {
 	// payload is the payload size Flush coalesces to (SetPayloadSize); 0: one datagram
 	// per message and per lane datagram.
 	payload int
-	pack    Packer
+	pack    *Packer // made by SetPayloadSize
 }
 
 // New returns an endpoint for side with a lane of package lane's defaults.
@@ -96,8 +97,34 @@ func New(side Side) (*Endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Endpoint{side: side, lane: l, buf: make([]byte, 0, lane.MTU)}, nil
+	e := &Endpoint{side: side, lane: l}
+	e.buf = &e.own
+	return e, nil
 }
+
+// ShareScratch makes the endpoint encode what it queues and build its lane datagrams in
+// *buf, a scratch buffer that the endpoints of one goroutine may share when no call of one
+// runs inside a call of another (an emit callback of Flush does not queue on, flush or
+// receive into another endpoint sharing it, and is done with its datagram when it
+// returns): a server of many connections then holds one buffer of lane.MTU instead of one
+// per connection. Without it, the endpoint makes its own at its first use. buf must not be
+// nil.
+func (e *Endpoint) ShareScratch(buf *[]byte) { e.buf = buf }
+
+// scratch returns the scratch buffer, empty, with room for one lane datagram.
+func (e *Endpoint) scratch() []byte {
+	if cap(*e.buf) < lane.MTU {
+		*e.buf = make([]byte, 0, lane.MTU)
+	}
+	return (*e.buf)[:0]
+}
+
+// ShareDecoder makes the endpoint decode into d, a decoder that the endpoints of one
+// goroutine may share when each message Next returns is done with before the next call
+// of Next on any of them (a message points into the decoder): a server of many
+// connections then holds one decoder instead of one per connection (about 1 KB each).
+// Without it, the endpoint makes its own at its first decode. d must not be nil.
+func (e *Endpoint) ShareDecoder(d *wire.Decoder) { e.dec = d }
 
 // Lane returns the endpoint's reliable lane (for its stats and state).
 func (e *Endpoint) Lane() *lane.Lane { return e.lane }
@@ -134,11 +161,11 @@ func (e *Endpoint) Queue(now time.Duration, m wire.Message) (lane.Seq, error) {
 	if m.ID().Delivery() == wire.Unreliable {
 		return 0, fmt.Errorf("%w: %v is unreliable", ErrNotReliable, m.ID())
 	}
-	b, err := m.Append(e.buf[:0])
+	b, err := m.Append(e.scratch())
 	if err != nil {
 		return 0, err
 	}
-	e.buf = b[:0]
+	*e.buf = b[:0]
 	seq, err := e.lane.Queue(now, b, wire.Critical(m))
 	if err == nil {
 		e.stats.Queued++
@@ -216,7 +243,8 @@ func (e *Endpoint) openOne(now time.Duration, id wire.ID, datagram []byte) error
 // wrong way for this side (ErrWrongDirection, counted as WrongDirection). In a bundle, an
 // element that fails alone (a bad header, a lane datagram the lane refuses) is such an
 // error too, and the elements after it are still handled. The message points into the
-// endpoint's decoder: it is valid until the next call of Next.
+// endpoint's decoder: it is valid until the next call of Next (on any endpoint that shares
+// the decoder: ShareDecoder).
 func (e *Endpoint) Next() (m wire.Message, ok bool, err error) {
 	var b []byte
 	for b == nil {
@@ -243,6 +271,9 @@ func (e *Endpoint) Next() (m wire.Message, ok bool, err error) {
 		default:
 			return nil, false, nil
 		}
+	}
+	if e.dec == nil {
+		e.dec = new(wire.Decoder)
 	}
 	m, err = e.dec.Decode(b)
 	if err != nil {
@@ -274,6 +305,9 @@ func (e *Endpoint) SetPayloadSize(n int) error {
 		return fmt.Errorf("%w: payload size %d not in %d..%d", ErrPayloadSize, n, MinPayloadSize, lane.MaxMTU)
 	}
 	e.payload = n
+	if n != 0 && e.pack == nil {
+		e.pack = new(Packer)
+	}
 	return nil
 }
 
@@ -300,14 +334,14 @@ func (e *Endpoint) flush(now time.Duration, emit func([]byte)) error {
 	}
 	e.out, e.ends = e.out[:0], e.ends[:0]
 	for {
-		d, err := e.lane.Poll(now, e.buf[:0])
+		d, err := e.lane.Poll(now, e.scratch())
 		if err != nil {
 			return err
 		}
 		if len(d) == 0 {
 			return nil
 		}
-		e.buf = d[:0]
+		*e.buf = d[:0]
 		emit(d)
 	}
 }

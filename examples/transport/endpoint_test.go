@@ -256,3 +256,58 @@ func TestPackerKeepsToThePayloadSize(t *testing.T) {
 	require.ErrorIs(t, cli.SetPayloadSize(MinPayloadSize-1), ErrPayloadSize)
 	require.ErrorIs(t, cli.SetPayloadSize(lane.MaxMTU+1), ErrPayloadSize)
 }
+
+// Endpoints of one goroutine may share one decoder (ShareDecoder): each decodes its own
+// datagrams into it, and an endpoint that shares none makes its own only at its first
+// decode, so a new endpoint holds no decoder.
+func TestEndpointsOfOneGoroutineShareADecoder(t *testing.T) {
+	a, err := New(Server)
+	require.NoError(t, err)
+	b, err := New(Server)
+	require.NoError(t, err)
+	require.Nil(t, a.dec, "a new endpoint holds no decoder")
+	var shared wire.Decoder
+	a.ShareDecoder(&shared)
+	b.ShareDecoder(&shared)
+	for i, e := range []*Endpoint{a, b, a} {
+		d, err := (&wire.PlayerSync{Seq: uint16(10 + i), Vehicle: wire.NoVehicle}).Append(nil)
+		require.NoError(t, err)
+		var got []uint16
+		require.NoError(t, e.Receive(time.Second, d, func(m wire.Message) { got = append(got, m.(*wire.PlayerSync).Seq) }))
+		require.Equal(t, []uint16{uint16(10 + i)}, got)
+	}
+	require.Equal(t, uint16(12), shared.PlayerSync.Seq, "both decoded into the shared decoder")
+	c, err := New(Server)
+	require.NoError(t, err)
+	d, _ := (&wire.PlayerSync{Seq: 7, Vehicle: wire.NoVehicle}).Append(nil)
+	require.NoError(t, c.Receive(time.Second, d, func(wire.Message) {}))
+	require.NotNil(t, c.dec, "one that shares none makes its own at its first decode")
+	require.NotSame(t, &shared, c.dec)
+}
+
+// Endpoints of one goroutine may share one scratch buffer (ShareScratch) for what they
+// queue and the lane datagrams they build: each peer still gets its own messages, in
+// order. An endpoint that shares none makes its own at its first use, so a new endpoint
+// holds none.
+func TestEndpointsOfOneGoroutineShareAScratch(t *testing.T) {
+	a, ca := pair(t)
+	b, cb := pair(t)
+	require.Zero(t, cap(a.own), "a new endpoint holds no scratch")
+	var shared []byte
+	a.ShareScratch(&shared)
+	b.ShareScratch(&shared)
+	_, err := a.Queue(0, &wire.SetHealth{Rev: 1, Health: 50})
+	require.NoError(t, err)
+	_, err = b.Queue(0, &wire.SetArmor{Rev: 1, Armor: 20})
+	require.NoError(t, err)
+	_, err = a.Queue(0, &wire.SetArmor{Rev: 2, Armor: 10})
+	require.NoError(t, err)
+	require.Equal(t, []string{"SetHealth", "SetArmor"}, carry(t, time.Millisecond, a, ca))
+	require.Equal(t, []string{"SetArmor"}, carry(t, time.Millisecond, b, cb))
+	require.Zero(t, cap(a.own), "they used the shared one")
+	require.GreaterOrEqual(t, cap(shared), lane.MTU)
+	_, err = ca.Queue(2*time.Millisecond, &wire.RespawnRequest{})
+	require.NoError(t, err)
+	require.Equal(t, []string{"RespawnRequest"}, carry(t, 2*time.Millisecond, ca, a))
+	require.GreaterOrEqual(t, cap(ca.own), lane.MTU, "one that shares none made its own")
+}

@@ -18,6 +18,14 @@
 //   - [stream-join] A recipient that joins (Place for the first time) is evaluated at
 //     once, and shown to every recipient within Distance that has room under its Cap, so
 //     players standing together see each other from the start.
+//   - [stream-crowd] A crowd costs a bounded amount: an evaluation weighs the subjects
+//     already shown to the recipient and at most MaxCrowd others within Distance (found
+//     from the recipient's own cell outward), and a join offers itself to at most
+//     MaxCrowd recipients within Distance; those beyond see it at their own evaluation if
+//     it is among their nearest. A recipient with fewer than MaxCrowd others within
+//     Distance is evaluated exactly as [stream-cap] says; in a denser crowd it is shown the
+//     nearest of those weighed, and its shown set never flaps (a shown subject is always
+//     weighed).
 //   - [stream-sent] A show is owed until the host says it went out (Sent): only then does
 //     Sees report the subject seen. A hide is only reported for a subject whose show went
 //     out; a show that never went out is forgotten silently.

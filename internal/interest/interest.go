@@ -26,6 +26,12 @@ const (
 	Slots = 8
 	// MaxCap is the largest Config.Cap.
 	MaxCap = 1 << 15
+	// MaxCrowd is how many subjects within reach one evaluation examines besides those
+	// already shown, and how many recipients within Distance a join offers itself to
+	// ([stream-crowd]): a crowd of thousands at one spawn point costs each evaluation
+	// and each join a bounded amount instead of the whole crowd. Ten times DefaultCap: a
+	// world whose recipients have fewer than that within reach is evaluated exactly.
+	MaxCrowd = 1024
 	// MaxCoordinate bounds a position's coordinates (metres from the origin); a position
 	// beyond it is refused (ErrBadPosition).
 	MaxCoordinate = 1 << 20
@@ -111,8 +117,8 @@ const none = math.MaxUint32
 // entry is one subject shown to a recipient.
 type entry struct {
 	id   ID
+	vi   uint16 // where the recipient stands in the subject's viewers (fewer than IDs)
 	sent bool
-	vi   int32 // where the recipient stands in the subject's viewers
 }
 
 // player is what the Manager keeps of one id.
@@ -164,6 +170,8 @@ type Manager struct {
 	desired  []entry
 	scratch  []entry
 	lastEval time.Duration
+	// examined is how many subjects the last near examined within reach, for the tests.
+	examined int
 }
 
 // New returns an empty Manager.
@@ -417,38 +425,52 @@ func (m *Manager) unlink(id ID) {
 
 // near appends to m.cands every placed player but id within reach of id (Distance for a
 // subject not shown to id, Distance+Margin for one shown), competing by its squared
-// distance less the margin's advantage of a shown one ([stream-cap]).
+// distance less the margin's advantage of a shown one ([stream-cap]): first those shown
+// to id (marked), then the others the grid holds, id's own cell first, at most MaxCrowd
+// of them ([stream-crowd]).
 func (m *Manager) near(id ID) {
 	p := &m.spots[id]
 	m.cands = m.cands[:0]
 	margin := m.cfg.Margin
-	for dy := int32(-1); dy <= 1; dy++ {
-		for dx := int32(-1); dx <= 1; dx++ {
-			cx, cy := p.cx+dx, p.cy+dy
-			for q := m.heads[m.hash(cx, cy)]; q != none; q = m.spots[q].next {
-				o := &m.spots[q]
-				if o.cx != cx || o.cy != cy || ID(q) == id {
-					continue
+	for _, e := range m.players[id].shown {
+		o := &m.spots[e.id]
+		ex, ey := float64(o.x-p.x), float64(o.y-p.y)
+		d2 := float32(ex*ex + ey*ey)
+		if d2 > m.hide2 {
+			continue
+		}
+		rank := d2
+		if margin > 0 {
+			d := float32(math.Sqrt(float64(d2))) - margin
+			rank = d * abs(d) // keeps the order of signed distances
+		}
+		m.cands = append(m.cands, candidate{d2: rank, id: e.id})
+	}
+	others := 0
+	for k := range crowdOrder {
+		cx, cy := p.cx+crowdOrder[k][0], p.cy+crowdOrder[k][1]
+		for q := m.heads[m.hash(cx, cy)]; q != none; q = m.spots[q].next {
+			o := &m.spots[q]
+			if o.cx != cx || o.cy != cy || ID(q) == id || m.mark[q] == m.stamp {
+				continue
+			}
+			ex, ey := float64(o.x-p.x), float64(o.y-p.y)
+			if d2 := float32(ex*ex + ey*ey); d2 <= m.show2 {
+				if others == MaxCrowd {
+					m.examined = others
+					return
 				}
-				ex, ey := float64(o.x-p.x), float64(o.y-p.y)
-				d2 := float32(ex*ex + ey*ey)
-				if d2 > m.hide2 {
-					continue
-				}
-				shown := m.mark[q] == m.stamp
-				if !shown && d2 > m.show2 {
-					continue
-				}
-				rank := d2
-				if shown && margin > 0 {
-					d := float32(math.Sqrt(float64(d2))) - margin
-					rank = d * abs(d) // keeps the order of signed distances
-				}
-				m.cands = append(m.cands, candidate{d2: rank, id: ID(q)})
+				others++
+				m.cands = append(m.cands, candidate{d2: d2, id: ID(q)})
 			}
 		}
 	}
+	m.examined = others
 }
+
+// crowdOrder is the order near and joinOthers visit the 3x3 cells around a player: its
+// own first (in a crowd, MaxCrowd is reached there).
+var crowdOrder = [9][2]int32{{0, 0}, {-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}}
 
 // evaluate recomputes id's shown set and appends the changes.
 func (m *Manager) evaluate(id ID, out []Change) []Change {
@@ -518,7 +540,7 @@ func (m *Manager) evaluate(id ID, out []Change) []Change {
 		if k < len(m.scratch) && m.scratch[k].id == d.id {
 			merged[n] = m.scratch[k]
 		} else {
-			merged[n] = entry{id: d.id, vi: int32(len(m.players[d.id].viewers))}
+			merged[n] = entry{id: d.id, vi: uint16(len(m.players[d.id].viewers))}
 			out = append(out, Change{Recipient: id, Subject: d.id, Show: true})
 			m.players[d.id].viewers = append(m.players[d.id].viewers, id)
 		}
@@ -538,27 +560,33 @@ func (m *Manager) evaluate(id ID, out []Change) []Change {
 // has room under its Cap ([stream-join]).
 func (m *Manager) joinOthers(id ID, out []Change) []Change {
 	p, sp := &m.players[id], &m.spots[id]
-	for dy := int32(-1); dy <= 1; dy++ {
-		for dx := int32(-1); dx <= 1; dx++ {
-			cx, cy := sp.cx+dx, sp.cy+dy
-			for q := m.heads[m.hash(cx, cy)]; q != none; q = m.spots[q].next {
-				qs, o := &m.spots[q], &m.players[q]
-				if qs.cx != cx || qs.cy != cy || ID(q) == id || len(o.shown) >= m.cfg.Cap {
-					continue
-				}
-				ex, ey := float64(qs.x-sp.x), float64(qs.y-sp.y)
-				if float32(ex*ex+ey*ey) > m.show2 {
-					continue
-				}
-				i, ok := slices.BinarySearchFunc(o.shown, id, func(e entry, id ID) int { return int(e.id) - int(id) })
-				if ok {
-					continue
-				}
-				o.shown = slices.Insert(o.shown, i, entry{id: id, vi: int32(len(p.viewers))})
-				o.owed++
-				p.viewers = append(p.viewers, ID(q))
-				out = append(out, Change{Recipient: ID(q), Subject: id, Show: true})
+	within := 0
+	for k := range crowdOrder {
+		cx, cy := sp.cx+crowdOrder[k][0], sp.cy+crowdOrder[k][1]
+		for q := m.heads[m.hash(cx, cy)]; q != none; q = m.spots[q].next {
+			qs, o := &m.spots[q], &m.players[q]
+			if qs.cx != cx || qs.cy != cy || ID(q) == id {
+				continue
 			}
+			ex, ey := float64(qs.x-sp.x), float64(qs.y-sp.y)
+			if float32(ex*ex+ey*ey) > m.show2 {
+				continue
+			}
+			if within == MaxCrowd {
+				return out // the rest see id at their own evaluation, if it is among their nearest
+			}
+			within++
+			if len(o.shown) >= m.cfg.Cap {
+				continue
+			}
+			i, ok := slices.BinarySearchFunc(o.shown, id, func(e entry, id ID) int { return int(e.id) - int(id) })
+			if ok {
+				continue
+			}
+			o.shown = slices.Insert(o.shown, i, entry{id: id, vi: uint16(len(p.viewers))})
+			o.owed++
+			p.viewers = append(p.viewers, ID(q))
+			out = append(out, Change{Recipient: ID(q), Subject: id, Show: true})
 		}
 	}
 	return out
@@ -566,10 +594,10 @@ func (m *Manager) joinOthers(id ID, out []Change) []Change {
 
 // dropViewer removes the viewer at index vi of subject's viewers: the last one takes its
 // place, and that viewer's entry of subject learns its new index.
-func (m *Manager) dropViewer(subject ID, vi int32) {
+func (m *Manager) dropViewer(subject ID, vi uint16) {
 	v := m.players[subject].viewers
-	last := int32(len(v) - 1)
-	if vi < last {
+	last := len(v) - 1
+	if int(vi) < last {
 		moved := v[last]
 		v[vi] = moved
 		sh := m.players[moved].shown

@@ -453,3 +453,41 @@ func BenchmarkEvaluate(b *testing.B) {
 		})
 	}
 }
+
+// Rule [stream-crowd]: a crowd far larger than MaxCrowd at one spawn point costs each join
+// and each evaluation a bounded amount: no evaluation weighs more than MaxCrowd subjects
+// besides those shown, every recipient is still shown Cap of the crowd, and a second
+// evaluation changes nothing (the shown set does not flap).
+func TestStreamCrowdWeighsAtMostMaxCrowd(t *testing.T) {
+	const n = 3 * MaxCrowd
+	m := mustNew(t, Config{IDs: n, Every: 8 * time.Millisecond})
+	most := 0
+	for i := range n {
+		place(t, m, 0, ID(i), 0, 0)
+		most = max(most, m.examined)
+	}
+	if most != MaxCrowd {
+		t.Fatalf("a join weighed at most %d of the crowd, want MaxCrowd %d", most, MaxCrowd)
+	}
+	for _, now := range []time.Duration{8 * time.Millisecond, 16 * time.Millisecond} {
+		out := m.Evaluate(now, nil)
+		sendAll(m, out)
+		if now == 16*time.Millisecond && len(out) != 0 {
+			t.Fatalf("a second evaluation of a standing crowd changed %d shows, first %v", len(out), out[0])
+		}
+	}
+	for i := range n {
+		if got := m.OwedCount(ID(i)) + len(m.Seen(nil, ID(i))); got != DefaultCap {
+			t.Fatalf("recipient %d is shown %d of the crowd, want %d", i, got, DefaultCap)
+		}
+	}
+	// With fewer than MaxCrowd within reach, the evaluation is exact: the nearest Cap.
+	m = mustNew(t, Config{IDs: 300, Cap: 5, Margin: -1, Every: time.Millisecond})
+	for i := range 300 {
+		place(t, m, 0, ID(i), float32(i), 0)
+	}
+	sendAll(m, m.Evaluate(time.Millisecond, nil))
+	if got := m.Shown(nil, 150); !slices.Equal(got, []ID{147, 148, 149, 151, 152}) {
+		t.Fatalf("150 is shown %v, want its nearest five", got)
+	}
+}

@@ -47,9 +47,50 @@ func TestTheZeroRingDropsEverything(t *testing.T) {
 	require.Equal(t, uint64(1), r.Dropped())
 }
 
-// The ring never grows: pushing past its room allocates nothing.
+// A ring allocates nothing until it is pushed to, then doubles its buffer on demand up to
+// its cap, and never past it: the cap is the bound on what a peer can make it hold.
+func TestARingGrowsOnDemandUpToItsCap(t *testing.T) {
+	r := New[int](100)
+	require.Zero(t, r.Room(), "a new ring allocates nothing")
+	var rooms []int
+	for i := range 1000 {
+		r.Push(i)
+		if len(rooms) == 0 || rooms[len(rooms)-1] != r.Room() {
+			rooms = append(rooms, r.Room())
+		}
+	}
+	require.Equal(t, []int{8, 16, 32, 64, 100}, rooms, "doubling from 8, the last step clipped to the cap")
+	require.Equal(t, 100, r.Len())
+	require.Equal(t, uint64(900), r.Dropped())
+	got := r.AppendTo(nil)
+	require.Equal(t, 900, got[0], "the oldest were dropped, in order")
+	require.Equal(t, 999, got[99])
+}
+
+// Growth keeps the order of a ring whose entries wrapped around its buffer.
+func TestGrowingKeepsTheOrder(t *testing.T) {
+	r := New[int](32)
+	for i := range 8 {
+		r.Push(i)
+	}
+	for range 5 {
+		r.Pop()
+	}
+	for i := 8; i < 20; i++ {
+		r.Push(i) // wraps, then grows
+	}
+	want := []int{5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19}
+	require.Equal(t, want, r.AppendTo(nil))
+	require.Equal(t, 16, r.Room())
+}
+
+// Once its buffer reached the size the load needs (here the cap), pushing past it
+// allocates nothing.
 func TestPushDoesNotAllocate(t *testing.T) {
 	r := New[[4]int](8)
+	for range 8 {
+		r.Push([4]int{})
+	}
 	allocs := testing.AllocsPerRun(100, func() {
 		r.Push([4]int{1})
 		r.Pop()

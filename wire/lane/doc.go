@@ -199,10 +199,17 @@
 //
 // All storage is owned by the lane and reused: payloads are copied into two byte arenas
 // (one per direction) that grow by doubling up to their caps and are compacted in place,
-// and the per-message records live in rings. Growth happens only while the lane reaches a
-// new high-water mark; in the steady state Queue, Poll, Receive, Deliver and PopAcked do not
-// allocate. Whatever the peer sends, a lane holds at most ReceiveBytes of its payloads
-// and Window records for it; what the local host queues is bounded by the hard caps.
+// and the per-message records live in rings. Nothing is sized for the worst case up front:
+// a new lane holds no storage, and each ring and arena starts small and doubles on demand.
+// Growth happens only while the lane reaches a new high-water mark; in the steady state
+// Queue, Poll, Receive, Deliver and PopAcked do not allocate. When a side falls idle
+// (every message acknowledged, or every received message delivered, and the
+// acknowledgement reports popped), the lane releases what a burst grew past the modest
+// sizes it keeps (64 records, 2 KiB of payload a direction), so a connection that once took
+// a burst (a mass respawn, the shows of a crowd) costs what a quiet one does afterwards.
+// The caps, not the memory at creation, are the bound: whatever the peer sends, a lane
+// holds at most ReceiveBytes of its payloads and Window records for it; what the local
+// host queues is bounded by the hard caps.
 //
 // # What the lane leaves to the host
 //

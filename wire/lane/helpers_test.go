@@ -92,9 +92,12 @@ func laneCheck(l *Lane) error {
 		laneDiff(l.recvMax, l.deliverNext) > Window {
 		return fmt.Errorf("receiver order: deliver %d recv %d max %d", l.deliverNext, l.recvNext, l.recvMax)
 	}
+	if n := len(l.rslots); n > Window || n&(n-1) != 0 || int(l.recvMax-l.deliverNext) > n {
+		return fmt.Errorf("receive ring %d for range %d (window %d)", n, l.recvMax-l.deliverNext, Window)
+	}
 	held := 0
 	spans = spans[:0]
-	for i := range Window {
+	for i := range len(l.rslots) {
 		seq := l.deliverNext + Seq(i)
 		rs := l.rcvSlot(seq)
 		switch {
@@ -200,7 +203,7 @@ func laneFingerprint(l *Lane) uint64 {
 			b = append(b, l.sndArena.bytes(sl.span)...)
 		}
 	}
-	for i := range Window {
+	for i := range l.rslots {
 		rs := &l.rslots[i]
 		u(uint64(rs.span.off), uint64(rs.span.n), flag(rs.held))
 		if rs.held {

@@ -357,7 +357,7 @@ type Lane struct {
 
 	// Receiver. [deliverNext, recvNext) are received and wait for Deliver; messages in
 	// (recvNext, recvMax) may be held beyond the gap at recvNext.
-	rslots      [Window]laneRecvSlot
+	rslots      []laneRecvSlot // a power of two, grown on demand up to Window
 	deliverNext Seq
 	recvNext    Seq
 	recvMax     Seq
@@ -376,7 +376,9 @@ type Lane struct {
 }
 
 // New returns an empty lane for a new connection. Both ends of a connection start at
-// sequence number 0. Storage is allocated on first use and grows to the caps as needed.
+// sequence number 0. Storage is allocated on first use and grows to the caps as needed;
+// what grew past its first size for a burst is released when the lane falls idle (see the
+// package documentation, Memory).
 func New(cfg Config) (*Lane, error) {
 	lim, err := cfg.resolve()
 	if err != nil {
@@ -392,7 +394,7 @@ func laneDiff(a, b Seq) int32 { return int32(a - b) }
 
 func (l *Lane) sndSlot(seq Seq) *laneSlot { return &l.slots[int(seq)&(len(l.slots)-1)] }
 
-func (l *Lane) rcvSlot(seq Seq) *laneRecvSlot { return &l.rslots[int(seq%Window)] }
+func (l *Lane) rcvSlot(seq Seq) *laneRecvSlot { return &l.rslots[int(seq)&(len(l.rslots)-1)] }
 
 func (l *Lane) clock(now time.Duration) error {
 	if now < l.now {
@@ -491,6 +493,9 @@ func (l *Lane) PopAcked() (Ack, bool) {
 	a := l.acks[l.ackHead]
 	l.ackHead = (l.ackHead + 1) & (len(l.acks) - 1)
 	l.ackLen--
+	if l.ackLen == 0 {
+		l.trim()
+	}
 	return a, true
 }
 
@@ -508,6 +513,9 @@ func (l *Lane) Deliver() ([]byte, bool) {
 	*rs = laneRecvSlot{}
 	l.deliverNext++
 	l.st.delivered++
+	if l.deliverNext == l.recvMax {
+		l.trim()
+	}
 	return p, true
 }
 
@@ -728,6 +736,7 @@ func (l *Lane) Receive(now time.Duration, datagram []byte) error {
 	l.st.datagramsReceived++
 	l.applyAck(now, p.ack, p.sack)
 	if p.count == 0 {
+		l.trim()
 		return nil
 	}
 	if !l.ackOwed {
@@ -740,6 +749,7 @@ func (l *Lane) Receive(now time.Duration, datagram []byte) error {
 		l.accept(seq, recs[RecordOverhead:RecordOverhead+n])
 		recs = recs[RecordOverhead+n:]
 	}
+	l.trim()
 	return nil
 }
 
@@ -880,7 +890,7 @@ func (l *Lane) release(sl *laneSlot) {
 func (l *Lane) logAck(a Ack) {
 	if l.ackLen == len(l.acks) {
 		if len(l.acks) < AckLog {
-			grown := make([]Ack, max(2*len(l.acks), 64))
+			grown := make([]Ack, max(2*len(l.acks), minAckLog))
 			for i := range l.ackLen {
 				grown[i] = l.acks[(l.ackHead+i)&(len(l.acks)-1)]
 			}
@@ -904,6 +914,9 @@ func (l *Lane) accept(seq Seq, payload []byte) {
 	if laneDiff(seq, l.deliverNext) >= Window {
 		l.st.dropped++ // the host has not drained Deliver: no room in the window
 		return
+	}
+	if d := int(laneDiff(seq, l.deliverNext)); d >= len(l.rslots) {
+		l.growRecv(d + 1)
 	}
 	rs := l.rcvSlot(seq)
 	if rs.held {
@@ -942,7 +955,7 @@ func (l *Lane) accept(seq Seq, payload []byte) {
 // window: messages in [una, next) are either queued (at most the hard cap) or held by the
 // peer, which only happens within the window.
 func (l *Lane) growSlots() {
-	n := max(2*len(l.slots), 64)
+	n := max(2*len(l.slots), minSlots)
 	grown := make([]laneSlot, n)
 	for seq := l.una; seq != l.next; seq++ {
 		grown[int(seq)&(n-1)] = *l.sndSlot(seq)
@@ -950,10 +963,71 @@ func (l *Lane) growSlots() {
 	l.slots = grown
 }
 
+// growRecv grows the receiver's ring to the smallest power of two that holds n messages
+// from deliverNext (at least minRecvSlots; n is at most Window), moving the messages held
+// in [deliverNext, recvMax).
+func (l *Lane) growRecv(n int) {
+	size := max(len(l.rslots), minRecvSlots)
+	for size < n {
+		size *= 2
+	}
+	grown := make([]laneRecvSlot, size)
+	for seq := l.deliverNext; seq != l.recvMax; seq++ {
+		grown[int(seq)&(size-1)] = *l.rcvSlot(seq)
+	}
+	l.rslots = grown
+}
+
+// The first sizes of the lane's storage (it grows by doubling from them), and the sizes
+// it keeps while idle: a lane whose traffic fits the kept sizes never allocates again,
+// and trim releases only what a burst grew past them.
+const (
+	minSlots      = 8
+	minRecvSlots  = 8
+	minAckLog     = 8
+	keepSlots     = 64
+	keepRecvSlots = 64
+	keepAckLog    = 64
+	keepArena     = 2048
+)
+
+// trim releases what a burst grew past the kept sizes once that side falls idle: the
+// sender's ring and arena when every message was acknowledged, the receiver's ring and
+// arena when every received message was delivered, the acknowledgement log when it was
+// drained, the compaction scratch when both sides are idle. A burst (a mass respawn, the
+// shows of a crowd) grows them to its high-water mark, and the idle lane then costs what
+// a quiet one does; the caps bound the growth, not the idle size.
+func (l *Lane) trim() {
+	sndIdle := l.una == l.next
+	rcvIdle := l.deliverNext == l.recvMax
+	if sndIdle {
+		if len(l.slots) > keepSlots {
+			l.slots = nil
+		}
+		if len(l.sndArena.buf) > keepArena {
+			l.sndArena.buf, l.sndArena.used = nil, 0
+		}
+	}
+	if rcvIdle {
+		if len(l.rslots) > keepRecvSlots {
+			l.rslots = nil
+		}
+		if len(l.rcvArena.buf) > keepArena {
+			l.rcvArena.buf, l.rcvArena.used = nil, 0
+		}
+	}
+	if l.ackLen == 0 && len(l.acks) > keepAckLog {
+		l.acks, l.ackHead = nil, 0
+	}
+	if sndIdle && rcvIdle && cap(l.spans) > max(len(l.slots), len(l.rslots)) {
+		l.spans = nil
+	}
+}
+
 // spanScratch returns the empty scratch list for arena compaction, large enough for every
 // live message of either direction.
 func (l *Lane) spanScratch() []*laneSpan {
-	need := max(len(l.slots), Window)
+	need := max(len(l.slots), len(l.rslots))
 	if cap(l.spans) < need {
 		l.spans = make([]*laneSpan, 0, need)
 	}
@@ -1005,7 +1079,8 @@ type laneArena struct {
 	limit int // the arena never grows past limit, and live never exceeds it
 }
 
-const laneArenaMin = 2048
+// laneArenaMin is an arena's first size.
+const laneArenaMin = 256
 
 func (a *laneArena) bytes(s laneSpan) []byte { return a.buf[s.off : s.off+s.n : s.off+s.n] }
 

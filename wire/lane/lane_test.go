@@ -1240,3 +1240,59 @@ func TestLaneFreshLaneRefusesAnAckHalfTheNumberSpaceAway(t *testing.T) {
 	}
 	laneMustCheck(t, l)
 }
+
+// A burst grows a lane's storage to its high-water mark (never past the caps); once both
+// sides fall idle (everything acknowledged, delivered and popped) the lane releases what
+// grew past the kept sizes, and the next burst grows it again.
+func TestAnIdleLaneReleasesWhatABurstGrew(t *testing.T) {
+	a, b := newTestLane(t, Config{}), newTestLane(t, Config{})
+	payload := make([]byte, 100)
+	buf := make([]byte, 0, MTU)
+	now := time.Duration(0)
+	for burst := range 2 {
+		for range SoftCap {
+			if _, err := a.Queue(now, payload, false); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sender := a.Stats().BufferBytes
+		if sender < SoftCap*len(payload) || len(a.slots) < SoftCap {
+			t.Fatalf("burst %d: the sender holds %d bytes in %d slots for %d messages", burst, sender, len(a.slots), SoftCap)
+		}
+		grew, grewAcks, grewRecv := false, 0, 0
+		for a.Stats().Queued > 0 {
+			now += laneMs
+			for d, _ := a.Poll(now, buf[:0]); len(d) > 0; d, _ = a.Poll(now, buf[:0]) {
+				if err := b.Receive(now, d); err != nil {
+					t.Fatal(err)
+				}
+			}
+			grewRecv = max(grewRecv, len(b.rslots))
+			for _, ok := b.Deliver(); ok; _, ok = b.Deliver() {
+			}
+			if d, _ := b.Poll(now, buf[:0]); len(d) > 0 {
+				if err := a.Receive(now, d); err != nil {
+					t.Fatal(err)
+				}
+			}
+			grewAcks = max(grewAcks, len(a.acks))
+			if a.Stats().Queued > 0 {
+				for _, ok := a.PopAcked(); ok; _, ok = a.PopAcked() {
+				}
+			}
+			grew = grew || a.Stats().BufferBytes > keepArena
+			laneMustCheck(t, a, b)
+		}
+		if !grew || grewAcks <= keepAckLog || grewRecv <= keepRecvSlots {
+			t.Fatalf("burst %d: the burst did not grow the storage (acks %d, receive ring %d)", burst, grewAcks, grewRecv)
+		}
+		for _, ok := a.PopAcked(); ok; _, ok = a.PopAcked() {
+		}
+		if s := a.Stats(); s.BufferBytes != 0 || len(a.slots) > keepSlots || len(a.acks) > keepAckLog || cap(a.spans) > keepSlots {
+			t.Fatalf("burst %d: the idle sender keeps %d arena bytes, %d slots, %d acks, %d scratch", burst, s.BufferBytes, len(a.slots), len(a.acks), cap(a.spans))
+		}
+		if s := b.Stats(); s.BufferBytes > keepArena || len(b.rslots) > keepRecvSlots {
+			t.Fatalf("burst %d: the idle receiver keeps %d arena bytes, %d slots", burst, s.BufferBytes, len(b.rslots))
+		}
+	}
+}
