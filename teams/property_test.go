@@ -59,8 +59,7 @@ func (h *harness) step(o op) {
 	// taken only when the reference expects a refusal (an unexpected one fails anyway).
 	var before *Registry
 	if h.m.validate(o) != nil {
-		cp := *h.r
-		before = &cp
+		before = h.r.clone()
 	}
 	beforeRev := h.r.rev
 	wantErr, wantMoved, wantN := h.m.apply(o)
@@ -72,7 +71,7 @@ func (h *harness) step(o op) {
 	case wantErr != nil && !errors.Is(err, wantErr):
 		h.fail("step %d %v: error %v, want %v", h.steps, o, err, wantErr)
 		return
-	case err != nil && *h.r != *before:
+	case err != nil && !h.r.same(before):
 		h.fail("step %d %v: refused with %v but changed the registry", h.steps, o, err)
 		return
 	}

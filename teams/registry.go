@@ -91,10 +91,10 @@ type Registry struct {
 	rev uint64
 	// groups is the damage group of each slot, kept beside rev so a stamp is two loads.
 	// A slot nobody occupies has group 0.
-	groups  [MaxPlayers]uint16
-	players [MaxPlayers]player
+	groups  []uint16 // one per slot: NewSlots's count, MaxPlayers for New
+	players []player
 	teams   [MaxTeams + 1]team // index 0 unused
-	history [MaxPlayers]history
+	history []history
 	nteams  int
 }
 
@@ -109,14 +109,27 @@ type team struct {
 	members uint16
 }
 
-// New returns an empty registry: no teams, no players, relation revision 0.
-func New() *Registry { return new(Registry) }
+// New returns an empty registry of MaxPlayers slots: no teams, no players, relation
+// revision 0.
+func New() *Registry { return NewSlots(MaxPlayers) }
+
+// NewSlots returns an empty registry of slots 0..n-1 (n at least 1, at most MaxPlayers),
+// so that a world of fewer players keeps only their slots: ids from n on are refused with
+// ErrPlayerOutOfRange, as ids from MaxPlayers on are.
+func NewSlots(n int) *Registry {
+	n = min(max(n, 1), MaxPlayers)
+	return &Registry{groups: make([]uint16, n), players: make([]player, n), history: make([]history, n)}
+}
 
 // Connect occupies player slot p with a new player. The new player is in no team and has
 // damage group 0: nothing of a previous player on the same slot carries over.
 func (r *Registry) Connect(p PlayerID) error {
-	if err := checkPlayer(p); err != nil {
+	if err := r.checkSlot(p); err != nil {
 		return err
+	}
+	if len(r.players) == 0 { // the zero Registry: its MaxPlayers slots are made now
+		n := MaxPlayers
+		r.groups, r.players, r.history = make([]uint16, n), make([]player, n), make([]history, n)
 	}
 	if r.players[p].connected {
 		return fmt.Errorf("%w: %d", ErrPlayerConnected, p)
@@ -262,12 +275,12 @@ func (r *Registry) AppendMembers(dst []PlayerID, t TeamID) []PlayerID {
 
 // Connected reports whether player slot p is occupied.
 func (r *Registry) Connected(p PlayerID) bool {
-	return p < MaxPlayers && r.players[p].connected
+	return int(p) < len(r.players) && r.players[p].connected
 }
 
 // TeamOf returns the team of player p, NoTeam for a player in no team or not connected.
 func (r *Registry) TeamOf(p PlayerID) TeamID {
-	if p >= MaxPlayers {
+	if int(p) >= len(r.players) {
 		return NoTeam
 	}
 	return r.players[p].team
@@ -279,7 +292,7 @@ func (r *Registry) TeamOf(p PlayerID) TeamID {
 //
 // Rules: [damage-groups].
 func (r *Registry) Group(p PlayerID) uint16 {
-	if p >= MaxPlayers {
+	if int(p) >= len(r.groups) {
 		return 0
 	}
 	return r.groups[p]
@@ -356,8 +369,25 @@ func checkPlayer(p PlayerID) error {
 	return nil
 }
 
+// slots is the number of player slots: NewSlots's count, MaxPlayers for New and for the
+// zero Registry (whose tables are made at its first Connect).
+func (r *Registry) slots() int {
+	if len(r.players) == 0 {
+		return MaxPlayers
+	}
+	return len(r.players)
+}
+
+// checkSlot is checkPlayer for this registry's slots.
+func (r *Registry) checkSlot(p PlayerID) error {
+	if n := r.slots(); int(p) >= n {
+		return fmt.Errorf("%w: %d, slots are 0..%d", ErrPlayerOutOfRange, p, n-1)
+	}
+	return nil
+}
+
 func (r *Registry) checkConnected(p PlayerID) error {
-	if err := checkPlayer(p); err != nil {
+	if err := r.checkSlot(p); err != nil {
 		return err
 	}
 	if !r.players[p].connected {

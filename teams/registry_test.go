@@ -79,9 +79,9 @@ func TestCreateTeamRefusesBadInputAndChangesNothing(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := world(t)
-			before := *r
+			before := r.clone()
 			require.ErrorIs(t, r.CreateTeam(tc.id, tc.def), tc.want)
-			require.True(t, before == *r, "a refused creation left a trace")
+			require.True(t, before.same(r), "a refused creation left a trace")
 		})
 	}
 }
@@ -110,11 +110,11 @@ func TestChangeAndRemoveRefuseUnknownTeamsAndChangeNothing(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := world(t)
-			before := *r
+			before := r.clone()
 			c, err := tc.do(r)
 			require.ErrorIs(t, err, tc.want)
 			require.Equal(t, Change{Rev: before.Rev()}, c)
-			require.True(t, before == *r, "a refused change left a trace")
+			require.True(t, before.same(r), "a refused change left a trace")
 		})
 	}
 }
@@ -140,11 +140,11 @@ func TestMembershipVerbsRefuseBadPlayersAndTeamsAndChangeNothing(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := world(t)
-			before := *r
+			before := r.clone()
 			c, err := tc.do(r)
 			require.ErrorIs(t, err, tc.want)
 			require.Equal(t, Change{Rev: before.Rev()}, c)
-			require.True(t, before == *r, "a refused operation left a trace")
+			require.True(t, before.same(r), "a refused operation left a trace")
 		})
 	}
 }
@@ -174,4 +174,23 @@ func TestZeroRegistryIsEmptyAndUsable(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "rev 1 moved, 1 regrouped", c.String())
 	require.Equal(t, "rev 1 unmoved", Change{Rev: 1}.String())
+}
+
+// NewSlots keeps only the slots a world has: an id from n on is refused as one from
+// MaxPlayers on is, and reads of it answer as for a slot nobody occupies.
+func TestNewSlotsRefusesIDsBeyondItsSlots(t *testing.T) {
+	r := NewSlots(4)
+	require.NoError(t, r.Connect(3))
+	require.ErrorIs(t, r.Connect(4), ErrPlayerOutOfRange)
+	require.NoError(t, r.CreateTeam(1, Team{Name: "a"}))
+	_, err := r.JoinTeam(4, 1)
+	require.ErrorIs(t, err, ErrPlayerOutOfRange)
+	_, err = r.StampAt(3, 4, r.Rev())
+	require.ErrorIs(t, err, ErrPlayerOutOfRange)
+	require.False(t, r.Connected(4))
+	require.Equal(t, NoTeam, r.TeamOf(4))
+	require.Zero(t, r.Group(4))
+	require.False(t, r.Teammates(3, 4))
+	require.Equal(t, 1, NewSlots(0).slots(), "at least one slot")
+	require.Equal(t, MaxPlayers, NewSlots(MaxPlayers+1).slots(), "at most MaxPlayers")
 }

@@ -204,7 +204,7 @@ func change(c Change, err error, before *Registry, after *Registry) string {
 	if err != nil {
 		out = "error: " + err.Error() + " (" + out + ")"
 	}
-	if *before == *after {
+	if before.same(after) {
 		out += " | registry unchanged"
 	}
 	return out
@@ -232,8 +232,7 @@ func (s *teamsScenario) definition(l scenario.Line, def Team) Team {
 
 func (s *teamsScenario) run(l scenario.Line) string {
 	r := s.r
-	before := new(Registry)
-	*before = *r
+	before := r.clone()
 	switch l.Verb {
 	case "connect":
 		id := PlayerID(l.Uint("id", 16, 0))

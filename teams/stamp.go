@@ -45,7 +45,7 @@ func (r *Registry) Stamp(sender, recipient PlayerID) Stamp {
 // Teammates reports whether players a and b are teammates now: two different players with
 // the same non-zero damage group.
 func (r *Registry) Teammates(a, b PlayerID) bool {
-	if a == b || a >= MaxPlayers || b >= MaxPlayers {
+	if a == b || int(a) >= len(r.groups) || int(b) >= len(r.groups) {
 		return false
 	}
 	g := r.groups[a]
@@ -71,21 +71,21 @@ func AreTeammates(a PlayerID, groupA uint16, b PlayerID, groupB uint16) bool {
 //
 // Rules: [teammate-stamp].
 func (r *Registry) StampAt(sender, recipient PlayerID, rev uint16) (Stamp, error) {
-	if err := checkPlayer(sender); err != nil {
+	if err := r.checkSlot(sender); err != nil {
 		return Stamp{}, err
 	}
-	if err := checkPlayer(recipient); err != nil {
+	if err := r.checkSlot(recipient); err != nil {
 		return Stamp{}, err
 	}
 	at, err := r.expand(rev)
 	if err != nil {
 		return Stamp{}, err
 	}
-	gs, ok := r.history[sender].at(at)
+	gs, ok := r.groupAt(sender, at)
 	if !ok {
 		return Stamp{}, fmt.Errorf("%w: rev %d of player %d", ErrRevisionForgotten, rev, sender)
 	}
-	gr, ok := r.history[recipient].at(at)
+	gr, ok := r.groupAt(recipient, at)
 	if !ok {
 		return Stamp{}, fmt.Errorf("%w: rev %d of player %d", ErrRevisionForgotten, rev, recipient)
 	}
@@ -113,6 +113,15 @@ type history struct {
 	n     uint8 // changes held
 	next  uint8 // where the next change goes
 	lost  bool  // a change was dropped: revisions before the oldest one held are unknown
+}
+
+// groupAt is the group of slot p at revision at (a slot of a zero Registry that never
+// connected anyone was always in group 0).
+func (r *Registry) groupAt(p PlayerID, at uint64) (uint16, bool) {
+	if int(p) >= len(r.history) {
+		return 0, true
+	}
+	return r.history[p].at(at)
 }
 
 func (h *history) push(rev uint64, g uint16) {

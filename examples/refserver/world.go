@@ -197,7 +197,7 @@ func New(cfg Config) (*World, error) {
 		catalog:  catalog,
 		models:   catalog.Vehicles(),
 		life:     lw,
-		teams:    teams.New(),
+		teams:    teams.NewSlots(c.MaxPlayers),
 		rw:       rw,
 		vnear:    c.Rewind.VehicleNearDistance,
 		players:  make([]*player, c.MaxPlayers),
