@@ -580,6 +580,13 @@
 //   - A driver that reports its vehicle's explosion and leaves it before the
 //     RemoteVehicleExplode comes back is still counted dead by the server (vitals'
 //     [death-by-ledger]: leaving does not cancel the death); its client must not live on.
+//   - Streaming shows and hides players, not vehicles: a connection that stops seeing a
+//     driver keeps its last copy of the car until it sees the driver again.
+//   - Gamemode effects (CreateExplosion, CreateFire) and weapon property changes go to
+//     every connection, streamed or not, and one full lane refuses the verb for all
+//     (canQueueAll); with many thousands of players a host should use them sparingly.
+//   - Past MaxCrowd candidates within reach ([stream-crowd]), a connection is shown the
+//     nearest of those weighed, not the true nearest.
 //
 // A World is not safe for concurrent use.
 package refserver
