@@ -585,8 +585,8 @@
 //   - Gamemode effects (CreateExplosion, CreateFire) and weapon property changes go to
 //     every connection, streamed or not, and one full lane refuses the verb for all
 //     (canQueueAll); with many thousands of players a host should use them sparingly.
-//   - Past MaxCrowd candidates within reach ([stream-crowd]), a connection is shown the
-//     nearest of those weighed, not the true nearest.
+//   - Past interest.MaxCrowd candidates within reach (the interest manager bounds a
+//     crowd), a connection is shown the nearest of those weighed, not the true nearest.
 //
 // A World is not safe for concurrent use.
 package refserver
