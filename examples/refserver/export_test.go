@@ -87,7 +87,7 @@ func ProjectileOf(w *World, id PlayerID, seq uint16) (origin, detPos wire.Vec3, 
 	if p == nil {
 		return
 	}
-	r := &p.projectiles[int(seq)%MaxProjectiles]
+	r := p.projectile(seq)
 	if !r.valid || r.seq != seq {
 		return
 	}
