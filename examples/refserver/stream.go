@@ -109,6 +109,20 @@ func (w *World) applyStream(now time.Duration) {
 		w.msgs.hide = wire.PlayerHide{Player: s.id, PlayerToken: uint32(s.handle.Token)}
 		w.queue(now, r, &w.msgs.hide)
 	}
+	w.releaseChanges()
+}
+
+// keptChanges is the most streaming changes whose room the World keeps between two uses:
+// a mass join or respawn grows the scratch far beyond a tick's few changes, and keeping
+// that peak would cost every player of the world its share of it.
+const keptChanges = 4096
+
+// releaseChanges empties w.changes, and lets it go when a burst grew it past keptChanges.
+func (w *World) releaseChanges() {
+	if cap(w.changes) > keptChanges {
+		w.changes = nil
+		return
+	}
 	w.changes = w.changes[:0]
 }
 
@@ -142,7 +156,7 @@ func (w *World) streamLeave(now time.Duration, p *player, token uint32) {
 			w.queue(now, r, &w.msgs.hide)
 		}
 	}
-	w.changes = w.changes[:0]
+	w.releaseChanges()
 }
 
 // viewersOf appends the connections that get p's relays and edges: those that have it

@@ -72,3 +72,14 @@ func TestStreamConfigOutOfRangeIsRefused(t *testing.T) {
 		require.True(t, errors.Is(err, ErrConfig), "%+v: %v", s, err)
 	}
 }
+
+// A mass join grows the World's scratch of streaming changes far beyond a tick's few
+// (here 1,000 players join at the spawn point, shown to each other up to the Cap, then
+// walk off to their clusters over 6 km: a hundred thousand hides at once); the World lets
+// that room go once the burst is applied (keptChanges), so no player of the world keeps
+// paying for the peak.
+func TestStreamChangesScratchIsReleasedAfterABurst(t *testing.T) {
+	bw := newBenchWorldAt(t, Config{MaxPlayers: 1000, MaxVehicles: 1}, spread(1000, streamSide))
+	bw.tick(false)
+	require.LessOrEqual(t, cap(bw.w.changes), keptChanges)
+}
