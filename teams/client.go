@@ -60,10 +60,18 @@ func JudgeHit(h Hit, newest Stamp) HitVerdict {
 // detonations, effects the sender created); call Forget when the client removes the
 // sender (it leaves or is no longer shown), so a stamp kept across a long absence is never
 // compared with revisions half the 16-bit space later. Its zero value is empty and ready
-// to use; it does not allocate. Not safe for concurrent use.
+// to use. It holds one small entry per sender up to the highest it has been given (a
+// world of a thousand players costs it kilobytes, not MaxPlayers' worth), grows by
+// doubling when a higher sender first appears, and does not allocate once grown. Not
+// safe for concurrent use.
 type Tracker struct {
-	newest [MaxPlayers]Stamp
-	known  [MaxPlayers]bool
+	held []heldStamp // by sender
+}
+
+// heldStamp is the newest stamp of one sender, side by side with whether there is one.
+type heldStamp struct {
+	newest Stamp
+	known  bool
 }
 
 // Observe takes the stamp of a packet from sender and reports whether it became the
@@ -74,23 +82,28 @@ func (t *Tracker) Observe(sender PlayerID, s Stamp) bool {
 	if sender >= MaxPlayers {
 		return false
 	}
-	if t.known[sender] {
-		switch revision.Compare(s.Rev, t.newest[sender].Rev) {
+	if int(sender) >= len(t.held) {
+		n := min(max(int(sender)+1, 2*len(t.held)), MaxPlayers)
+		t.held = append(t.held, make([]heldStamp, n-len(t.held))...)
+	}
+	h := &t.held[sender]
+	if h.known {
+		switch revision.Compare(s.Rev, h.newest.Rev) {
 		case revision.Equal, revision.Before:
 			return false
 		}
 	}
-	t.newest[sender], t.known[sender] = s, true
+	*h = heldStamp{newest: s, known: true}
 	return true
 }
 
 // Newest returns the newest stamp received from sender, and false if none was (the zero
 // Stamp then says "not a teammate").
 func (t *Tracker) Newest(sender PlayerID) (Stamp, bool) {
-	if sender >= MaxPlayers || !t.known[sender] {
+	if int(sender) >= len(t.held) || !t.held[sender].known {
 		return Stamp{}, false
 	}
-	return t.newest[sender], true
+	return t.held[sender].newest, true
 }
 
 // Teammate reports whether, by the newest stamp received from it, sender is this client's
@@ -102,8 +115,8 @@ func (t *Tracker) Teammate(sender PlayerID) bool {
 
 // Forget drops what the tracker holds about sender.
 func (t *Tracker) Forget(sender PlayerID) {
-	if sender < MaxPlayers {
-		t.newest[sender], t.known[sender] = Stamp{}, false
+	if int(sender) < len(t.held) {
+		t.held[sender] = heldStamp{}
 	}
 }
 

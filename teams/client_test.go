@@ -115,6 +115,24 @@ func TestTrackerIgnoresSendersOutOfRange(t *testing.T) {
 	require.Equal(t, HitApplied, tr.JudgeHit(Hit{Attacker: MaxPlayers}))
 }
 
+// A tracker holds entries up to the highest sender it was given, not MaxPlayers of them.
+func TestTrackerGrowsToTheSendersItSees(t *testing.T) {
+	var tr Tracker
+	require.True(t, tr.Observe(9, mateAt5))
+	require.LessOrEqual(t, len(tr.held), 10)
+	require.True(t, tr.Observe(700, apartAt5))
+	require.LessOrEqual(t, len(tr.held), 701)
+	require.True(t, tr.Teammate(9), "what was held before the growth is kept")
+	s, known := tr.Newest(700)
+	require.True(t, known)
+	require.Equal(t, apartAt5, s)
+	require.True(t, tr.Observe(MaxPlayers-1, mateAt5))
+	require.Equal(t, MaxPlayers, len(tr.held), "never beyond MaxPlayers")
+	tr.Forget(MaxPlayers - 1)
+	_, known = tr.Newest(MaxPlayers - 1)
+	require.False(t, known)
+}
+
 func TestTrackerDoesNotAllocate(t *testing.T) {
 	var tr Tracker
 	rev := uint16(0)
