@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -524,30 +523,5 @@ var wireCitation = regexp.MustCompile(`\[(\p{Ll}[\p{Ll}\d]*(?:-\p{Ll}[\p{Ll}\d]*
 // wire's doc.go, and every rule of its # Rules is cited by at least one scenario file, so
 // each rule has a story that shows it.
 func TestScenarioFilesCoverEveryRule(t *testing.T) {
-	defs, err := docrules.Definitions(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := filepath.Glob(filepath.Join("testdata", "scenarios", "*"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scenario files: %v", err)
-	}
-	cited := map[string]bool{}
-	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range wireCitation.FindAllStringSubmatch(string(src), -1) {
-			if _, ok := defs[m[1]]; !ok {
-				t.Errorf("%s cites [%s], which wire's doc.go does not define", f, m[1])
-			}
-			cited[m[1]] = true
-		}
-	}
-	for name := range defs {
-		if !cited[name] {
-			t.Errorf("no scenario file cites the wire's rule [%s]", name)
-		}
-	}
+	docrules.CheckScenarios(t, ".")
 }

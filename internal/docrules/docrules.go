@@ -164,3 +164,50 @@ func Check(t testing.TB, dir string, cites ...string) {
 		t.Logf("doc.go:%d defines [%s], which nothing else in the package cites", own[name], name)
 	}
 }
+
+// CheckScenarios fails t unless the scenario files in dir/testdata/scenarios (a
+// package's datadriven files) cite, between them, every rule dir's doc.go defines, and
+// cite no rule that neither dir's doc.go nor one of cites' defines: so each rule of the
+// package has a story that shows it.
+func CheckScenarios(t testing.TB, dir string, cites ...string) {
+	t.Helper()
+	own, err := Definitions(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	for name := range own {
+		known[name] = true
+	}
+	for _, d := range cites {
+		defs, err := Definitions(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name := range defs {
+			known[name] = true
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "testdata", "scenarios", "*"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scenario files in %s/testdata/scenarios: %v", dir, err)
+	}
+	cited := map[string]bool{}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range namePattern.FindAllStringSubmatch(string(src), -1) {
+			if !known[m[1]] {
+				t.Errorf("%s cites [%s], which no doc.go defines", f, m[1])
+			}
+			cited[m[1]] = true
+		}
+	}
+	for name := range own {
+		if !cited[name] {
+			t.Errorf("no scenario file in %s cites the rule [%s]", dir, name)
+		}
+	}
+}

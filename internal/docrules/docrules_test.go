@@ -98,3 +98,29 @@ func TestDuplicateDefinitionFails(t *testing.T) {
 		t.Errorf("errors %q", r.errors)
 	}
 }
+
+// TestCheckScenariosWantsEveryRuleCitedByAFile: a rule of the package that no scenario
+// file cites is an error, and so is a file citing a name no doc.go given defines; a rule
+// of another package passed in is known.
+func TestCheckScenariosWantsEveryRuleCitedByAFile(t *testing.T) {
+	other := writePkg(t, map[string]string{"doc.go": "// Package q.\n//\n//   - [their-rule] Theirs.\npackage q\n"})
+	dir := writePkg(t, map[string]string{"doc.go": docSrc})
+	if err := os.MkdirAll(filepath.Join(dir, "testdata", "scenarios"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "testdata", "scenarios", "a.txt"),
+		[]byte("# [only-falls] and [their-rule], and [nobody-defines]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := &recorder{TB: t}
+	CheckScenarios(r, dir, other)
+	got := strings.Join(r.errors, "\n")
+	for _, want := range []string{"cites [nobody-defines], which no doc.go defines", "cites the rule [never-cited]"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("errors %q lack %q", got, want)
+		}
+	}
+	if len(r.errors) != 2 {
+		t.Errorf("want 2 errors, got %d: %q", len(r.errors), r.errors)
+	}
+}

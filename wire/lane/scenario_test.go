@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -597,36 +596,5 @@ var laneCitation = regexp.MustCompile(`\[(\p{Ll}[\p{Ll}\d]*(?:-\p{Ll}[\p{Ll}\d]*
 // lane's doc.go or wire's, and every rule of the lane's # Rules is cited by at least one
 // scenario file, so each rule has a story that shows it.
 func TestScenarioFilesCoverEveryRule(t *testing.T) {
-	own, err := docrules.Definitions(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	wire, err := docrules.Definitions("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := filepath.Glob(filepath.Join("testdata", "scenarios", "*"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scenario files: %v", err)
-	}
-	cited := map[string]bool{}
-	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range laneCitation.FindAllStringSubmatch(string(src), -1) {
-			if _, ok := own[m[1]]; !ok {
-				if _, ok := wire[m[1]]; !ok {
-					t.Errorf("%s cites [%s], which no doc.go defines", f, m[1])
-				}
-			}
-			cited[m[1]] = true
-		}
-	}
-	for name := range own {
-		if !cited[name] {
-			t.Errorf("no scenario file cites the lane's rule [%s]", name)
-		}
-	}
+	docrules.CheckScenarios(t, ".", "..")
 }
