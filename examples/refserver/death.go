@@ -219,14 +219,11 @@ func (w *World) onStealthKill(now time.Duration, p *player, m *wire.StealthKill)
 	if victim.vit.Life() != vitals.LifeCounted {
 		return w.refuseStealth(now, p, m, VerdictTargetNotAlive, "victim "+victim.vit.Life().String())
 	}
-	rtt, ok := w.rw.RTT(p.id)
-	if !ok {
-		rtt = DefaultRTT
-	}
-	if w.seatedFor(victim, rtt+StealthSeatGrace) {
+	grace := w.rttOf(p) + StealthSeatGrace
+	if w.seatedFor(victim, grace) {
 		return w.refuseStealth(now, p, m, VerdictSeated, "victim")
 	}
-	if w.seatedFor(p, rtt+StealthSeatGrace) {
+	if w.seatedFor(p, grace) {
 		return w.refuseStealth(now, p, m, VerdictSeated, "attacker")
 	}
 	knife := w.catalog.StealthKill(m.Weapon)

@@ -455,6 +455,14 @@ func (w *World) takeEffects(now time.Duration, p *player, eff *vitals.Effects) {
 	}
 }
 
+// rttOf is p's measured round trip, DefaultRTT while none is measured.
+func (w *World) rttOf(p *player) time.Duration {
+	if rtt, ok := w.rw.RTT(p.id); ok {
+		return rtt
+	}
+	return DefaultRTT
+}
+
 // countDeath hands a death vitals counted to the lifecycle's wait for the victim's report,
 // with the victim's round-trip time and the killer filtered by teams.
 func (w *World) countDeath(now time.Duration, p *player, d vitals.Death) {
@@ -467,11 +475,7 @@ func (w *World) countDeath(now time.Duration, p *player, d vitals.Death) {
 		rev = p.countRev
 	}
 	killer := w.killerHandle(p, d.Killer, rev)
-	rtt, ok := w.rw.RTT(p.id)
-	if !ok {
-		rtt = DefaultRTT
-	}
-	cr, err := w.life.CountDeath(p.handle, lifecycle.Count{At: d.At, Killer: killer, Cause: cause, Stealth: d.Stealth}, rtt)
+	cr, err := w.life.CountDeath(p.handle, lifecycle.Count{At: d.At, Killer: killer, Cause: cause, Stealth: d.Stealth}, w.rttOf(p))
 	if err != nil {
 		return
 	}
