@@ -128,19 +128,7 @@ func Check(t testing.TB, dir string, cites ...string) {
 		}
 		seen[name] = true
 	}
-	known := map[string]bool{}
-	for name := range own {
-		known[name] = true
-	}
-	for _, d := range cites {
-		defs, err := Definitions(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for name := range defs {
-			known[name] = true
-		}
-	}
+	known := knownRules(t, own, cites)
 	cits, err := Citations(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -175,19 +163,7 @@ func CheckScenarios(t testing.TB, dir string, cites ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	known := map[string]bool{}
-	for name := range own {
-		known[name] = true
-	}
-	for _, d := range cites {
-		defs, err := Definitions(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for name := range defs {
-			known[name] = true
-		}
-	}
+	known := knownRules(t, own, cites)
 	files, err := filepath.Glob(filepath.Join(dir, "testdata", "scenarios", "*"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scenario files in %s/testdata/scenarios: %v", dir, err)
@@ -210,4 +186,23 @@ func CheckScenarios(t testing.TB, dir string, cites ...string) {
 			t.Errorf("no scenario file in %s cites the rule [%s]", dir, name)
 		}
 	}
+}
+
+// knownRules is the set of names own defines or one of the doc.go files in cites does.
+func knownRules(t testing.TB, own map[string]int, cites []string) map[string]bool {
+	t.Helper()
+	known := map[string]bool{}
+	for name := range own {
+		known[name] = true
+	}
+	for _, d := range cites {
+		defs, err := Definitions(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name := range defs {
+			known[name] = true
+		}
+	}
+	return known
 }
