@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/arbitergo/arbiter/examples/client"
+	"github.com/arbitergo/arbiter/examples/refserver"
 	"github.com/arbitergo/arbiter/examples/udphost"
 	"github.com/arbitergo/arbiter/wire"
 )
@@ -29,8 +30,8 @@ const (
 	// DefaultPlayers is Config.Players when left zero.
 	DefaultPlayers = 100
 	// MaxLoadPlayers bounds Config.Players: the server's player slots
-	// (refserver.MaxPlayers).
-	MaxLoadPlayers = 1000
+	// (refserver.DefaultMaxPlayers: its config file leaves max_players at the default).
+	MaxLoadPlayers = refserver.DefaultMaxPlayers
 	// DefaultDuration is Config.Duration (the measured window) when left zero.
 	DefaultDuration = 10 * time.Second
 	// MaxDuration bounds Config.Duration.
@@ -40,9 +41,10 @@ const (
 	// reference server's stream distance, so that once the server streams each client
 	// gets about that many remotes. Below StreamRemotes+1 players the square is the one
 	// of StreamRemotes+1 players (everyone within reach of everyone).
-	StreamDistance = 200.0
-	// StreamRemotes is the remotes per client the default spread aims at.
-	StreamRemotes = 100
+	StreamDistance = refserver.DefaultStreamDistance
+	// StreamRemotes is the remotes per client the default spread aims at: the reference
+	// server's stream cap.
+	StreamRemotes = refserver.DefaultStreamCap
 	// DefaultFireEvery is Config.FireEvery when left zero: each player fires about once
 	// a second at the nearest living player within FireRange.
 	DefaultFireEvery = time.Second
