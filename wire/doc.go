@@ -214,7 +214,9 @@
 //
 // Hello and Welcome (joining, and the client's own id and token), PlayerShow and
 // PlayerHide (the streaming, lifecycle's [show-current-state]: a show carries the state a copy is built from
-// and the token later edges are checked against), SetWeaponSkill (the server-owned skill
+// and the token later edges are checked against), VehicleShow and VehicleHide (the
+// streaming of vehicles: a show carries the vehicle's current pose, health and model, so a
+// vehicle moved while hidden is shown where it stands), SetWeaponSkill (the server-owned skill
 // the floors depend on), SetPlayerPosition, SetVehiclePose and SetVehicleFrozen (the
 // gamemode moves that restart a rewind history), the Ping time echo, and the widths the
 // rules leave open, all documented in the tables.
@@ -292,6 +294,8 @@
 //	0x5C  SetPlayerPosition        16  server to client  reliable
 //	0x5D  SetVehiclePose           32  server to client  reliable
 //	0x5E  SetVehicleFrozen          5  server to client  reliable
+//	0x5F  VehicleShow              41  server to client  reliable
+//	0x60  VehicleHide               4  server to client  reliable
 //	0xA0  Ping                      8  both ways         unreliable
 //	0xA1  Pong                      8  both ways         unreliable
 //	0xA2  Disconnect                3  both ways         unreliable
@@ -766,6 +770,24 @@
 //	off  size  field    type     valid range  meaning
 //	2    2     Vehicle  u16 id   0..65534     the vehicle
 //	4    1     Frozen   u8 bool  0 or 1       the new state
+//
+// VehicleShow (0x5F, 41 bytes, server to client, reliable): makes a vehicle visible to the recipient (the recipient's streaming range reaching it, or the recipient sitting in it): the current state from which the recipient builds the vehicle's copy, replacing any copy it kept.
+//
+//	off  size   field     type     valid range                  meaning
+//	2    2      Vehicle   u16 id   0..65534                     the vehicle shown
+//	4    2      Model     u16      0..65535                     the vehicle's model (a GTA San Andreas model id)
+//	6    2      SyncSeq   u16      0..65535                     the first relay number of the vehicle's frames that belongs to this show; older frames are dropped
+//	8    1      Flags     u8 bits  bits 2..7 are 0              flags: the bit fields below
+//	8.0  1 bit  Frozen    bit      0 or 1                       true while the gamemode holds the vehicle frozen
+//	8.1  1 bit  Wrecked   bit      0 or 1                       true for a vehicle that exploded and was not respawned since
+//	9    4      Health    f32      finite, 0..100000            the vehicle's health as its driver's frames last showed it
+//	13   12     Position  3×f32    finite, |axis| <= 100000     the vehicle's position
+//	25   16     Rotation  4×f32    finite, unit (|q| 0.9..1.1)  the vehicle's rotation
+//
+// VehicleHide (0x60, 4 bytes, server to client, reliable): removes a vehicle's copy from the recipient (the vehicle left the recipient's streaming range).
+//
+//	off  size  field    type    valid range  meaning
+//	2    2     Vehicle  u16 id  0..65534     the vehicle hidden
 //
 // Ping (0xA0, 8 bytes, both ways, unreliable): asks the peer for a Pong; the server measures each connection's round-trip time with it (rewind's [rtt-by-ping]).
 //

@@ -80,6 +80,8 @@ func samples() []Message {
 		&SetPlayerPosition{Position: posC, Facing: facing(4096)},
 		&SetVehiclePose{Vehicle: 412, Position: posB, Rotation: Quat{W: 1}},
 		&SetVehicleFrozen{Vehicle: 412, Frozen: true},
+		&VehicleShow{Vehicle: 412, Model: 560, SyncSeq: 77, Frozen: true, Health: 650.5, Position: posB, Rotation: Quat{W: 1}},
+		&VehicleHide{Vehicle: 412},
 
 		&Ping{Seq: 9, Time: 4000000000},
 		&Pong{Seq: 9, Time: 4000000000},

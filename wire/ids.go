@@ -59,6 +59,8 @@ const (
 	IDSetPlayerPosition    ID = 0x5C
 	IDSetVehiclePose       ID = 0x5D
 	IDSetVehicleFrozen     ID = 0x5E
+	IDVehicleShow          ID = 0x5F
+	IDVehicleHide          ID = 0x60
 )
 
 // Both ways.
@@ -156,6 +158,8 @@ func catalog() []entry {
 		{IDSetPlayerPosition, ServerToClient, Reliable, func() Message { return new(SetPlayerPosition) }},
 		{IDSetVehiclePose, ServerToClient, Reliable, func() Message { return new(SetVehiclePose) }},
 		{IDSetVehicleFrozen, ServerToClient, Reliable, func() Message { return new(SetVehicleFrozen) }},
+		{IDVehicleShow, ServerToClient, Reliable, func() Message { return new(VehicleShow) }},
+		{IDVehicleHide, ServerToClient, Reliable, func() Message { return new(VehicleHide) }},
 
 		{IDPing, BothWays, Unreliable, func() Message { return new(Ping) }},
 		{IDPong, BothWays, Unreliable, func() Message { return new(Pong) }},

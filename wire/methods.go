@@ -1015,6 +1015,62 @@ func (m *SetVehicleFrozen) Decode(b []byte) error {
 // String returns the fields of m in wire order; see Message.
 func (m *SetVehicleFrozen) String() string { return format(m) }
 
+// ID returns IDVehicleShow.
+func (*VehicleShow) ID() ID { return IDVehicleShow }
+
+// Append validates m and appends its VehicleShow encoding to dst; see Message.
+func (m *VehicleShow) Append(dst []byte) ([]byte, error) {
+	c := startEncode(dst, IDVehicleShow)
+	m.walk(&c)
+	return c.endEncode(dst)
+}
+
+// Decode decodes one VehicleShow from b into m; on error m is unchanged. See Message.
+func (m *VehicleShow) Decode(b []byte) error {
+	c, err := startDecode(b, IDVehicleShow)
+	if err != nil {
+		return err
+	}
+	var t VehicleShow
+	t.walk(&c)
+	if err := c.endDecode(); err != nil {
+		return err
+	}
+	*m = t
+	return nil
+}
+
+// String returns the fields of m in wire order; see Message.
+func (m *VehicleShow) String() string { return format(m) }
+
+// ID returns IDVehicleHide.
+func (*VehicleHide) ID() ID { return IDVehicleHide }
+
+// Append validates m and appends its VehicleHide encoding to dst; see Message.
+func (m *VehicleHide) Append(dst []byte) ([]byte, error) {
+	c := startEncode(dst, IDVehicleHide)
+	m.walk(&c)
+	return c.endEncode(dst)
+}
+
+// Decode decodes one VehicleHide from b into m; on error m is unchanged. See Message.
+func (m *VehicleHide) Decode(b []byte) error {
+	c, err := startDecode(b, IDVehicleHide)
+	if err != nil {
+		return err
+	}
+	var t VehicleHide
+	t.walk(&c)
+	if err := c.endDecode(); err != nil {
+		return err
+	}
+	*m = t
+	return nil
+}
+
+// String returns the fields of m in wire order; see Message.
+func (m *VehicleHide) String() string { return format(m) }
+
 // ID returns IDPing.
 func (*Ping) ID() ID { return IDPing }
 
@@ -1159,6 +1215,8 @@ type Decoder struct {
 	SetPlayerPosition    SetPlayerPosition
 	SetVehiclePose       SetVehiclePose
 	SetVehicleFrozen     SetVehicleFrozen
+	VehicleShow          VehicleShow
+	VehicleHide          VehicleHide
 	Ping                 Ping
 	Pong                 Pong
 	Disconnect           Disconnect
@@ -1261,6 +1319,10 @@ func (d *Decoder) Decode(b []byte) (Message, error) {
 		m = &d.SetVehiclePose
 	case IDSetVehicleFrozen:
 		m = &d.SetVehicleFrozen
+	case IDVehicleShow:
+		m = &d.VehicleShow
+	case IDVehicleHide:
+		m = &d.VehicleHide
 	case IDPing:
 		m = &d.Ping
 	case IDPong:

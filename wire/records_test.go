@@ -324,7 +324,8 @@ func TestDeliveryFollowsTheRecords(t *testing.T) {
 	reliable := []ID{IDDeathReport, IDRespawnRequest, IDPlayerWasted, IDPlayerSpawned, IDRespawnPlayer,
 		IDSetHealth, IDSetArmor, IDGiveHealth, IDGiveArmor, IDDamageMultipliers, IDGiveWeapon, IDTakeWeapon,
 		IDSetWeaponAmmo, IDClearWeapons, IDSetArmedWeapon, IDWeaponProperties, IDCreateExplosion, IDCreateFire,
-		IDStealthKill, IDVehicleExplode, IDRemoteStealthKill, IDRemoteVehicleExplode, IDPlayerShow, IDPlayerHide}
+		IDStealthKill, IDVehicleExplode, IDRemoteStealthKill, IDRemoteVehicleExplode, IDPlayerShow, IDPlayerHide,
+		IDVehicleShow, IDVehicleHide}
 	unreliable := []ID{IDPlayerSync, IDRemotePlayerSync, IDVehicleSync, IDRemoteVehicleSync, IDWeaponShot,
 		IDVehicleShot, IDRemoteWeaponShot, IDRemoteVehicleShot, IDPing, IDPong}
 	for _, id := range reliable {

@@ -29,6 +29,11 @@
 //   - [stream-sent] A show is owed until the host says it went out (Sent): only then does
 //     Sees report the subject seen. A hide is only reported for a subject whose show went
 //     out; a show that never went out is forgotten silently.
+//   - [points-index] Points indexes things other than players (a world's vehicles) the
+//     same way: a uniform spatial hash of the plane, so Near finds every point within a
+//     radius of a place (exactly those: points of other cells sharing a bucket are
+//     skipped) by reading the cells the radius covers, and Place, Remove and Near do not
+//     allocate; the index holds at most the ids it was made for.
 //
 // # Use
 //
