@@ -165,7 +165,7 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 	}
 	w.remember(now, p, m.ShotSeq, m.Weapon, sr.Credits, vitals.SourceBullet, damage, sr.Tier, false)
 	w.claimHit(now, p, m.HitType, m.HitID, r, res.Recipients, vitals.PlayerDamageFactor*sr.Damage, sr.Damage)
-	w.relayShot(p, enc, res.Recipients, func(st wire.Stamp, rw wire.Rewind) wire.Message {
+	w.relayShot(p, NoVehicle, enc, res.Recipients, func(st wire.Stamp, rw wire.Rewind) wire.Message {
 		o.Stamp, o.Rewind = st, rw
 		return o
 	})
@@ -175,13 +175,17 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 // relayShot relays an accepted shot: the shared encoding enc (stamped by wire.PatchStamp) to
 // every other connection, and to each recipient near the ray a datagram of its own
 // instead, with the shooter's stamp for it and its rewound pose (pose fills them into
-// the message and returns it).
-func (w *World) relayShot(p *player, enc []byte, near []rewind.Recipient, pose func(wire.Stamp, wire.Rewind) wire.Message) {
+// the message and returns it). A vehicle's shot (veh not NoVehicle) goes only to those
+// that have the vehicle shown ([stream-vehicles]).
+func (w *World) relayShot(p *player, veh uint16, enc []byte, near []rewind.Recipient, pose func(wire.Stamp, wire.Rewind) wire.Message) {
 	logged := w.logRelay(enc, p, w.relaySubject(p), w.teams.Rev())
+	if logged && veh != NoVehicle {
+		w.vsSkipVehicle(p, veh)
+	}
 	for i := range near {
 		r := &near[i]
 		q := w.conn(r.Player)
-		if q == nil || !q.sees(p.id) && w.stream != nil {
+		if q == nil || !q.sees(p.id) && w.stream != nil || veh != NoVehicle && !w.vsSees(q.id, veh) {
 			continue
 		}
 		w.relayTo(q, pose(wire.Stamp(w.teams.Stamp(p.id, q.id)), rewindOf(r)))
@@ -419,7 +423,7 @@ func (w *World) onVehicleShot(now time.Duration, p *player, m *wire.VehicleShot)
 	if !cannon {
 		w.claimHit(now, p, m.HitType, m.HitID, r, res.Recipients, expected, vexpected)
 	}
-	w.relayShot(p, enc, res.Recipients, func(st wire.Stamp, rw wire.Rewind) wire.Message {
+	w.relayShot(p, m.Vehicle, enc, res.Recipients, func(st wire.Stamp, rw wire.Rewind) wire.Message {
 		o.Stamp, o.Rewind = st, rw
 		return o
 	})

@@ -350,6 +350,9 @@ func (w *World) onVehicleExplode(now time.Duration, p *player, m *wire.VehicleEx
 	o := &w.msgs.vexplode
 	*o = wire.RemoteVehicleExplode{Vehicle: m.Vehicle, Author: author, Weapon: weapon}
 	for _, id := range w.conns {
+		if !w.vsSees(id, m.Vehicle) {
+			continue // [stream-vehicles]: only those that have the vehicle shown
+		}
 		o.Stamp = wire.Stamp(w.teams.Stamp(author, id))
 		w.queue(now, w.players[id], o)
 	}

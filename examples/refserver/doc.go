@@ -270,11 +270,13 @@
 // hit on that vehicle within VehicleCreditWindow in its current life ([vehicle-credit]). teams.JudgeExplosion judges the occupants: the author's teammates are spared,
 // the others counted dead (vitals.VehicleExploded); leaving the vehicle does not cancel
 // it. The vehicle is wrecked in the rewind (no longer rewound) and RemoteVehicleExplode
-// goes, stamped with the author, to everyone.
+// goes, stamped with the author, to every connection that has the vehicle shown
+// ([stream-vehicle-relays]).
 //
 // Gamemode effects (facade.go): CreateExplosion and CreateFire take a creator, are sent on
-// every lane stamped with the creator's relation to each recipient, and are remembered so
-// reports are credited to the creator.
+// the lane of every connection within their reach ([stream-effects]) stamped with the
+// creator's relation to each recipient, and are remembered so reports are credited to the
+// creator.
 //
 // Leaving (player.go, leave): lifecycle.Leave first, then teams, rewind and the lane go,
 // PlayerHide to every connection that was shown the player, Disconnect at the next Flush.
@@ -307,7 +309,7 @@
 //     (ErrUnknownVehicle, ErrVehicleExists); each restarts the rewind history (rewind's
 //     [history-restarts]). Kick.
 //   - Readbacks: Vitals, Health, Armor, Weapons, HeldWeapon, Ammo, WeaponRev, Alive, Phase,
-//     Generation, RTT, Team, Token, Connected, Players, Sees (streaming), VehicleWrecked, PlayerSeat (the
+//     Generation, RTT, Team, Token, Connected, Players, Sees and SeesVehicle (streaming), VehicleWrecked, PlayerSeat (the
 //     seat table's), LaneStats, Stats.
 //
 // # Events
@@ -466,6 +468,37 @@
 //     shots, projectiles, detonations and lifecycle edges, and the show builds the copy
 //     from the current state (lifecycle's [show-current-state]). StreamConfig.Everyone
 //     turns streaming off: everybody sees everybody, as soon as the lane has room.
+//   - [stream-vehicles] Ours (open.mp streams vehicles the same way): each connection has
+//     shown the vehicles within the stream distance of where it stands, hidden only
+//     beyond the distance plus its margin, at most StreamConfig.VehicleCap
+//     (DefaultVehicleStreamCap, 100) of them, the nearest first (a shown one competes as
+//     if it stood Margin nearer), re-evaluated in the connection's own phase slot of
+//     Stream.Every (no tick spike); the vehicle it sits in is always shown to it (at once
+//     when its seat is granted, and whatever the cap). A vehicle created, moved or
+//     respawned is offered at once to the connections within the distance that have room
+//     under their cap. A VehicleShow goes out only while the lane holds fewer than
+//     ShowBacklogRoom messages (the next evaluation tries again); a VehicleHide is queued.
+//     The index of vehicle positions is interest.Points (interest's [points-index]): bounded by
+//     MaxVehicles, allocation-free. StreamConfig.Everyone turns it off: every connection
+//     sees every vehicle and no VehicleShow or VehicleHide is sent.
+//   - [stream-vehicle-show] Ours: a VehicleShow carries the vehicle's state now: model,
+//     pose, health (its driver's last frame), frozen, wrecked and the first relay number
+//     of its frames it belongs to; so a vehicle driven, moved or respawned while hidden
+//     from a connection is shown where it stands when that connection comes near.
+//   - [stream-vehicle-relays] Ours: a vehicle's frames (RemoteVehicleSync), its guns'
+//     shots (RemoteVehicleShot, shared and rewound copies), its explosion
+//     (RemoteVehicleExplode) and the gamemode's SetVehiclePose and SetVehicleFrozen go only
+//     to the connections that have it shown (frames and shots: that also see its driver,
+//     [stream-shots]); a vehicle verb checks lane room only on those. A connection that
+//     has it hidden gets the new state with its next show.
+//   - [stream-effects] Ours: a gamemode effect (CreateExplosion, CreateFire) goes to the
+//     connections standing within the stream distance plus its margin plus the effect's
+//     radius of it, in the plane (beyond that nothing the effect touches is shown to
+//     them), and only their lanes must have room. A fire still burning is sent to a
+//     connection that comes within that reach later, at its next evaluation, while its
+//     lane has room as for a show. The effect's correlation (ExplosionWindow, BlastRadius,
+//     FireLifetime from its creation) is the same for every recipient. StreamConfig.Everyone
+//     sends effects to every connection.
 //   - [stealth-on-foot] Ours (the records name no seat condition; the game has no knife
 //     kill of or from a vehicle's occupant): a stealth kill is refused (VerdictSeated)
 //     when its victim or its attacker has held a seat for longer than the attacker's
@@ -531,9 +564,10 @@
 //   - [lost-launch] Ours: ProjectileLaunch and Detonation are both unreliable; a detonation
 //     whose launch was lost is judged as its launch (owned, rounds, spent) instead of
 //     being refused, so an honest grenade is not refused for a lost datagram.
-//   - Vehicles: the protocol has no message that creates one on the clients, so
-//     CreateVehicle sends nothing (the host's world knows its vehicles); RespawnVehicle
-//     sends SetVehiclePose. Weapon skill levels: SkillLevelPoor/Std/Pro.
+//   - Vehicles: the protocol has no message that creates one on the clients apart from
+//     the streaming's VehicleShow, so CreateVehicle sends nothing but the shows to those
+//     near it (without streaming nothing: the host's world knows its vehicles);
+//     RespawnVehicle sends SetVehiclePose. Weapon skill levels: SkillLevelPoor/Std/Pro.
 //   - [seat-table] Ours: the rules speak of "the driver" and of vehicle guns without
 //     saying who decides either: the seat table from accepted entries
 //     (EntryReach, EntryCorrectionInterval), and each model's guns, seats, ranges, rates
@@ -582,11 +616,19 @@
 //   - A driver that reports its vehicle's explosion and leaves it before the
 //     RemoteVehicleExplode comes back is still counted dead by the server (vitals'
 //     [death-by-ledger]: leaving does not cancel the death); its client must not live on.
-//   - Streaming shows and hides players, not vehicles: a connection that stops seeing a
-//     driver keeps its last copy of the car until it sees the driver again.
-//   - Gamemode effects (CreateExplosion, CreateFire) and weapon property changes go to
-//     every connection, streamed or not, and one full lane refuses the verb for all
+//   - Weapon property changes and damage multiplier tables go to every connection,
+//     streamed or not (everyone needs them), and one full lane refuses the verb for all
 //     (canQueueAll); with many thousands of players a host should use them sparingly.
+//   - A VehicleHide refused by a full lane leaves the recipient a ghost copy of the car
+//     until a show of it replaces it (as for PlayerHide).
+//   - A fire sent late ([stream-effects]) burns on the late recipient's client for its
+//     full lifetime from when it arrived; damage it reports after the server's window
+//     (FireLifetime plus ExplosionWindow from the fire's creation) is taken unattributed
+//     (report_unattributed): the victim's loss counts, the creator gets no credit.
+//   - A claimed hit of a shot on a player near the ray feeds that player's god-mode
+//     detector even when the player did not get the shot (it does not see the shooter,
+//     or not the vehicle it fires from): rare, as players and vehicles share the stream
+//     distance, but a hole the claim reach does not close.
 //   - Past interest.MaxCrowd candidates within reach (the interest manager bounds a
 //     crowd), a connection is shown the nearest of those weighed, not the true nearest.
 //

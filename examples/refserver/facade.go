@@ -50,6 +50,8 @@ type scratchMessages struct {
 	position   wire.SetPlayerPosition
 	vpose      wire.SetVehiclePose
 	vfrozen    wire.SetVehicleFrozen
+	vshow      wire.VehicleShow
+	vhide      wire.VehicleHide
 	explosion  wire.CreateExplosion
 	fire       wire.CreateFire
 }
@@ -509,14 +511,24 @@ func (w *World) createEffect(now time.Duration, verb string, fire bool, creator 
 	if e.live(now) {
 		return 0, w.refuse(creator, verb, fmt.Errorf("%w: %d", ErrTooManyEffects, MaxEffects))
 	}
-	if err := w.canQueueAll(m); err != nil {
+	if err := w.canQueueReach(m, pos, radius); err != nil {
 		return 0, w.refuse(creator, verb, err)
 	}
 	*e = effect{valid: true, fire: fire, id: id, creator: creator, join: join, pos: pos, radius: radius, at: now, serial: w.nextSerial()}
 	w.effectID++
+	slot := int(id) % MaxEffects
 	for _, r := range w.conns {
+		p := w.players[r]
+		reach := w.effectReach(p, pos, radius)
+		w.markEffect(p, slot, reach)
+		if !reach {
+			continue
+		}
 		set(id, wire.Stamp(w.teams.Stamp(creator, r)))
-		w.queue(now, w.players[r], m)
+		w.queue(now, p, m)
+	}
+	if fire {
+		w.litFire(slot)
 	}
 	w.stats.Commands++
 	w.reap(now)
@@ -553,6 +565,8 @@ func (w *World) CreateVehicle(now time.Duration, id uint16, model uint16, pos wi
 		return w.refuse(NoPlayer, verb, wrap(ErrOutOfRange, err))
 	}
 	w.vehicles[id] = vehicle{exists: true, model: model, pos: pos, rot: rot, health: 1000, seats: freeSeats(), hitBy: NoPlayer}
+	w.vsVehiclePlaced(id, pos)
+	w.vsOffer(now, id)
 	w.stats.Commands++
 	return nil
 }
@@ -566,8 +580,13 @@ func (w *World) vehicleCommand(now time.Duration, verb string, id uint16, m wire
 	if v == nil {
 		return nil, w.refuse(NoPlayer, verb, fmt.Errorf("%w: %d", ErrUnknownVehicle, id))
 	}
-	if err := w.canQueueAll(m); err != nil {
-		return nil, w.refuse(NoPlayer, verb, err)
+	for _, c := range w.conns {
+		if !w.vsSees(c, id) {
+			continue
+		}
+		if err := w.players[c].ep.CanQueue(m); err != nil {
+			return nil, w.refuse(NoPlayer, verb, laneFull(c, err))
+		}
 	}
 	return v, nil
 }
@@ -620,9 +639,13 @@ func (w *World) poseVehicle(now time.Duration, verb string, id uint16, pos wire.
 			p.frame.pos = pos
 		}
 	}
+	w.vsVehiclePlaced(id, pos)
 	for _, c := range w.conns {
-		w.queue(now, w.players[c], m)
+		if w.vsSees(c, id) {
+			w.queue(now, w.players[c], m)
+		}
 	}
+	w.vsOffer(now, id) // those it now stands near get a show of the new pose instead
 	w.stats.Commands++
 	w.reap(now)
 	return nil
@@ -642,7 +665,9 @@ func (w *World) FreezeVehicle(now time.Duration, id uint16, frozen bool) error {
 	}
 	v.frozen = frozen
 	for _, c := range w.conns {
-		w.queue(now, w.players[c], m)
+		if w.vsSees(c, id) {
+			w.queue(now, w.players[c], m)
+		}
 	}
 	w.stats.Commands++
 	w.reap(now)

@@ -199,7 +199,10 @@ func (w *World) onVehicleSync(now time.Duration, p *player, m *wire.VehicleSync)
 		return VerdictBadGeometry
 	}
 	w.enc = enc[:0]
-	w.logRelay(enc, p, w.relaySubject(p), w.teams.Rev())
+	if w.logRelay(enc, p, w.relaySubject(p), w.teams.Rev()) {
+		w.vsSkipVehicle(p, m.Vehicle)
+	}
+	w.vsVehiclePlaced(m.Vehicle, m.Position)
 	w.streamPlace(now, p, m.Position)
 	return VerdictAccepted
 }

@@ -116,6 +116,7 @@ func (w *World) takeSeat(now time.Duration, p *player, veh uint16, seat uint8) {
 		v.seats[seat] = p.id
 		h.held, h.vehicle, h.seat, h.heldAt = true, veh, seat, now
 		w.stats.Entries++
+		w.vsSeated(now, p, veh)
 	}
 	h.sat, h.satVehicle, h.satSeat, h.satAt, h.satLife = true, veh, seat, now, p.lifeSerial
 }

@@ -40,6 +40,9 @@ type StreamConfig struct {
 	// Every is how often each connection's shown set is re-evaluated, each connection in
 	// a phase slot of its own. Zero means 250 ms.
 	Every time.Duration
+	// VehicleCap is the most vehicles shown to one connection, the nearest first, besides
+	// the one it sits in ([stream-vehicles]). Zero means DefaultVehicleStreamCap.
+	VehicleCap int
 }
 
 // newStream returns the interest manager of c for maxPlayers slots, nil when c turns
@@ -65,6 +68,7 @@ func (w *World) Sees(recipient, subject PlayerID) bool {
 // streamPlace tells the interest manager where p stands (an accepted frame, a grant, a
 // move) and carries out the changes a first placement brings.
 func (w *World) streamPlace(now time.Duration, p *player, pos wire.Vec3) {
+	w.vsPlace(now, p, pos)
 	if w.stream == nil {
 		return
 	}
@@ -84,6 +88,7 @@ func (w *World) streamTick(now time.Duration) {
 	}
 	w.changes = w.stream.Evaluate(now, w.changes[:0])
 	w.applyStream(now)
+	w.vsTick(now)
 	for _, id := range w.conns {
 		if w.stream.OwedCount(id) > 0 {
 			w.drainOwed(now, w.players[id])

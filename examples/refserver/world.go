@@ -140,6 +140,7 @@ type World struct {
 	ids     []PlayerID
 	viewers []PlayerID
 	seen    []PlayerID
+	vs      vstream // the streaming of vehicles and effects (vstream.go)
 }
 
 // farewell is a Disconnect still to be sent to a connection that was removed.
@@ -220,6 +221,9 @@ func New(cfg Config) (*World, error) {
 		w.fan.first[i], w.fan.last[i] = -1, -1
 	}
 	if w.stream, err = c.Stream.newStream(c.MaxPlayers); err != nil {
+		return nil, err
+	}
+	if w.vs, err = newVStream(c.Stream, w.stream, c.MaxPlayers, c.MaxVehicles); err != nil {
 		return nil, err
 	}
 	if c.Weapons.Table != nil {

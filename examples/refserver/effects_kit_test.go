@@ -1,0 +1,114 @@
+package refserver_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// Rule [stream-effects]: a gamemode effect goes to the connections within the stream
+// distance plus its margin plus its radius of it, and nobody else.
+func TestStreamEffectsGoOnlyToConnectionsWithinReach(t *testing.T) {
+	k, w, s := streamKit(t, refserver.Config{}, 3)
+	a, b, c := s[0], s[1], s[2]
+	parkBystanders(t, k)
+	b.walkTo(wire.Vec3{X: 229})  // 200 + 20 + 10 of the explosion's radius from x = 0
+	c.walkTo(wire.Vec3{X: 1000}) // far beyond
+	tick(t, k)
+	for _, x := range s {
+		x.r.Clear()
+	}
+	id, err := w.CreateExplosion(k.Now(), a.r.ID(), 2, wire.Vec3{}, 10)
+	require.NoError(t, err)
+	tick(t, k)
+	require.Len(t, receivedOf[*wire.CreateExplosion](a.r), 1)
+	ex := receivedOf[*wire.CreateExplosion](b.r)
+	require.Len(t, ex, 1, "within distance, margin and radius")
+	require.Equal(t, id, ex[0].Effect)
+	require.Empty(t, receivedOf[*wire.CreateExplosion](c.r), "out of reach")
+	// Its correlation is the same as ever for a recipient that got it.
+	b.r.Clear()
+	b.walkTo(wire.Vec3{X: 5})
+	require.Equal(t, refserver.VerdictAccepted, b.hit(a.r.ID(), explosionCause, wire.Ref{Kind: wire.RefEffect, Seq: id}, 30))
+	tick(t, k)
+	d := eventsOf(k, refserver.EventPlayerDamage, b.r.ID())
+	require.Len(t, d, 1)
+	require.Equal(t, a.r.ID(), d[0].Other)
+}
+
+// Rule [stream-effects]: only the lanes an effect goes to must have room; a full lane out
+// of reach refuses nothing, one within reach refuses the effect for all.
+func TestStreamEffectsCheckOnlyTheLanesTheyGoTo(t *testing.T) {
+	k, w, s := streamKit(t, refserver.Config{}, 3)
+	a, b, c := s[0], s[1], s[2]
+	parkBystanders(t, k)
+	c.walkTo(wire.Vec3{X: 1000})
+	tick(t, k)
+	c.r.SetSilent(true)
+	var err error
+	for err == nil {
+		err = w.SetArmedWeapon(k.Now(), c.r.ID(), 0)
+	}
+	require.ErrorIs(t, err, refserver.ErrLaneFull)
+	a.r.Clear()
+	_, err = w.CreateFire(k.Now(), refserver.NoPlayer, wire.Vec3{X: 10}, 3)
+	require.NoError(t, err, "c's full lane is out of the fire's reach")
+	_, err = w.CreateExplosion(k.Now(), refserver.NoPlayer, 0, wire.Vec3{X: 990}, 5)
+	require.ErrorIs(t, err, refserver.ErrLaneFull, "within c's reach")
+	tick(t, k)
+	require.Len(t, receivedOf[*wire.CreateFire](a.r), 1)
+	require.Len(t, receivedOf[*wire.CreateFire](b.r), 1)
+	require.Empty(t, receivedOf[*wire.CreateExplosion](a.r), "the refused explosion went nowhere")
+}
+
+// Rule [stream-effects]: a fire still burning is sent to a connection that comes within
+// its reach later, once, with the same effect id; its reports are credited as anyone's.
+// A burnt-out fire is not.
+func TestStreamLiveFireIsSentOnArrival(t *testing.T) {
+	k, w, s := streamKit(t, refserver.Config{}, 3)
+	a, c := s[0], s[2]
+	parkBystanders(t, k)
+	c.walkTo(wire.Vec3{X: 1000})
+	tick(t, k)
+	id, err := w.CreateFire(k.Now(), a.r.ID(), wire.Vec3{X: 10}, 3)
+	require.NoError(t, err)
+	tick(t, k)
+	require.Empty(t, receivedOf[*wire.CreateFire](c.r))
+	c.walkTo(wire.Vec3{X: 300})
+	evaluate(t, k)
+	require.Empty(t, receivedOf[*wire.CreateFire](c.r), "still beyond 200 + 20 + 3 m")
+	c.walkTo(wire.Vec3{X: 10})
+	evaluate(t, k)
+	evaluate(t, k)
+	fires := receivedOf[*wire.CreateFire](c.r)
+	require.Len(t, fires, 1, "sent once on arrival")
+	require.Equal(t, id, fires[0].Effect)
+	require.Equal(t, a.r.ID(), fires[0].Creator)
+	require.Equal(t, refserver.VerdictAccepted, c.hit(a.r.ID(), 37, wire.Ref{Kind: wire.RefEffect, Seq: id}, 5))
+	tick(t, k)
+	d := eventsOf(k, refserver.EventPlayerDamage, c.r.ID())
+	require.Len(t, d, 1)
+	require.Equal(t, a.r.ID(), d[0].Other, "credited to the creator")
+	// Burnt out: a connection arriving later gets nothing.
+	c.walkTo(wire.Vec3{X: 1000})
+	evaluate(t, k)
+	require.NoError(t, k.Advance(refserver.FireLifetime))
+	c.r.Clear()
+	c.walkTo(wire.Vec3{X: 10})
+	evaluate(t, k)
+	require.Empty(t, receivedOf[*wire.CreateFire](c.r))
+}
+
+// Rule [stream-effects]: StreamConfig.Everyone sends every effect to every connection.
+func TestStreamEffectsGoEverywhereWithoutStreaming(t *testing.T) {
+	k, w, s := streamKit(t, refserver.Config{Stream: refserver.StreamConfig{Everyone: true}}, 2)
+	s[1].walkTo(wire.Vec3{X: 3000})
+	tick(t, k)
+	_, err := w.CreateExplosion(k.Now(), refserver.NoPlayer, 0, wire.Vec3{}, 5)
+	require.NoError(t, err)
+	tick(t, k)
+	require.Len(t, receivedOf[*wire.CreateExplosion](s[1].r), 1)
+}

@@ -1,0 +1,382 @@
+package refserver
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/arbitergo/arbiter/internal/interest"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// DefaultVehicleStreamCap is StreamConfig.VehicleCap when left zero: the most vehicles
+// shown to one connection, the nearest first ([stream-vehicles]). The same budget as
+// players (DefaultStreamCap): a show is about as large as a PlayerShow, and a parking
+// lot of more cars than that within 200 m is rare enough that showing the nearest
+// hundred is what a player notices.
+const DefaultVehicleStreamCap = 100
+
+// MaxVehicleStreamCap is the largest StreamConfig.VehicleCap.
+const MaxVehicleStreamCap = MaxVehicles
+
+// vstream is the streaming of vehicles and of gamemode effects (this file): where each
+// connection stands, which vehicles it has shown, which live effects it was sent.
+type vstream struct {
+	on     bool // streaming (World.stream is not nil)
+	index  *interest.Points
+	dist   float32 // the stream distance: a vehicle is shown within it
+	margin float32 // hidden only beyond dist+margin
+	cap    int
+	every  time.Duration
+	recips []vrecip // per player slot
+	// Scratch: the candidates of one evaluation, the new shown set's marks.
+	near []interest.Point
+	mark []uint64
+	// fires lists the effect slots of the fires that may still be live (pruned as they
+	// burn out): a connection that comes within reach is sent them ([stream-effects]).
+	fires []uint16
+}
+
+// vrecip is one connection's share of vstream; join tells a reused slot.
+type vrecip struct {
+	join    uint64
+	placed  bool
+	pos     wire.Vec3
+	due     time.Duration
+	effects [MaxEffects / 64]uint64 // effect slots this connection was sent
+	shown   []uint64                // vehicles shown, one bit each
+	list    []uint16                // the same vehicles, as a list
+}
+
+// newVStream returns the vehicle streaming of cfg for a World of maxPlayers slots and
+// maxVehicles vehicles; m is the World's interest manager (nil: streaming off).
+func newVStream(cfg StreamConfig, m *interest.Manager, maxPlayers, maxVehicles int) (vstream, error) {
+	vs := vstream{recips: make([]vrecip, maxPlayers)}
+	if m == nil {
+		return vs, nil
+	}
+	c := m.Config()
+	vs.on, vs.dist, vs.margin, vs.every = true, c.Distance, c.Margin, c.Every
+	vs.cap = cfg.VehicleCap
+	if vs.cap == 0 {
+		vs.cap = DefaultVehicleStreamCap
+	}
+	if vs.cap < 0 || vs.cap > MaxVehicleStreamCap {
+		return vs, fmt.Errorf("%w: Stream.VehicleCap %d not in 0..%d", ErrConfig, cfg.VehicleCap, MaxVehicleStreamCap)
+	}
+	ix, err := interest.NewPoints(maxVehicles, c.Distance+c.Margin)
+	if err != nil {
+		return vs, fmt.Errorf("%w: stream: %w", ErrConfig, err)
+	}
+	vs.index = ix
+	vs.mark = make([]uint64, (maxVehicles+63)/64)
+	return vs, nil
+}
+
+// vrecipOf returns p's share of the vehicle streaming, emptied when p is a new
+// connection on the slot.
+func (w *World) vrecipOf(p *player) *vrecip {
+	r := &w.vs.recips[p.id]
+	if r.join != p.joinSerial {
+		clear(r.shown)
+		*r = vrecip{join: p.joinSerial, shown: r.shown, list: r.list[:0]}
+	}
+	return r
+}
+
+// vsPlace records where p stands (every place streamPlace is told), and evaluates a
+// connection placed for the first time at once.
+func (w *World) vsPlace(now time.Duration, p *player, pos wire.Vec3) {
+	r := w.vrecipOf(p)
+	first := !r.placed
+	r.pos, r.placed = pos, true
+	if first && w.vs.on {
+		r.due = w.vsNextDue(now, p.id)
+		w.vsEvaluate(now, p, r)
+	}
+}
+
+// vsNextDue is interest's phase slot of id (interest's [stream-phase]): the next moment past now of
+// the form k*Every + Every*(id%Slots)/Slots.
+func (w *World) vsNextDue(now time.Duration, id PlayerID) time.Duration {
+	every := w.vs.every
+	if every <= 0 {
+		return now
+	}
+	phase := every * time.Duration(int(id)%interest.Slots) / interest.Slots
+	due := (now-phase)/every*every + phase
+	for due <= now {
+		due += every
+	}
+	return due
+}
+
+// vsTick re-evaluates the connections whose phase slot came due.
+func (w *World) vsTick(now time.Duration) {
+	if !w.vs.on {
+		return
+	}
+	for _, id := range w.conns {
+		p := w.players[id]
+		r := w.vrecipOf(p)
+		if !r.placed || now < r.due {
+			continue
+		}
+		r.due = w.vsNextDue(now, id)
+		w.vsEvaluate(now, p, r)
+	}
+}
+
+// vsSees reports whether connection id has vehicle v shown (always without streaming).
+func (w *World) vsSees(id PlayerID, v uint16) bool {
+	if !w.vs.on {
+		return true
+	}
+	p := w.conn(id)
+	if p == nil {
+		return false
+	}
+	r := &w.vs.recips[id]
+	return r.join == p.joinSerial && int(v)/64 < len(r.shown) && r.shown[v/64]&(1<<(v%64)) != 0
+}
+
+// SeesVehicle reports whether connection id has vehicle v shown: its VehicleShow went out
+// and no VehicleHide since, so v's frames, shots, moves and explosion go to it
+// ([stream-vehicles]). Without streaming every connection sees every vehicle.
+func (w *World) SeesVehicle(id PlayerID, v uint16) bool {
+	return w.conn(id) != nil && w.vehicle(v) != nil && w.vsSees(id, v)
+}
+
+// vsVehiclePlaced tells the index where vehicle id stands (created, driven, moved).
+func (w *World) vsVehiclePlaced(id uint16, pos wire.Vec3) {
+	if w.vs.on {
+		_ = w.vs.index.Place(id, pos.X, pos.Y) // never fails: positions are validated first
+	}
+}
+
+// vsEvaluate sends r's connection the live fires within reach it was not sent, and
+// brings its shown vehicles up to date ([stream-vehicles]): the nearest VehicleCap
+// within the distance (a shown one competes as if it stood Margin nearer, and stays
+// until beyond distance plus margin), and the one it sits in whatever its distance.
+func (w *World) vsEvaluate(now time.Duration, p *player, r *vrecip) {
+	w.vsFires(now, p, r)
+	vs := &w.vs
+	if r.shown == nil {
+		r.shown = make([]uint64, len(vs.mark))
+	}
+	near := vs.index.Near(vs.near[:0], r.pos.X, r.pos.Y, vs.dist+vs.margin)
+	n := 0
+	for _, c := range near {
+		d := float32(math.Sqrt(float64(c.D2)))
+		if r.shown[c.ID/64]&(1<<(c.ID%64)) != 0 {
+			d -= vs.margin
+		} else if d > vs.dist {
+			continue
+		}
+		near[n] = interest.Point{ID: c.ID, D2: d}
+		n++
+	}
+	near = near[:n]
+	if len(near) > vs.cap {
+		slices.SortFunc(near, func(a, b interest.Point) int {
+			if a.D2 != b.D2 {
+				if a.D2 < b.D2 {
+					return -1
+				}
+				return 1
+			}
+			return int(a.ID) - int(b.ID)
+		})
+		near = near[:vs.cap]
+	}
+	for _, c := range near {
+		vs.mark[c.ID/64] |= 1 << (c.ID % 64)
+	}
+	seat := NoVehicle
+	if p.seat.held && w.vehicle(p.seat.vehicle) != nil {
+		seat = p.seat.vehicle
+		vs.mark[seat/64] |= 1 << (seat % 64)
+	}
+	// Hides first, then the shows, the nearest first.
+	kept := r.list[:0]
+	for _, id := range r.list {
+		if vs.mark[id/64]&(1<<(id%64)) != 0 {
+			kept = append(kept, id)
+			continue
+		}
+		r.shown[id/64] &^= 1 << (id % 64)
+		w.msgs.vhide = wire.VehicleHide{Vehicle: id}
+		w.queue(now, p, &w.msgs.vhide)
+	}
+	r.list = kept
+	if seat != NoVehicle {
+		w.vsShow(now, p, r, seat)
+	}
+	for _, c := range near {
+		w.vsShow(now, p, r, c.ID)
+	}
+	for _, c := range near {
+		vs.mark[c.ID/64] = 0
+	}
+	if seat != NoVehicle {
+		vs.mark[seat/64] = 0
+	}
+	vs.near = near[:0]
+}
+
+// vsShow sends r's connection a VehicleShow of vehicle id with its current state, unless
+// it is shown already; like a PlayerShow it goes out only while the lane holds fewer than
+// ShowBacklogRoom messages (else the next evaluation tries again).
+func (w *World) vsShow(now time.Duration, p *player, r *vrecip, id uint16) bool {
+	if r.shown[id/64]&(1<<(id%64)) != 0 {
+		return true
+	}
+	v := w.vehicle(id)
+	if v == nil {
+		return false
+	}
+	m := &w.msgs.vshow
+	*m = wire.VehicleShow{Vehicle: id, Model: v.model, SyncSeq: v.syncSeq, Frozen: v.frozen, Wrecked: v.wrecked,
+		Health: min(max(v.health, 0), wire.MaxVehicleHealth), Position: v.pos, Rotation: v.rot}
+	if p.ep.Lane().Stats().Queued >= ShowBacklogRoom || p.ep.CanQueue(m) != nil {
+		return false
+	}
+	if _, ok := w.queue(now, p, m); !ok {
+		return false
+	}
+	r.shown[id/64] |= 1 << (id % 64)
+	r.list = append(r.list, id)
+	return true
+}
+
+// vsOffer shows vehicle id at once to every connection standing within the stream
+// distance of it that does not have it shown and has room under its VehicleCap (a vehicle
+// created, or moved or respawned by the gamemode: as interest's [stream-join]); the others
+// see it at their own evaluation if it is among their nearest.
+func (w *World) vsOffer(now time.Duration, id uint16) {
+	v := w.vehicle(id)
+	if !w.vs.on || v == nil {
+		return
+	}
+	d2 := w.vs.dist * w.vs.dist
+	for _, c := range w.conns {
+		p := w.players[c]
+		r := w.vrecipOf(p)
+		if !r.placed || len(r.list) >= w.vs.cap {
+			continue
+		}
+		dx, dy := r.pos.X-v.pos.X, r.pos.Y-v.pos.Y
+		if dx*dx+dy*dy > d2 {
+			continue
+		}
+		if r.shown == nil {
+			r.shown = make([]uint64, len(w.vs.mark))
+		}
+		w.vsShow(now, p, r, id)
+	}
+}
+
+// vsSeated shows p the vehicle whose seat it was just granted, at once ([stream-vehicles]:
+// the vehicle a connection sits in is always shown to it).
+func (w *World) vsSeated(now time.Duration, p *player, id uint16) {
+	if !w.vs.on {
+		return
+	}
+	r := w.vrecipOf(p)
+	if r.shown == nil {
+		r.shown = make([]uint64, len(w.vs.mark))
+	}
+	w.vsShow(now, p, r, id)
+}
+
+// vsSkipVehicle makes the message just logged in the relay log skip every viewer of p
+// that does not have vehicle id shown ([stream-vehicles]).
+func (w *World) vsSkipVehicle(p *player, id uint16) {
+	if !w.vs.on {
+		return
+	}
+	w.viewers = w.viewersOf(w.viewers[:0], p)
+	for _, r := range w.viewers {
+		if !w.vsSees(r, id) {
+			w.fan.skipLast(r)
+		}
+	}
+}
+
+// ---- gamemode effects ([stream-effects]) ----
+
+// effectReach reports whether an effect of radius at pos reaches connection p: always
+// without streaming; else when p stands within the stream distance plus its margin plus
+// the radius of it, in the plane (the reach of the streaming: anything farther is
+// nothing p's client shows).
+func (w *World) effectReach(p *player, pos wire.Vec3, radius float32) bool {
+	if !w.vs.on {
+		return true
+	}
+	r := w.vrecipOf(p)
+	if !r.placed {
+		return false
+	}
+	reach := w.vs.dist + w.vs.margin + radius
+	dx, dy := r.pos.X-pos.X, r.pos.Y-pos.Y
+	return dx*dx+dy*dy <= reach*reach
+}
+
+// canQueueReach reports whether every connection an effect at pos reaches takes m now.
+func (w *World) canQueueReach(m wire.Message, pos wire.Vec3, radius float32) error {
+	for _, id := range w.conns {
+		p := w.players[id]
+		if !w.effectReach(p, pos, radius) {
+			continue
+		}
+		if err := p.ep.CanQueue(m); err != nil {
+			return laneFull(id, err)
+		}
+	}
+	return nil
+}
+
+// markEffect records whether connection p was sent the effect in slot.
+func (w *World) markEffect(p *player, slot int, sent bool) {
+	r := w.vrecipOf(p)
+	if sent {
+		r.effects[slot/64] |= 1 << (slot % 64)
+	} else {
+		r.effects[slot/64] &^= 1 << (slot % 64)
+	}
+}
+
+// vsFires sends r's connection the live fires within reach that it was not sent (it
+// came within reach after they were lit), while its lane has room as for a show.
+func (w *World) vsFires(now time.Duration, p *player, r *vrecip) {
+	fires := w.vs.fires[:0]
+	for _, slot := range w.vs.fires {
+		e := &w.effects[slot]
+		if !e.valid || !e.fire || now-e.at > FireLifetime {
+			continue // burnt out (or the slot was reused by an explosion): forgotten
+		}
+		fires = append(fires, slot)
+		if r.effects[slot/64]&(1<<(slot%64)) != 0 || !w.effectReach(p, e.pos, e.radius) {
+			continue
+		}
+		creator := w.effectCreator(e)
+		m := &w.msgs.fire
+		*m = wire.CreateFire{Effect: e.id, Creator: creator, Position: e.pos, Radius: e.radius,
+			Stamp: wire.Stamp(w.teams.Stamp(creator, p.id))}
+		if p.ep.Lane().Stats().Queued >= ShowBacklogRoom || p.ep.CanQueue(m) != nil {
+			continue
+		}
+		if _, ok := w.queue(now, p, m); ok {
+			r.effects[slot/64] |= 1 << (slot % 64)
+		}
+	}
+	w.vs.fires = fires
+}
+
+// litFire remembers a new fire's slot for the connections that come within reach later.
+func (w *World) litFire(slot int) {
+	if w.vs.on && !slices.Contains(w.vs.fires, uint16(slot)) {
+		w.vs.fires = append(w.vs.fires, uint16(slot))
+	}
+}
