@@ -293,6 +293,10 @@ type Client struct {
 	remotes remoteTable
 	effects [MaxEffects]effect
 	frozen  [1 << 10]uint64 // one bit per vehicle id
+	// vcopies is the vehicles the server showed (vehicles.go), at most MaxVehicleCopies;
+	// vstreamed is set by the first VehicleShow.
+	vcopies   map[uint16]VehicleCopy
+	vstreamed bool
 
 	// observability
 	counters   Counters
@@ -534,6 +538,11 @@ type Counters struct {
 	FramesDropped int // relayed frames a copy dropped (other life, below the barrier, unknown)
 	Shows         int // PlayerShows applied
 	Hides         int // PlayerHides applied
+
+	VehicleShows         int // VehicleShows applied (a copy built or rebuilt)
+	VehicleHides         int // VehicleHides that dropped a copy
+	VehicleShowsDropped  int // VehicleShows beyond MaxVehicleCopies
+	VehicleFramesDropped int // relayed vehicle frames dropped (no copy, below the barrier, old)
 }
 
 // Counters returns the client's counters.

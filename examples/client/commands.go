@@ -162,6 +162,7 @@ func (c *Client) onSetPlayerPosition(m *wire.SetPlayerPosition) {
 
 // onSetVehiclePose moves the vehicle, and the player with it when it sits inside.
 func (c *Client) onSetVehiclePose(m *wire.SetVehiclePose) {
+	c.vehiclePosed(m)
 	if !c.veh.in || c.veh.vehicle != m.Vehicle {
 		return
 	}
@@ -172,8 +173,13 @@ func (c *Client) onSetVehiclePose(m *wire.SetVehiclePose) {
 
 // onSetVehicleFrozen remembers which vehicles the server froze.
 func (c *Client) onSetVehicleFrozen(m *wire.SetVehicleFrozen) {
-	word, bit := m.Vehicle/64, uint64(1)<<(m.Vehicle%64)
-	if m.Frozen {
+	c.setFrozen(m.Vehicle, m.Frozen)
+	c.vehicleFrozen(m.Vehicle, m.Frozen)
+}
+
+func (c *Client) setFrozen(vehicle uint16, frozen bool) {
+	word, bit := vehicle/64, uint64(1)<<(vehicle%64)
+	if frozen {
 		c.frozen[word] |= bit
 	} else {
 		c.frozen[word] &^= bit

@@ -744,6 +744,7 @@ func (c *Client) findEffect(id uint16) *effect {
 // (teams' [explosion-spares-teammates]).
 func (c *Client) onRemoteVehicleExplode(m *wire.RemoteVehicleExplode) {
 	c.observe(m.Author, m.Stamp)
+	c.vehicleWrecked(m.Vehicle)
 	if !c.veh.in || c.veh.vehicle != m.Vehicle {
 		return
 	}

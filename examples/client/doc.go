@@ -21,6 +21,15 @@
 //   - [spend-above-server] A continuous weapon spends Config.SprayRate rounds a second,
 //     more than the server's own spend (inventory.ContinuousSpendRate), so the server's
 //     count never falls below the client's.
+//   - [vehicle-copies] The client keeps a copy of each vehicle the server shows it
+//     (VehicleShow builds or rebuilds it from the state it carries, VehicleHide drops it),
+//     at most MaxVehicleCopies; a relayed vehicle frame moves the copy when it is not
+//     below the show's sync_seq and newer than the copy's last frame, SetVehiclePose,
+//     SetVehicleFrozen and RemoteVehicleExplode update it. Once the server has shown a
+//     vehicle (it streams them) a frame of a vehicle without a copy is dropped; before
+//     that (a server that sends every vehicle's frames to everyone) the first frame makes
+//     the copy. The vehicle the player sits in as a passenger moves with its driver's
+//     frames as before (ShownVehicle and VehicleState agree).
 //
 // # Driving a Client
 //

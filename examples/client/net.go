@@ -108,6 +108,10 @@ func (c *Client) handle(m wire.Message) {
 		c.onSetVehiclePose(m)
 	case *wire.SetVehicleFrozen:
 		c.onSetVehicleFrozen(m)
+	case *wire.VehicleShow:
+		c.onVehicleShow(m)
+	case *wire.VehicleHide:
+		c.onVehicleHide(m)
 	case *wire.Ping:
 		c.pongMsg = wire.Pong{Seq: m.Seq, Time: m.Time}
 		if c.sendOrCount(&c.pongMsg) == nil {

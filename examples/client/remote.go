@@ -220,6 +220,7 @@ func (c *Client) onRemotePlayerSync(m *wire.RemotePlayerSync) {
 // ramming), and moves the vehicle a passenger sits in with the driver's newest frame.
 func (c *Client) onRemoteVehicleSync(m *wire.RemoteVehicleSync) {
 	c.observe(m.Driver, m.Stamp)
+	c.vehicleFrame(m)
 	if !c.veh.in || c.veh.vehicle != m.Vehicle || c.veh.seat == 0 {
 		return
 	}
