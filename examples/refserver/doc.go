@@ -625,6 +625,9 @@
 //     full lifetime from when it arrived; damage it reports after the server's window
 //     (FireLifetime plus ExplosionWindow from the fire's creation) is taken unattributed
 //     (report_unattributed): the victim's loss counts, the creator gets no credit.
+//   - RespawnVehicle moves the copies of the connections that have the vehicle shown
+//     with SetVehiclePose (the protocol has no respawn message): a client that kept the
+//     wreck flag of its copy keeps it until the vehicle's next show.
 //   - A claimed hit of a shot on a player near the ray feeds that player's god-mode
 //     detector even when the player did not get the shot (it does not see the shooter,
 //     or not the vehicle it fires from): rare, as players and vehicles share the stream

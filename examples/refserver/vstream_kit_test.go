@@ -244,3 +244,13 @@ func TestStreamVehicleExplosionGoesToThoseThatHaveItShown(t *testing.T) {
 	require.True(t, got[0].Wrecked)
 	require.Equal(t, wire.Vec3{X: 12}, got[0].Position)
 }
+
+// Rule [stream-vehicles]: the cap has a named range; a VehicleCap outside it is refused.
+func TestStreamVehicleCapIsChecked(t *testing.T) {
+	for _, c := range []int{-1, refserver.MaxVehicleStreamCap + 1} {
+		_, err := refserver.New(refserver.Config{Stream: refserver.StreamConfig{VehicleCap: c}})
+		require.ErrorIs(t, err, refserver.ErrConfig, "VehicleCap %d", c)
+	}
+	_, err := refserver.New(refserver.Config{Stream: refserver.StreamConfig{VehicleCap: refserver.MaxVehicleStreamCap}})
+	require.NoError(t, err)
+}

@@ -128,6 +128,8 @@ func (p *Points) Near(dst []Point, x, y, r float32) []Point {
 
 // Point is one answer of Near: an id and its squared distance from the place asked.
 type Point struct {
+	// ID is the point's id.
 	ID uint16
+	// D2 is its squared distance in the plane from the place asked, in square metres.
 	D2 float32
 }
