@@ -164,7 +164,7 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 		damage = sr.Damage
 	}
 	w.remember(now, p, m.ShotSeq, m.Weapon, sr.Credits, vitals.SourceBullet, damage, sr.Tier, false)
-	w.claimHit(now, p, m.HitType, m.HitID, r, res.Recipients, vitals.PlayerDamageFactor*sr.Damage, sr.Damage)
+	w.claimHit(now, p, NoVehicle, m.HitType, m.HitID, r, res.Recipients, vitals.PlayerDamageFactor*sr.Damage, sr.Damage)
 	w.relayShot(p, NoVehicle, enc, res.Recipients, func(st wire.Stamp, rw wire.Rewind) wire.Message {
 		o.Stamp, o.Rewind = st, rw
 		return o
@@ -234,13 +234,18 @@ func (w *World) remember(now time.Duration, p *player, seq uint16, weapon uint8,
 // to apply it: a shot stamped "teammate" for the victim (friendly fire off) is refused by
 // its client, which rightly feels nothing. A claimed hit on a vehicle is remembered as the
 // vehicle's last hit (its explosion's credit), and feeds the vehicle_god_mode detector of
-// its driver (vexpected is the loss it would cause the vehicle; see claimVehicleHit).
-func (w *World) claimHit(now time.Duration, p *player, ht wire.HitType, hid uint16, r rewind.Ray, near []rewind.Recipient, expected, vexpected float32) {
+// its driver (vexpected is the loss it would cause the vehicle; see claimVehicleHit). veh
+// is the vehicle whose gun fired, NoVehicle for a player's weapon: a victim that was not
+// sent the shot ([stream-shots], [stream-vehicle-relays]) is not judged by it.
+func (w *World) claimHit(now time.Duration, p *player, veh uint16, ht wire.HitType, hid uint16, r rewind.Ray, near []rewind.Recipient, expected, vexpected float32) {
 	switch ht {
 	case wire.HitPlayer:
 		victim := w.conn(PlayerID(hid)) // a HitPlayer HitID names a player
 		if victim == nil || victim == p {
 			return
+		}
+		if w.stream != nil && !victim.sees(p.id) || veh != NoVehicle && !w.vsSees(victim.id, veh) {
+			return // relayShot sends it no copy: its client never saw the shot ([stream-vehicle-relays])
 		}
 		// The stamp relayShot sends the victim for this very shot (the same relation, in
 		// the same call): a teammate's shot is refused by the victim's client.
@@ -421,7 +426,7 @@ func (w *World) onVehicleShot(now time.Duration, p *player, m *wire.VehicleShot)
 	}
 	w.remember(now, p, m.ShotSeq, m.Weapon, 1, src, damage, inventory.TierStd, cannon)
 	if !cannon {
-		w.claimHit(now, p, m.HitType, m.HitID, r, res.Recipients, expected, vexpected)
+		w.claimHit(now, p, m.Vehicle, m.HitType, m.HitID, r, res.Recipients, expected, vexpected)
 	}
 	w.relayShot(p, m.Vehicle, enc, res.Recipients, func(st wire.Stamp, rw wire.Rewind) wire.Message {
 		o.Stamp, o.Rewind = st, rw

@@ -490,7 +490,10 @@
 //     (RemoteVehicleExplode) and the gamemode's SetVehiclePose and SetVehicleFrozen go only
 //     to the connections that have it shown (frames and shots: that also see its driver,
 //     [stream-shots]); a vehicle verb checks lane room only on those. A connection that
-//     has it hidden gets the new state with its next show.
+//     has it hidden gets the new state with its next show. A claimed hit on a player
+//     feeds its god-mode detector only when that player was sent the shot (it sees the
+//     shooter and, for a vehicle's gun, has the vehicle shown): a client never applies a
+//     shot it did not get.
 //   - [stream-effects] Ours: a gamemode effect (CreateExplosion, CreateFire) goes to the
 //     connections standing within the stream distance plus its margin plus the effect's
 //     radius of it, in the plane (beyond that nothing the effect touches is shown to
@@ -628,10 +631,6 @@
 //   - RespawnVehicle moves the copies of the connections that have the vehicle shown
 //     with SetVehiclePose (the protocol has no respawn message): a client that kept the
 //     wreck flag of its copy keeps it until the vehicle's next show.
-//   - A claimed hit of a shot on a player near the ray feeds that player's god-mode
-//     detector even when the player did not get the shot (it does not see the shooter,
-//     or not the vehicle it fires from): rare, as players and vehicles share the stream
-//     distance, but a hole the claim reach does not close.
 //   - Past interest.MaxCrowd candidates within reach (the interest manager bounds a
 //     crowd), a connection is shown the nearest of those weighed, not the true nearest.
 //

@@ -2,6 +2,7 @@ package refserver_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -253,4 +254,51 @@ func TestStreamVehicleCapIsChecked(t *testing.T) {
 	}
 	_, err := refserver.New(refserver.Config{Stream: refserver.StreamConfig{VehicleCap: refserver.MaxVehicleStreamCap}})
 	require.NoError(t, err)
+}
+
+// unfeltVehicleVolley has a drive a Hunter at the origin and fire 40 minigun bursts
+// through b at x = 10, 200 ms apart, each claiming a hit on b, which b never reports; b
+// stands by a car of its own. It returns the kit and b once the claims matured.
+func unfeltVehicleVolley(t *testing.T, cfg refserver.Config) (*simkit.Kit, *sender) {
+	t.Helper()
+	k, w, s := streamKit(t, cfg, 2)
+	a, b := s[0], s[1]
+	parkBystanders(t, k)
+	a.walkTo(wire.Vec3{})
+	b.walkTo(wire.Vec3{X: 10})
+	require.NoError(t, w.CreateVehicle(k.Now(), 2, modelSultan, wire.Vec3{X: 10, Y: 2}, wire.Quat{W: 1}))
+	require.NoError(t, w.CreateVehicle(k.Now(), 1, modelHunter, wire.Vec3{}, wire.Quat{W: 1}))
+	require.Equal(t, refserver.VerdictAccepted, a.board(1, 0, wire.Vec3{}))
+	require.NoError(t, k.Advance(3*time.Second))
+	for range 40 {
+		require.NoError(t, k.Advance(200*time.Millisecond))
+		require.Equal(t, refserver.VerdictAccepted, b.frame())
+		a.drive(1, wire.Vec3{}, 1000)
+		require.Equal(t, refserver.VerdictAccepted, must(t)(a.r.Send(&wire.VehicleShot{ShotSeq: uint16(a.shots + 1), DeathEpoch: a.gen,
+			PropertiesRev: w.Catalog().Revision(), Vehicle: 1, Weapon: minigun, HitType: wire.HitPlayer, HitID: uint16(b.r.ID()),
+			Origin: wire.Vec3{Z: 1}, HitPos: wire.Vec3{X: 30, Z: -1}})))
+		a.shots++
+	}
+	for range 10 {
+		require.NoError(t, k.Advance(500*time.Millisecond))
+		require.Equal(t, refserver.VerdictAccepted, b.frame())
+		a.drive(1, wire.Vec3{}, 1000)
+	}
+	tick(t, k)
+	return k, b
+}
+
+// Rule [stream-vehicle-relays]: a claimed hit of a vehicle's gun feeds the god-mode
+// detector of a victim only when the victim was sent the shot, so a victim that does not
+// have the vehicle shown is not suspected of skipping a hit it never saw.
+func TestStreamVehicleShotUnseenDoesNotFeedTheGodModeDetector(t *testing.T) {
+	k, b := unfeltVehicleVolley(t, refserver.Config{})
+	require.True(t, k.Server().SeesVehicle(b.r.ID(), 1))
+	require.NotEmpty(t, receivedOf[*wire.RemoteVehicleShot](b.r))
+	require.NotEmpty(t, eventsOf(k, refserver.EventGodModeSuspect, b.r.ID()), "the control: b was sent every shot")
+
+	k, b = unfeltVehicleVolley(t, refserver.Config{Stream: refserver.StreamConfig{VehicleCap: 1}})
+	require.False(t, k.Server().SeesVehicle(b.r.ID(), 1), "b's one car is its own")
+	require.Empty(t, receivedOf[*wire.RemoteVehicleShot](b.r))
+	require.Empty(t, eventsOf(k, refserver.EventGodModeSuspect, b.r.ID()))
 }
