@@ -264,7 +264,7 @@ func (w *World) claimHit(now time.Duration, p *player, veh uint16, ht wire.HitTy
 	case wire.HitVehicle:
 		if v := w.vehicle(hid); v != nil && !v.wrecked {
 			v.hitBy, v.hitAt, v.hitLife = p.id, now, p.lifeSerial
-			w.claimVehicleHit(now, p, hid, r, near, vexpected)
+			w.claimVehicleHit(now, p, veh, hid, r, near, vexpected)
 		}
 	}
 }
@@ -277,7 +277,7 @@ func (w *World) claimHit(now time.Duration, p *player, veh uint16, ht wire.HitTy
 // the shooter's own are not judged: nobody's frames show their health for this shot. The
 // shooter's stamp does not matter here: damage to a vehicle is not damage to a player, and
 // a teammate's shot damages the car on its driver's client like anyone's.
-func (w *World) claimVehicleHit(now time.Duration, p *player, hid uint16, r rewind.Ray, near []rewind.Recipient, expected float32) {
+func (w *World) claimVehicleHit(now time.Duration, p *player, veh, hid uint16, r rewind.Ray, near []rewind.Recipient, expected float32) {
 	for i := range near {
 		rc := &near[i]
 		if uint16(rc.Vehicle) != hid {
@@ -289,6 +289,9 @@ func (w *World) claimVehicleHit(now time.Duration, p *player, hid uint16, r rewi
 		d := w.conn(rc.Player)
 		if d == nil || d == p || !d.frame.have || d.frame.vehicle != hid || d.frame.seat != 0 {
 			continue // a passenger: its frames do not carry the vehicle's health
+		}
+		if w.stream != nil && !d.sees(p.id) || veh != NoVehicle && !w.vsSees(d.id, veh) {
+			return // the driver was sent no copy of the shot ([stream-vehicle-relays])
 		}
 		if !w.rules.ClaimReach.Feeds(rayDistance(r, rc.VehiclePose.Position), true, false) {
 			return

@@ -490,10 +490,11 @@
 //     (RemoteVehicleExplode) and the gamemode's SetVehiclePose and SetVehicleFrozen go only
 //     to the connections that have it shown (frames and shots: that also see its driver,
 //     [stream-shots]); a vehicle verb checks lane room only on those. A connection that
-//     has it hidden gets the new state with its next show. A claimed hit on a player
-//     feeds its god-mode detector only when that player was sent the shot (it sees the
-//     shooter and, for a vehicle's gun, has the vehicle shown): a client never applies a
-//     shot it did not get.
+//     has it hidden gets the new state with its next show. A claimed hit feeds the
+//     god-mode detector of the player it names (or the vehicle_god_mode detector of the
+//     driver of the vehicle it names) only when that player was sent the shot (it sees
+//     the shooter and, for a vehicle's gun, has the vehicle shown): a client never
+//     applies a shot it did not get.
 //   - [stream-effects] Ours: a gamemode effect (CreateExplosion, CreateFire) goes to the
 //     connections standing within the stream distance plus its margin plus the effect's
 //     radius of it, in the plane (beyond that nothing the effect touches is shown to
