@@ -484,7 +484,8 @@
 //   - [stream-vehicle-show] Ours: a VehicleShow carries the vehicle's state now: model,
 //     pose, health (its driver's last frame), frozen, wrecked and the first relay number
 //     of its frames it belongs to; so a vehicle driven, moved or respawned while hidden
-//     from a connection is shown where it stands when that connection comes near.
+//     from a connection is shown where it stands when that connection comes near. A
+//     respawn shows the vehicle anew to those that have it shown (the wreck repaired).
 //   - [stream-vehicle-relays] Ours: a vehicle's frames (RemoteVehicleSync), its guns'
 //     shots (RemoteVehicleShot, shared and rewound copies), its explosion
 //     (RemoteVehicleExplode) and the gamemode's SetVehiclePose and SetVehicleFrozen go only
@@ -629,9 +630,10 @@
 //     full lifetime from when it arrived; damage it reports after the server's window
 //     (FireLifetime plus ExplosionWindow from the fire's creation) is taken unattributed
 //     (report_unattributed): the victim's loss counts, the creator gets no credit.
-//   - RespawnVehicle moves the copies of the connections that have the vehicle shown
-//     with SetVehiclePose (the protocol has no respawn message): a client that kept the
-//     wreck flag of its copy keeps it until the vehicle's next show.
+//   - A respawned vehicle is shown anew (VehicleShow after the SetVehiclePose) to the
+//     connections that have it shown; one whose lane has no room for the show has it
+//     hidden, without a VehicleHide, until its next evaluation shows it: until then its
+//     client keeps the wreck.
 //   - Past interest.MaxCrowd candidates within reach (the interest manager bounds a
 //     crowd), a connection is shown the nearest of those weighed, not the true nearest.
 //

@@ -645,6 +645,9 @@ func (w *World) poseVehicle(now time.Duration, verb string, id uint16, pos wire.
 			w.queue(now, w.players[c], m)
 		}
 	}
+	if respawn {
+		w.vsReshow(now, id) // a wreck repaired: the copies are rebuilt
+	}
 	w.vsOffer(now, id) // those it now stands near get a show of the new pose instead
 	w.stats.Commands++
 	w.reap(now)

@@ -277,6 +277,27 @@ func (w *World) vsOffer(now time.Duration, id uint16) {
 	}
 }
 
+// vsReshow sends every connection that has vehicle id shown a new VehicleShow of its
+// state (a respawn: the protocol has no message that repairs a wreck), while its lane has
+// room as for a show; one without room has it hidden until its next evaluation shows it.
+func (w *World) vsReshow(now time.Duration, id uint16) {
+	if !w.vs.on {
+		return
+	}
+	for _, c := range w.conns {
+		p := w.players[c]
+		r := w.vrecipOf(p)
+		if r.shown == nil || r.shown[id/64]&(1<<(id%64)) == 0 {
+			continue
+		}
+		r.shown[id/64] &^= 1 << (id % 64)
+		if i := slices.Index(r.list, id); i >= 0 {
+			r.list = slices.Delete(r.list, i, i+1)
+		}
+		w.vsShow(now, p, r, id)
+	}
+}
+
 // vsSeated shows p the vehicle whose seat it was just granted, at once ([stream-vehicles]:
 // the vehicle a connection sits in is always shown to it).
 func (w *World) vsSeated(now time.Duration, p *player, id uint16) {

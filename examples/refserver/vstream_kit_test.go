@@ -244,6 +244,17 @@ func TestStreamVehicleExplosionGoesToThoseThatHaveItShown(t *testing.T) {
 	require.Len(t, got, 1)
 	require.True(t, got[0].Wrecked)
 	require.Equal(t, wire.Vec3{X: 12}, got[0].Position)
+	// Respawned: a, which has it shown, is shown it anew, repaired.
+	a.r.Clear()
+	require.NoError(t, w.RespawnVehicle(k.Now(), 1, wire.Vec3{X: 20}, wire.Quat{W: 1}))
+	tick(t, k)
+	require.Len(t, receivedOf[*wire.SetVehiclePose](a.r), 1)
+	got = vshows(a.r, 1)
+	require.Len(t, got, 1)
+	require.False(t, got[0].Wrecked)
+	require.Equal(t, float32(1000), got[0].Health)
+	require.Equal(t, wire.Vec3{X: 20}, got[0].Position)
+	require.True(t, w.SeesVehicle(a.r.ID(), 1))
 }
 
 // Rule [stream-vehicles]: the cap has a named range; a VehicleCap outside it is refused.
