@@ -31,7 +31,8 @@
 // overrides it), the live gamemode effects (MaxEffects), the damage multiplier table, the
 // relay log of the current tick (chained by sender), one bundle buffer every connection's Flush
 // reuses in turn, the interest manager of streaming (internal/interest: who sees whom,
-// [streaming]), and the events.
+// [streaming]), the index of the vehicles' positions and each connection's shown vehicles
+// and sent effects ([stream-vehicles], [stream-effects]), and the events.
 //
 // # How a host drives it
 //

@@ -174,7 +174,7 @@ func (w *World) vsEvaluate(now time.Duration, p *player, r *vrecip) {
 		} else if d > vs.dist {
 			continue
 		}
-		near[n] = interest.Point{ID: c.ID, D2: d}
+		near[n] = interest.Point{ID: c.ID, D2: d} // from here on D2 holds the ranking distance
 		n++
 	}
 	near = near[:n]
