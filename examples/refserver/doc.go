@@ -67,7 +67,7 @@
 // Hello → Welcome (repeated Hello, same Welcome) → on the lane the multiplier table, the
 // weapon properties that differ from the catalogue's first table, and a PlayerShow of
 // everyone streamed to it (and a PlayerShow of the newcomer to everyone it is streamed to:
-// [streaming]) → RespawnRequest → connect spawn → first living frame → player_spawn.
+// [streaming]) and a VehicleShow of each vehicle streamed to it ([stream-vehicles]) → RespawnRequest → connect spawn → first living frame → player_spawn.
 // Frames at 30 Hz are relayed to every connection that has the player shown; shots the
 // same, with a rewound pose for those near the ray;
 // the victim reports its damage; deaths and respawns travel as critical edges; gamemode
