@@ -36,6 +36,8 @@ type vstream struct {
 	// fires lists the effect slots of the fires that may still be live (pruned as they
 	// burn out): a connection that comes within reach is sent them ([stream-effects]).
 	fires []uint16
+	// ticked is the moment of the last vsTick.
+	ticked time.Duration
 }
 
 // vrecip is one connection's share of vstream; join tells a reused slot.
@@ -112,19 +114,38 @@ func (w *World) vsNextDue(now time.Duration, id PlayerID) time.Duration {
 	return due
 }
 
-// vsTick re-evaluates the connections whose phase slot came due.
+// vsTick re-evaluates the connections whose phase slot came due. It visits only the ids
+// of the slots whose due moment passed since the last tick (an eighth of the slots at a
+// tick interval of Every/8), not every connection.
 func (w *World) vsTick(now time.Duration) {
-	if !w.vs.on {
+	vs := &w.vs
+	if !vs.on {
 		return
 	}
-	for _, id := range w.conns {
-		p := w.players[id]
-		r := w.vrecipOf(p)
-		if !r.placed || now < r.due {
-			continue
+	last, every := vs.ticked, vs.every
+	vs.ticked = now
+	for s := range interest.Slots {
+		if every > 0 && now-last < every {
+			phase := every * time.Duration(s) / interest.Slots
+			if now < phase {
+				continue
+			}
+			if due := (now-phase)/every*every + phase; due <= last {
+				continue // this slot's last due moment was seen by the previous tick
+			}
 		}
-		r.due = w.vsNextDue(now, id)
-		w.vsEvaluate(now, p, r)
+		for id := s; id < len(w.players); id += interest.Slots {
+			p := w.conn(PlayerID(id))
+			if p == nil {
+				continue
+			}
+			r := &vs.recips[id]
+			if r.join != p.joinSerial || !r.placed || now < r.due {
+				continue
+			}
+			r.due = w.vsNextDue(now, PlayerID(id))
+			w.vsEvaluate(now, p, r)
+		}
 	}
 }
 
