@@ -199,3 +199,31 @@ func TestVehicleGodModeConfigIsValidated(t *testing.T) {
 	require.ErrorIs(t, err, refserver.ErrConfig)
 	require.ErrorIs(t, err, vitals.ErrConfig)
 }
+
+// Rule [stream-vehicle-relays]: a claimed hit on a car feeds its driver's
+// vehicle_god_mode detector only when the driver was sent the shot. With a stream
+// distance of 50 m the driver (82 m from the shooter) does not see the shooter, gets none
+// of its shots, and is not suspected of a car that never showed them; the same volley
+// with the default distance is the control.
+func TestVehicleGodModeIgnoresShotsTheDriverWasNotSent(t *testing.T) {
+	for _, distance := range []float32{0, 50} {
+		c := newCarTarget(t, refserver.Config{Stream: refserver.StreamConfig{Distance: distance}})
+		for range 25 {
+			require.NoError(t, c.k.Advance(200*time.Millisecond))
+			c.drive(1000)
+			c.shoot(c.pos)
+		}
+		c.drive(1000)
+		c.settle()
+		seen := c.k.Server().Sees(c.b.ID(), c.a.ID())
+		if distance == 0 {
+			require.True(t, seen)
+			require.NotEmpty(t, receivedOf[*wire.RemoteWeaponShot](c.b))
+			require.Len(t, c.suspicions(), 1, "the control: the driver was sent every shot")
+			continue
+		}
+		require.False(t, seen)
+		require.Empty(t, receivedOf[*wire.RemoteWeaponShot](c.b))
+		require.Empty(t, c.suspicions(), "a driver is not judged by shots it was never sent")
+	}
+}
