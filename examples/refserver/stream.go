@@ -189,12 +189,12 @@ func (w *World) relaySubject(p *player) PlayerID {
 // recipient what it sees, not the whole log.
 func (w *World) emitStreamed(r *player, emit func([]byte)) {
 	f := &w.fan
-	w.seen = w.stream.Seen(w.seen[:0], r.id)
-	for _, s := range w.seen {
-		if int(s) >= len(f.first) {
+	first := f.first
+	for _, s := range w.stream.SeenIDs(r.id) { // read in place: nothing changes it during a Flush
+		if int(s) >= len(first) {
 			continue
 		}
-		for i := f.first[s]; i >= 0; i = f.entries[i].next {
+		for i := first[s]; i >= 0; i = f.entries[i].next {
 			w.emitEntry(r, &f.entries[i], emit)
 		}
 	}

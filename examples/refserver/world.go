@@ -139,7 +139,6 @@ type World struct {
 	changes []interest.Change
 	ids     []PlayerID
 	viewers []PlayerID
-	seen    []PlayerID
 }
 
 // farewell is a Disconnect still to be sent to a connection that was removed.

@@ -366,6 +366,9 @@ func run(t *testing.T, seed uint64, check bool) []Change {
 			if s := m.Seen(nil, id); !slices.Equal(s, seen) {
 				t.Fatalf("step %d: recipient %d Seen %v, Sees says %v", step, id, s, seen)
 			}
+			if s := m.SeenIDs(id); !slices.Equal(s, seen) {
+				t.Fatalf("step %d: recipient %d SeenIDs %v, Sees says %v", step, id, s, seen)
+			}
 			if o := len(m.Owed(nil, id)); o != m.OwedCount(id) {
 				t.Fatalf("step %d: recipient %d owes %d shows, OwedCount %d", step, id, o, m.OwedCount(id))
 			}
