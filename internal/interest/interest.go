@@ -32,6 +32,9 @@ const (
 	// and each join a bounded amount instead of the whole crowd. Ten times DefaultCap: a
 	// world whose recipients have fewer than that within reach is evaluated exactly.
 	MaxCrowd = 1024
+	// maxSeenSlab is the most ids New lays out for the seen lists in one array (IDs*Cap,
+	// 8 MB): a larger world grows each recipient's list on its own.
+	maxSeenSlab = 1 << 22
 	// MaxCoordinate bounds a position's coordinates (metres from the origin); a position
 	// beyond it is refused (ErrBadPosition).
 	MaxCoordinate = 1 << 20
@@ -198,6 +201,14 @@ func New(cfg Config) (*Manager, error) {
 	}
 	for i := range m.players {
 		m.spots[i].next, m.spots[i].prev = none, none
+	}
+	if c.IDs*c.Cap <= maxSeenSlab {
+		// Every recipient's seen list in one array, in id order, each with room for Cap:
+		// a host walking the recipients in ascending id reads them as one stream.
+		slab := make([]ID, c.IDs*c.Cap)
+		for i := range m.players {
+			m.players[i].seen = slab[i*c.Cap : i*c.Cap : (i+1)*c.Cap]
+		}
 	}
 	return m, nil
 }
