@@ -95,6 +95,9 @@ func (f *fanLog) add(enc []byte, sender, subject PlayerID, rev uint16) bool {
 	}
 	start := int32(len(f.buf))
 	f.buf = append(f.buf, enc...)
+	// Logged with the stamp most recipients get (not a teammate, at rev): emitEntry patches
+	// only the copies whose stamp differs. Never fails: the message carries a stamp.
+	_ = wire.PatchStamp(f.buf[start:], wire.Stamp{Rev: rev})
 	n := int32(len(f.skip))
 	f.entries = append(f.entries, fanEntry{start: start, end: int32(len(f.buf)), skipStart: n, skipEnd: n,
 		sender: sender, subject: subject, rev: rev, relay: wire.ID(enc[1]) == wire.IDRemotePlayerSync, next: -1})
@@ -125,6 +128,16 @@ func (f *fanLog) skipLast(id PlayerID) {
 	f.entries[len(f.entries)-1].skipEnd = int32(len(f.skip))
 }
 
+// skips reports whether e skips recipient id (it got a datagram of its own).
+func (f *fanLog) skips(e *fanEntry, id PlayerID) bool {
+	for _, s := range f.skip[e.skipStart:e.skipEnd] {
+		if s == id {
+			return true
+		}
+	}
+	return false
+}
+
 func (f *fanLog) reset() {
 	f.buf, f.entries, f.skip = f.buf[:0], f.entries[:0], f.skip[:0]
 	for _, s := range f.senders {
@@ -141,6 +154,12 @@ func (w *World) stampAt(sender, recipient PlayerID, rev uint16) teams.Stamp {
 	if rev == w.teams.Rev() {
 		return w.teams.Stamp(sender, recipient)
 	}
+	return w.stampBefore(sender, recipient, rev)
+}
+
+// stampBefore is stampAt for a revision older than the current one (kept out of line, so
+// that stampAt's common case inlines into the relay's copy loop).
+func (w *World) stampBefore(sender, recipient PlayerID, rev uint16) teams.Stamp {
 	if s, err := w.teams.StampAt(sender, recipient, rev); err == nil {
 		return s
 	}
@@ -171,17 +190,23 @@ func (w *World) emitEntry(r *player, e *fanEntry, emit func([]byte)) {
 		return
 	}
 	f := &w.fan
-	for _, s := range f.skip[e.skipStart:e.skipEnd] {
-		if s == r.id {
-			return
-		}
+	if e.skipStart != e.skipEnd && f.skips(e, r.id) {
+		return
 	}
 	b, err := w.pack.Add(f.buf[e.start:e.end], emit)
 	if err != nil {
 		return // never: a relay is at most wire.MaxSize bytes, far below MinPayloadSize
 	}
-	// Never fails: fanLog.add logs only messages that carry a stamp.
-	_ = wire.PatchStamp(b, wire.Stamp(w.stampAt(e.sender, r.id, e.rev)))
+	// The log holds the message stamped "not a teammate, at e.rev" (fanLog.add): only a
+	// copy whose stamp differs is patched. Never fails: the log holds only messages that
+	// carry a stamp.
+	if e.rev == w.teams.Rev() { // stampAt's common case, inlined
+		if w.teams.Teammates(e.sender, r.id) {
+			_ = wire.PatchStamp(b, wire.Stamp{Teammate: true, Rev: e.rev})
+		}
+	} else if st := w.stampBefore(e.sender, r.id, e.rev); st.Teammate || st.Rev != e.rev {
+		_ = wire.PatchStamp(b, wire.Stamp(st))
+	}
 	if e.relay {
 		w.stats.Relayed++
 	}

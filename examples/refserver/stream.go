@@ -191,16 +191,41 @@ func (w *World) relaySubject(p *player) PlayerID {
 // emitStreamed is emitTo while streaming: recipient r's copy of every logged message of
 // the senders it sees ([streaming]), stamped for it, each sender's in log order. It reads
 // only those senders' entries (fanLog.first, fanEntry.next), so a Flush costs each
-// recipient what it sees, not the whole log.
+// recipient what it sees, not the whole log. It is emitEntry for each of them, with the
+// teammate stamp's lookup done once a sender.
 func (w *World) emitStreamed(r *player, emit func([]byte)) {
 	f := &w.fan
-	w.seen = w.stream.Seen(w.seen[:0], r.id)
-	for _, s := range w.seen {
-		if int(s) >= len(f.first) {
+	first, entries, buf := f.first, f.entries, f.buf
+	rev := w.teams.Rev()
+	relayed := uint64(0)
+	for _, s := range w.stream.SeenIDs(r.id) { // read in place: nothing changes it during a Flush
+		if int(s) >= len(first) || first[s] < 0 || s == r.id {
 			continue
 		}
-		for i := f.first[s]; i >= 0; i = f.entries[i].next {
-			w.emitEntry(r, &f.entries[i], emit)
+		teammate := w.teams.Teammates(s, r.id)
+		for i := first[s]; i >= 0; {
+			e := &entries[i]
+			i = e.next
+			if e.skipStart != e.skipEnd && f.skips(e, r.id) {
+				continue
+			}
+			b, err := w.pack.Add(buf[e.start:e.end], emit)
+			if err != nil {
+				continue // never: a relay is at most wire.MaxSize bytes, far below MinPayloadSize
+			}
+			// Logged stamped "not a teammate, at e.rev" (fanLog.add): patched only where the
+			// copy's stamp differs (stampAt).
+			if e.rev != rev {
+				if st := w.stampBefore(s, r.id, e.rev); st.Teammate || st.Rev != e.rev {
+					_ = wire.PatchStamp(b, wire.Stamp(st))
+				}
+			} else if teammate {
+				_ = wire.PatchStamp(b, wire.Stamp{Teammate: true, Rev: rev})
+			}
+			if e.relay {
+				relayed++
+			}
 		}
 	}
+	w.stats.Relayed += relayed
 }

@@ -139,7 +139,6 @@ type World struct {
 	changes []interest.Change
 	ids     []PlayerID
 	viewers []PlayerID
-	seen    []PlayerID
 	vs      vstream // the streaming of vehicles and effects (vstream.go)
 }
 

@@ -32,6 +32,9 @@ const (
 	// and each join a bounded amount instead of the whole crowd. Ten times DefaultCap: a
 	// world whose recipients have fewer than that within reach is evaluated exactly.
 	MaxCrowd = 1024
+	// maxSeenSlab is the most ids New lays out for the seen lists in one array (IDs*Cap,
+	// 8 MB): a larger world grows each recipient's list on its own.
+	maxSeenSlab = 1 << 22
 	// MaxCoordinate bounds a position's coordinates (metres from the origin); a position
 	// beyond it is refused (ErrBadPosition).
 	MaxCoordinate = 1 << 20
@@ -128,6 +131,10 @@ type player struct {
 	due    time.Duration
 	// shown is the subjects shown to this recipient, in ascending id.
 	shown []entry
+	// seen is the ids of shown whose show went out, in ascending id: what the host walks
+	// for every recipient at every flush (SeenIDs), two bytes a subject and no test of
+	// sent, kept apart from shown's bookkeeping.
+	seen []ID
 	// viewers is the recipients this subject is shown to (an entry in their shown),
 	// in no order.
 	viewers []ID
@@ -195,6 +202,14 @@ func New(cfg Config) (*Manager, error) {
 	for i := range m.players {
 		m.spots[i].next, m.spots[i].prev = none, none
 	}
+	if c.IDs*c.Cap <= maxSeenSlab {
+		// Every recipient's seen list in one array, in id order, each with room for Cap:
+		// a host walking the recipients in ascending id reads them as one stream.
+		slab := make([]ID, c.IDs*c.Cap)
+		for i := range m.players {
+			m.players[i].seen = slab[i*c.Cap : i*c.Cap : (i+1)*c.Cap]
+		}
+	}
 	return m, nil
 }
 
@@ -206,9 +221,8 @@ func (m *Manager) Sees(recipient, subject ID) bool {
 	if int(recipient) >= len(m.players) {
 		return false
 	}
-	sh := m.players[recipient].shown
-	i, ok := slices.BinarySearchFunc(sh, subject, func(e entry, id ID) int { return int(e.id) - int(id) })
-	return ok && sh[i].sent
+	_, ok := slices.BinarySearch(m.players[recipient].seen, subject)
+	return ok
 }
 
 // Shown appends the subjects shown to recipient (sent or owed), in ascending id.
@@ -225,15 +239,17 @@ func (m *Manager) Shown(dst []ID, recipient ID) []ID {
 // Seen appends the subjects recipient sees (shown, and the show went out), in ascending
 // id.
 func (m *Manager) Seen(dst []ID, recipient ID) []ID {
+	return append(dst, m.SeenIDs(recipient)...)
+}
+
+// SeenIDs returns the subjects recipient sees, in ascending id, as Seen does, without a
+// copy: the Manager's own slice, which the caller only reads, and only until the next
+// Place, Remove, Evaluate or Sent. Nil for an id out of range.
+func (m *Manager) SeenIDs(recipient ID) []ID {
 	if int(recipient) >= len(m.players) {
-		return dst
+		return nil
 	}
-	for _, e := range m.players[recipient].shown {
-		if e.sent {
-			dst = append(dst, e.id)
-		}
-	}
-	return dst
+	return m.players[recipient].seen
 }
 
 // Owed appends the subjects shown to recipient whose show has not gone out yet, in
@@ -273,7 +289,10 @@ func (m *Manager) Sent(recipient, subject ID) bool {
 	i, ok := slices.BinarySearchFunc(sh, subject, func(e entry, id ID) int { return int(e.id) - int(id) })
 	if ok && !sh[i].sent {
 		sh[i].sent = true
-		m.players[recipient].owed--
+		p := &m.players[recipient]
+		p.owed--
+		j, _ := slices.BinarySearch(p.seen, subject)
+		p.seen = slices.Insert(p.seen, j, subject)
 	}
 	return ok
 }
@@ -345,6 +364,9 @@ func (m *Manager) Remove(id ID, out []Change) []Change {
 		if ok {
 			if rp.shown[i].sent {
 				out = append(out, Change{Recipient: r, Subject: id})
+				if j, ok := slices.BinarySearch(rp.seen, id); ok {
+					rp.seen = slices.Delete(rp.seen, j, j+1)
+				}
 			} else {
 				rp.owed--
 			}
@@ -355,7 +377,7 @@ func (m *Manager) Remove(id ID, out []Change) []Change {
 	for _, e := range p.shown {
 		m.dropViewer(e.id, e.vi)
 	}
-	p.shown = p.shown[:0]
+	p.shown, p.seen = p.shown[:0], p.seen[:0]
 	p.owed = 0
 	if p.placed {
 		m.unlink(id)
@@ -548,8 +570,11 @@ func (m *Manager) evaluate(id ID, out []Change) []Change {
 	}
 	p.shown = append(p.shown[:0], merged[:n]...)
 	p.owed = 0
+	p.seen = p.seen[:0]
 	for _, e := range p.shown {
-		if !e.sent {
+		if e.sent {
+			p.seen = append(p.seen, e.id)
+		} else {
 			p.owed++
 		}
 	}

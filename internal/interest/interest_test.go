@@ -366,6 +366,9 @@ func run(t *testing.T, seed uint64, check bool) []Change {
 			if s := m.Seen(nil, id); !slices.Equal(s, seen) {
 				t.Fatalf("step %d: recipient %d Seen %v, Sees says %v", step, id, s, seen)
 			}
+			if s := m.SeenIDs(id); !slices.Equal(s, seen) {
+				t.Fatalf("step %d: recipient %d SeenIDs %v, Sees says %v", step, id, s, seen)
+			}
 			if o := len(m.Owed(nil, id)); o != m.OwedCount(id) {
 				t.Fatalf("step %d: recipient %d owes %d shows, OwedCount %d", step, id, o, m.OwedCount(id))
 			}
@@ -489,5 +492,60 @@ func TestStreamCrowdWeighsAtMostMaxCrowd(t *testing.T) {
 	sendAll(m, m.Evaluate(time.Millisecond, nil))
 	if got := m.Shown(nil, 150); !slices.Equal(got, []ID{147, 148, 149, 151, 152}) {
 		t.Fatalf("150 is shown %v, want its nearest five", got)
+	}
+}
+
+// TestStreamSeenIDsWithAndWithoutTheSlab checks the seen lists where New lays them out in one
+// array (IDs*Cap within maxSeenSlab) and where each grows on its own (beyond it): after
+// joins and sends, after a removal, and after a walk apart and its evaluation, SeenIDs is
+// the shown subjects whose show went out, in ascending id.
+func TestStreamSeenIDsWithAndWithoutTheSlab(t *testing.T) {
+	for _, c := range []Config{{IDs: 64, Distance: 50}, {IDs: 200, Cap: MaxCap, Distance: 50}} {
+		slab := c.IDs*max(c.Cap, DefaultCap) <= maxSeenSlab
+		t.Run(fmt.Sprintf("slab=%v", slab), func(t *testing.T) {
+			m := mustNew(t, c)
+			n := ID(c.IDs)
+			check := func(stage string) {
+				t.Helper()
+				total := 0
+				for r := range n {
+					var want []ID
+					for _, e := range m.players[r].shown {
+						if e.sent {
+							want = append(want, e.id)
+						}
+					}
+					if got := m.SeenIDs(r); !slices.Equal(got, want) {
+						t.Fatalf("%s: recipient %d: SeenIDs %v, the sent shows are %v", stage, r, got, want)
+					}
+					if slab && cap(m.players[r].seen) != m.cfg.Cap {
+						t.Fatalf("%s: recipient %d: seen list of room %d, not its share of the array", stage, r, cap(m.players[r].seen))
+					}
+					total += len(want)
+				}
+				if total == 0 {
+					t.Fatalf("%s: nobody sees anybody: the test checks nothing", stage)
+				}
+			}
+			for i := range n {
+				out, err := m.Place(0, i, float32(i%8)*10, float32(i/8)*10, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if i%3 != 0 { // a third of the shows wait for room
+					sendAll(m, out)
+				}
+			}
+			check("joined")
+			out := m.Remove(5, nil)
+			check("removed")
+			for i := range n {
+				if i%2 == 0 {
+					out, _ = m.Place(time.Second, i, float32(i%8)*10+500, float32(i/8)*10, out[:0])
+				}
+			}
+			sendAll(m, m.Evaluate(time.Second, out[:0]))
+			check("evaluated")
+		})
 	}
 }
