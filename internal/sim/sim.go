@@ -65,7 +65,12 @@ func (s *Sim) Rand() *rand.Rand { return s.rng }
 // Stream returns a new generator derived from the simulation seed and a caller-chosen
 // stream number, so independent parts of a model draw independent, repeatable numbers.
 func (s *Sim) Stream(stream uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(s.seed, stream*0x9e3779b97f4a7c15+1))
+	return rand.New(rand.NewPCG(s.streamSeed(stream)))
+}
+
+// streamSeed returns the PCG seed of a Stream.
+func (s *Sim) streamSeed(stream uint64) (uint64, uint64) {
+	return s.seed, stream*0x9e3779b97f4a7c15 + 1
 }
 
 // At schedules fn to run at virtual time t. A time in the past runs at the current time,
