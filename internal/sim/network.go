@@ -74,14 +74,14 @@ type LinkStats struct {
 }
 
 type link struct {
-	net       *Network
-	num       uint32 // its number in the simulator (Sim.links)
-	from, to  NodeID
-	cfg       LinkConfig
+	net      *Network
+	num      uint32 // its number in the simulator (Sim.links)
+	from, to NodeID
+	cfg      LinkConfig
 	// rng draws from pcg; both live in the link, so a datagram's draws touch no memory
 	// of their own (with a thousand links, each separate object is a cache miss).
-	rng rand.Rand
-	pcg rand.PCG
+	rng       rand.Rand
+	pcg       rand.PCG
 	stats     LinkStats
 	sentSeq   uint64
 	delivered uint64 // highest send sequence delivered so far
