@@ -207,12 +207,14 @@ func (cfg *Config) fill() error {
 // clock, and draws randomness only from Config.Seed. A Client is not safe for concurrent
 // use: one goroutine drives it (in the simulator, the one that drives the whole match).
 type Client struct {
+	// The fields are laid out by use: a crowd of clients does not fit the caches, so what
+	// Tick, Receive and a relayed frame touch sits together in the first few cache lines,
+	// and the large arrays they rarely touch come last.
 	cfg      Config
 	world    World
 	ep       *transport.Endpoint
 	handleFn func(wire.Message)
 	rng      *rand.Rand
-	table    inventory.Table // the game's weapon properties (damage and range follow WeaponProperties)
 	vehicles *inventory.VehicleCatalog
 
 	now    time.Duration
@@ -254,13 +256,9 @@ type Client struct {
 	weaponRev uint16
 	damageSeq uint16
 	propsRev  uint16
-	mult      wire.DamageMultipliers
-	tiers     [numSkills]inventory.Tier
 
 	// the weapon store and its use
 	store       store
-	lastUse     [inventory.NumWeapons]time.Duration
-	used        [inventory.NumWeapons]bool
 	reloading   bool
 	reloadSlot  int8
 	reloadUntil time.Duration
@@ -277,12 +275,12 @@ type Client struct {
 	vehSyncSeq uint16
 
 	// pending combat
-	fuses         [MaxFuses]fuse
+	armedFuses    int // how many of fuses are armed
+	openSums      int // how many of sums are open
 	stealthing    bool
 	stealthBy     wire.PlayerID
 	stealthWeapon uint8 // the weapon of the stealth kill that is killing the player
 	stealthUntil  time.Duration
-	sums          [MaxOpenSums]sum
 	lastGun       time.Duration
 	gunUsed       bool
 	lastBlow      time.Duration
@@ -291,19 +289,14 @@ type Client struct {
 	// the others
 	tracker teams.Tracker
 	remotes remoteTable
-	effects [MaxEffects]effect
-	frozen  [1 << 10]uint64 // one bit per vehicle id
 	// vcopies is the vehicles the server showed (vehicles.go), at most MaxVehicleCopies;
 	// vstreamed is set by the first VehicleShow.
 	vcopies   map[uint16]VehicleCopy
 	vstreamed bool
 
 	// observability
-	counters   Counters
-	lives      ring.Ring[Life]
-	reportLog  ring.Ring[ReportEntry]
-	commandLog ring.Ring[CommandEntry]
-	events     ring.Ring[Event]
+	counters Counters
+	events   ring.Ring[Event]
 
 	// messages reused for sending, so the hot paths do not allocate
 	frameMsg  wire.PlayerSync
@@ -312,6 +305,26 @@ type Client struct {
 	shotMsg   wire.WeaponShot
 	vshotMsg  wire.VehicleShot
 	pongMsg   wire.Pong
+
+	// the skills and the multipliers
+	tiers [numSkills]inventory.Tier
+	mult  wire.DamageMultipliers
+
+	// pending combat, by slot
+	fuses [MaxFuses]fuse
+	sums  [MaxOpenSums]sum
+
+	// the logs
+	lives      ring.Ring[Life]
+	reportLog  ring.Ring[ReportEntry]
+	commandLog ring.Ring[CommandEntry]
+
+	// the large tables
+	table   inventory.Table // the game's weapon properties (damage and range follow WeaponProperties)
+	lastUse [inventory.NumWeapons]time.Duration
+	used    [inventory.NumWeapons]bool
+	effects [MaxEffects]effect
+	frozen  [1 << 10]uint64 // one bit per vehicle id
 }
 
 // New returns a client that has not joined yet: its first Tick sends Hello.

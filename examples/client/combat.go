@@ -254,6 +254,7 @@ func (c *Client) Throw(now time.Duration, weapon uint8, origin, velocity, at wir
 	s.Total--
 	c.use(now, weapon)
 	c.projSeq = revision.Next(c.projSeq)
+	c.armedFuses++
 	c.fuses[slot] = fuse{armed: true, projectile: c.projSeq, weapon: weapon, epoch: c.epoch, at: at, due: now + fuseTime}
 	_ = c.sendOrCount(&wire.ProjectileLaunch{Projectile: c.projSeq, DeathEpoch: c.epoch, Weapon: weapon,
 		Vehicle: wire.NoVehicle, Target: wire.NoVehicle, Origin: origin, Velocity: velocity})
@@ -269,7 +270,7 @@ func (c *Client) sendOrCount(m wire.Message) error {
 
 // tickFuses reports the detonations that came due, in the order of their fuses.
 func (c *Client) tickFuses(now time.Duration) {
-	for {
+	for c.armedFuses > 0 {
 		var f *fuse
 		for i := range c.fuses {
 			if g := &c.fuses[i]; g.armed && g.due <= now && (f == nil || g.due < f.due) {
@@ -281,6 +282,7 @@ func (c *Client) tickFuses(now time.Duration) {
 		}
 		d := *f
 		f.armed = false
+		c.armedFuses--
 		if d.epoch != c.epoch {
 			continue // thrown in a life that is over and replaced
 		}
@@ -458,18 +460,19 @@ func (c *Client) Arm(now time.Duration, weapon uint8) (Action, error) {
 // skill tier. Switching away cancels it.
 func (c *Client) tickReload(now time.Duration) {
 	s := &c.store.slots[c.store.active]
-	size := c.clipSize(s.Weapon)
+	// The clip size is looked up only when it decides something: the catalogue lies far
+	// from the fields a tick touches.
 	if c.reloading {
 		switch {
 		case c.reloadSlot != c.store.active || s.Clip > 0 || s.Total == 0:
 			c.reloading = false
 		case now >= c.reloadUntil:
-			s.Clip = min(s.Total, size)
+			s.Clip = min(s.Total, c.clipSize(s.Weapon))
 			c.reloading = false
 		}
 		return
 	}
-	if c.alive && s.Weapon != inventory.Fists && size > 0 && s.Clip == 0 && s.Total > 0 {
+	if c.alive && s.Weapon != inventory.Fists && s.Clip == 0 && s.Total > 0 && c.clipSize(s.Weapon) > 0 {
 		c.reloading, c.reloadSlot, c.reloadUntil = true, c.store.active, now+c.cfg.ReloadTime
 	}
 }

@@ -605,3 +605,38 @@ func TestStealthKillClaimFollowsTheCataloguesStealthKillColumn(t *testing.T) {
 	require.Len(t, sk, 1)
 	require.Equal(t, katana, sk[0].Weapon)
 }
+
+// The counts that let Tick skip scanning its fuses and sums follow the slots: they rise
+// with a throw and a sum and fall back to zero once the detonations and the reports went
+// out, and a revival clears them with the slots.
+func TestFuseAndSumCountsFollowTheirSlots(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.join()
+	h.send(&wire.GiveWeapon{Rev: 1, Weapon: 16, Ammo: 3})
+	_, err := h.c.Arm(h.now, 16) // a held weapon reloads
+	require.NoError(t, err)
+	for range 2 {
+		at := spawnAt
+		at.X += 30 // out of the blast
+		a, err := h.c.Throw(h.now, 16, spawnAt, wire.Vec3{}, at, 5*time.Second)
+		require.NoError(t, err)
+		require.Equal(t, Acted, a.Verdict)
+		h.run(h.now+DefaultReloadTime+h.c.table[16].MinInterval+100*ms, 10*ms) // the next grenade in the hand
+	}
+	_, _ = h.c.Fall(h.now, 12)
+	_, _ = h.c.Drown(h.now, 1)
+	require.Equal(t, 2, h.c.armedFuses)
+	require.Equal(t, 2, h.c.openSums)
+	h.run(h.now+6*time.Second, 10*ms)
+	require.Equal(t, 0, h.c.armedFuses)
+	require.Equal(t, 0, h.c.openSums)
+
+	_, err = h.c.Throw(h.now, 16, spawnAt, wire.Vec3{}, spawnAt, time.Second)
+	require.NoError(t, err)
+	_, _ = h.c.Fall(h.now, 12)
+	require.Equal(t, 1, h.c.armedFuses)
+	require.Equal(t, 1, h.c.openSums)
+	h.send(&wire.SetHealth{Rev: 1, Health: 0}, &wire.RespawnPlayer{DeathEpoch: 2, Position: spawnAt})
+	require.Equal(t, 0, h.c.armedFuses)
+	require.Equal(t, 0, h.c.openSums)
+}

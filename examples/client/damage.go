@@ -268,6 +268,7 @@ func (c *Client) addSum(d damage, lossH, lossA float32) *sum {
 		c.emitSum(s, false)
 	}
 	if !s.open {
+		c.openSums++
 		*s = sum{open: true, attacker: d.attacker, weapon: d.weapon, ref: d.ref, start: c.now}
 	}
 	s.health += lossH
@@ -303,7 +304,10 @@ func (c *Client) emitSum(s *sum, lethal bool) uint16 {
 	hb := c.health + s.health
 	ab := c.armor + s.armor
 	seq := c.report(s.attacker, s.weapon, DefaultBodyPart, s.ref, hb, ab, lethal, true)
-	s.open = false
+	if s.open {
+		s.open = false
+		c.openSums--
+	}
 	return seq
 }
 
@@ -316,7 +320,7 @@ func (c *Client) flushSums(except *sum) {
 
 // tickSums reports the sums whose FireSumInterval has passed, oldest first.
 func (c *Client) tickSums(now time.Duration) {
-	for {
+	for c.openSums > 0 {
 		s := c.oldestSum(nil)
 		if s == nil || now-s.start < transport.FireSumInterval {
 			return

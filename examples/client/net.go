@@ -159,8 +159,8 @@ func (c *Client) onRespawnPlayer(m *wire.RespawnPlayer) {
 	// no packet carries a revision of this clear (inventory's [weapon-revision]).
 	c.store.clear()
 	c.reloading, c.fireHeld, c.stealthing = false, false, false
-	c.fuses = [MaxFuses]fuse{}
-	c.sums = [MaxOpenSums]sum{}
+	c.fuses, c.armedFuses = [MaxFuses]fuse{}, 0
+	c.sums, c.openSums = [MaxOpenSums]sum{}, 0
 	c.veh = seatState{vehicle: wire.NoVehicle}
 	c.pos, c.vel, c.facing = m.Position, wire.Vec3{}, m.Facing
 	c.settleUntil = c.now + c.cfg.SpawnSettle

@@ -266,6 +266,20 @@ func (s *scriptRun) check() {
 	if c.FireHeld() {
 		require.Equal(t, inventory.KindContinuous, c.table[c.Weapons().Held].Kind)
 	}
+	// The counts that let Tick skip the scans of its fuses and sums match the slots.
+	armed, open := 0, 0
+	for _, f := range c.fuses {
+		if f.armed {
+			armed++
+		}
+	}
+	for _, o := range c.sums {
+		if o.open {
+			open++
+		}
+	}
+	require.Equal(t, armed, c.armedFuses, "armed fuses")
+	require.Equal(t, open, c.openSums, "open sums")
 	for i := s.checked; i < len(h.got); i++ {
 		onLane := h.lane[i]
 		m := h.got[i]

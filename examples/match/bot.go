@@ -75,6 +75,7 @@ type bot struct {
 	spraying time.Duration // until when the spraycan is held
 	nextNade time.Duration
 	ids      []wire.PlayerID // scratch: the client's remote copies
+	picked   target          // pickTarget's answer
 }
 
 func newBot(p *player, cfg Config) bot {
@@ -144,10 +145,22 @@ type target struct {
 	dist float32
 }
 
+// pickTarget returns the nearest living enemy within SightRange that the bot's client
+// shows (the first in player order among equally near ones), or nil. It looks only at
+// the client's copies (the players the server streams to it), in ascending id order,
+// which is the order of m.players: a scan of every player of a crowd per decision would
+// cost the match's time quadratically. The target is held in b.picked until the next
+// call.
 func (b *bot) pickTarget(m *Match) *target {
 	c := b.p.c
+	pos := c.Position()
 	var best *target
-	for _, o := range m.players {
+	b.ids = c.AppendRemotes(b.ids[:0])
+	for _, id := range b.ids {
+		if int(id) >= len(m.players) {
+			break // a connection beyond the lineup (ids ascend)
+		}
+		o := m.players[id]
 		if o == b.p {
 			continue
 		}
@@ -161,12 +174,13 @@ func (b *bot) pickTarget(m *Match) *target {
 		if mate, _ := c.Teammate(o.id); mate {
 			continue
 		}
-		d := dist(c.Position(), r.Position)
+		d := dist(pos, r.Position)
 		if d > SightRange {
 			continue
 		}
 		if best == nil || d < best.dist {
-			best = &target{idx: o.idx, id: o.id, r: r, dist: d}
+			b.picked = target{idx: o.idx, id: o.id, r: r, dist: d}
+			best = &b.picked
 		}
 	}
 	return best

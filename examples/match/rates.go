@@ -8,24 +8,31 @@ import (
 )
 
 // window counts the arrivals of the last second (a sliding window) and keeps its maximum.
+// The arrivals of the window sit in a ring that grows by doubling to the most the window
+// ever held (tens of entries), so a thousand players' windows stay small and warm.
 type window struct {
-	at   []time.Duration
-	head int
+	ring []time.Duration // len is a power of two, or 0
+	head int             // index of the oldest arrival in the window
+	n    int             // arrivals in the window
 	most int
 }
 
 func (w *window) add(now time.Duration) {
-	w.at = append(w.at, now)
-	for now-w.at[w.head] >= time.Second {
-		w.head++
+	if w.n == len(w.ring) {
+		grown := make([]time.Duration, max(2*len(w.ring), 16))
+		for i := range w.n {
+			grown[i] = w.ring[(w.head+i)&(len(w.ring)-1)]
+		}
+		w.ring, w.head = grown, 0
 	}
-	if n := len(w.at) - w.head; n > w.most {
-		w.most = n
+	mask := len(w.ring) - 1
+	w.ring[(w.head+w.n)&mask] = now
+	w.n++
+	for now-w.ring[w.head] >= time.Second {
+		w.head = (w.head + 1) & mask
+		w.n--
 	}
-	if w.head > 4096 {
-		w.at = append(w.at[:0], w.at[w.head:]...)
-		w.head = 0
-	}
+	w.most = max(w.most, w.n)
 }
 
 // rates is what the match measures of one honest player's traffic into the server.

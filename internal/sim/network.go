@@ -74,11 +74,14 @@ type LinkStats struct {
 }
 
 type link struct {
-	net       *Network
-	num       uint32 // its number in the simulator (Sim.links)
-	from, to  NodeID
-	cfg       LinkConfig
-	rng       *rand.Rand
+	net      *Network
+	num      uint32 // its number in the simulator (Sim.links)
+	from, to NodeID
+	cfg      LinkConfig
+	// rng draws from pcg; both live in the link, so a datagram's draws touch no memory
+	// of their own (with a thousand links, each separate object is a cache miss).
+	rng       rand.Rand
+	pcg       rand.PCG
 	stats     LinkStats
 	sentSeq   uint64
 	delivered uint64 // highest send sequence delivered so far
@@ -224,7 +227,9 @@ func (n *Network) link(from, to NodeID) *link {
 		return l
 	}
 	stream := uint64(uint32(from))<<32 | uint64(uint32(to))
-	l := &link{net: n, from: from, to: to, cfg: n.fallback, rng: n.sim.Stream(stream ^ 0x6c696e6b)}
+	l := &link{net: n, from: from, to: to, cfg: n.fallback}
+	l.pcg.Seed(n.sim.streamSeed(stream ^ 0x6c696e6b)) // the draws of Sim.Stream
+	l.rng = *rand.New(&l.pcg)
 	n.sim.addLink(l)
 	n.order = append(n.order, l)
 	if !dense(from) || !dense(to) {

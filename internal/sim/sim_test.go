@@ -45,6 +45,26 @@ func TestEveryStopsWhenAsked(t *testing.T) {
 	require.Equal(t, []time.Duration{5 * time.Millisecond, 15 * time.Millisecond, 25 * time.Millisecond}, at)
 }
 
+// An Every's next call is queued once its function returned: what the function
+// scheduled for that same time runs first, and two Everys keep their order.
+func TestEveryQueuesItsNextCallAfterWhatItScheduled(t *testing.T) {
+	s := New(1)
+	var got []string
+	n := 0
+	s.Every(0, 10*time.Millisecond, func() bool {
+		n++
+		got = append(got, fmt.Sprintf("a%d", n))
+		s.After(10*time.Millisecond, func() { got = append(got, fmt.Sprintf("x%d", n)) })
+		return n < 3
+	})
+	s.Every(0, 10*time.Millisecond, func() bool {
+		got = append(got, "b")
+		return true
+	})
+	s.RunUntil(25 * time.Millisecond)
+	require.Equal(t, []string{"a1", "b", "x1", "a2", "b", "x2", "a3", "b"}, got)
+}
+
 func TestLinkValidation(t *testing.T) {
 	for _, c := range []LinkConfig{
 		{Loss: math.NaN()}, {Loss: 1}, {Loss: -0.1}, {Duplicate: 2}, {Reorder: math.Inf(1)},
