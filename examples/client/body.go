@@ -117,6 +117,7 @@ func (c *Client) MoveVehicle(now time.Duration, pose VehiclePose) error {
 	}
 	c.veh.pose = pose
 	c.pos, c.vel = pose.Position, pose.Velocity
+	c.vehicleDriven(c.veh.vehicle, pose)
 	return nil
 }
 

@@ -29,7 +29,8 @@
 //     vehicle (it streams them) a frame of a vehicle without a copy is dropped; before
 //     that (a server that sends every vehicle's frames to everyone) the first frame makes
 //     the copy. The vehicle the player sits in as a passenger moves with its driver's
-//     frames as before (ShownVehicle and VehicleState agree).
+//     frames as before (ShownVehicle and VehicleState agree); the vehicle it drives
+//     itself moves with its own MoveVehicle (its frames are never relayed back to it).
 //
 // # Driving a Client
 //

@@ -91,6 +91,15 @@ func (c *Client) vehicleFrame(m *wire.RemoteVehicleSync) {
 	c.vcopies[m.Vehicle] = v
 }
 
+// vehicleDriven moves the copy of the vehicle the client itself moves: its own frames are
+// never relayed back to it, so the copy follows its moves instead.
+func (c *Client) vehicleDriven(id uint16, pose VehiclePose) {
+	if v, ok := c.vcopies[id]; ok {
+		v.Pose, v.Driver = pose, c.id
+		c.vcopies[id] = v
+	}
+}
+
 // vehiclePosed applies a gamemode move to the vehicle's copy.
 func (c *Client) vehiclePosed(m *wire.SetVehiclePose) {
 	if v, ok := c.vcopies[m.Vehicle]; ok {

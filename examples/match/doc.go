@@ -24,6 +24,13 @@
 //   - [frames-first] In every match, how many frames echoing a report reach the server
 //     before the report itself (about a third at 0-30 ms of jitter: why frames wait for
 //     reports, vitals' [client-order]).
+//   - [vehicle-copies-current] Every VehicleCheckEvery, each honest client's copies of the
+//     vehicles (client's [vehicle-copies]) are compared with the server's vehicles while
+//     it streams: a copy of a parked vehicle stands within VehicleCheckSlack of the
+//     server's pose, a vehicle within VehicleCheckReach of a player at two checks in a row
+//     has a copy, and one beyond VehicleCheckBeyond at two checks in a row has none
+//     (unless the player sits in it). Report.Vehicles counts the pairs checked and each
+//     miss; a match expects none.
 //
 // # What a match plays
 //

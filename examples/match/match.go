@@ -42,6 +42,7 @@ type Match struct {
 	players []*player
 	gm      *gamemode
 	report  Report
+	vcheck  vehicleCheck // the vehicle copies check (vcheck.go)
 	// foreign receives the server's datagrams to connections beyond the lineup (a test
 	// kit's raw connections, OnForeign).
 	foreign func(now time.Duration, conn wire.PlayerID, d []byte)
@@ -202,6 +203,7 @@ func (m *Match) Start() error {
 			return true
 		})
 	}
+	m.sim.Every(VehicleCheckEvery, VehicleCheckEvery, func() bool { m.checkVehicleCopies(); return true })
 	m.sim.Every(5*time.Millisecond, ThinkInterval, func() bool {
 		if !m.quiet && !m.cfg.Manual {
 			if !m.cfg.Race { // the race measures shots against commands, nothing else
@@ -598,8 +600,14 @@ func (m *Match) collect() {
 	st := m.server.Stats()
 	r.Weapons.FireCharged = int(st.FireSpent)
 	r.Weapons.OldShotMarginMs = millis(inventory.OverwriteShotMargin)
-	r.Vehicles = VehicleReport{Entries: int(st.Entries), EntriesRefused: int(st.EntriesRefused),
-		WorstEntryM: float64(st.EntryReachMax), WorstGunOriginM: float64(st.VehicleGunOriginMax)}
+	r.Vehicles.Entries, r.Vehicles.EntriesRefused = int(st.Entries), int(st.EntriesRefused)
+	r.Vehicles.WorstEntryM, r.Vehicles.WorstGunOriginM = float64(st.EntryReachMax), float64(st.VehicleGunOriginMax)
+	for _, p := range m.players {
+		if p.cheat == nil {
+			r.Vehicles.Shows += p.c.Counters().VehicleShows
+			r.Vehicles.Hides += p.c.Counters().VehicleHides
+		}
+	}
 	m.collectRates()
 	if r.Race.ReportedHits > 0 {
 		r.Race.FramesFirstPercent = 100 * float64(r.Race.FramesFirst) / float64(r.Race.ReportedHits)

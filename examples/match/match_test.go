@@ -86,6 +86,8 @@ func TestGridWrongsNoHonestPlayer(t *testing.T) {
 					require.Equal(t, float64(rtt.Milliseconds()), r.RTTMaxMs, name)
 					require.Zero(t, r.HonestWronged, "%s: %v", name, r)
 					require.Positive(t, r.Credited, "%s: nothing was credited", name)
+					v := r.Vehicles // [vehicle-copies-current]
+					require.Zero(t, v.CopiesStale+v.CopiesMissing+v.CopiesLingering, "%s: %+v", name, v)
 				}
 			}
 		}

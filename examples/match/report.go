@@ -96,6 +96,24 @@ type VehicleReport struct {
 	// WorstGunOriginM is the largest distance beyond the mount reach and the speed's lag at
 	// which an accepted vehicle shot started (refserver.VehicleGunSlack).
 	WorstGunOriginM float64 `json:"worst_gun_origin_m"`
+	// CopiesChecked counts the (honest player, vehicle) pairs the vehicle copies check
+	// compared ([vehicle-copies-current]; none without streaming).
+	CopiesChecked int `json:"copies_checked"`
+	// CopiesStale counts copies of a parked vehicle standing farther than
+	// VehicleCheckSlack from the server's pose.
+	CopiesStale int `json:"copies_stale"`
+	// CopiesMissing counts vehicles within VehicleCheckReach of a player at two checks in a
+	// row of which it had no copy.
+	CopiesMissing int `json:"copies_missing"`
+	// CopiesLingering counts copies a player kept of a vehicle beyond VehicleCheckBeyond at
+	// two checks in a row (not the one it sits in).
+	CopiesLingering int `json:"copies_lingering"`
+	// Shows and Hides count the VehicleShows and VehicleHides the honest clients applied.
+	Shows int `json:"shows"`
+	Hides int `json:"hides"`
+	// WorstParkedCopyM is the farthest a copy of a parked vehicle stood from the server's
+	// pose, in metres.
+	WorstParkedCopyM float64 `json:"worst_parked_copy_m"`
 }
 
 // Wronged counts the ways an honest player was wronged.

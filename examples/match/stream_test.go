@@ -98,3 +98,22 @@ func TestStreamMatchOnALargeMapWrongsNobody(t *testing.T) {
 	require.Positive(t, r.Deaths, "the players met and fought")
 	t.Logf("%d players on 800 m: %d shots, %d deaths", 40, r.Shots, r.Deaths)
 }
+
+// Rule [vehicle-copies-current]: on a map larger than the stream distance, with cars
+// driven in and out of each other's view at 400 ms, 30 ms of jitter and 5 % loss, every
+// honest client's copies of the vehicles follow the server's: a parked car's copy stands
+// where the server has it, a car near a player has a copy, a far one none.
+func TestStreamVehicleCopiesFollowTheServer(t *testing.T) {
+	r, err := Run(Config{Seed: 2, Players: 40, World: 800, Vehicles: 12, Duration: time.Minute,
+		RTTMin: 400 * ms, RTTMax: 400 * ms, Jitter: 30 * ms, Loss: 0.05})
+	require.NoError(t, err)
+	require.Zero(t, r.HonestWronged, "%v", r)
+	v := r.Vehicles
+	require.Positive(t, v.Entries, "cars were driven")
+	require.Positive(t, v.Hides, "cars left players' view")
+	require.Greater(t, v.Shows, v.Hides, "and came into it")
+	require.Positive(t, v.CopiesChecked)
+	require.Zero(t, v.CopiesStale, "worst %.1f m", v.WorstParkedCopyM)
+	require.Zero(t, v.CopiesMissing)
+	require.Zero(t, v.CopiesLingering)
+}

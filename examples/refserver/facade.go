@@ -840,6 +840,17 @@ func (w *World) LaneStats(id PlayerID) (lane.Stats, error) {
 	return p.ep.Lane().Stats(), nil
 }
 
+// VehiclePose returns where the server has vehicle id now (its driver's newest accepted
+// frame, or the gamemode's create, move or respawn since), and false for no such vehicle.
+// It is what a VehicleShow of the vehicle would carry.
+func (w *World) VehiclePose(id uint16) (pos wire.Vec3, rot wire.Quat, ok bool) {
+	v := w.vehicle(id)
+	if v == nil {
+		return wire.Vec3{}, wire.Quat{}, false
+	}
+	return v.pos, v.rot, true
+}
+
 // VehicleWrecked reports whether a vehicle exists and whether it is wrecked.
 func (w *World) VehicleWrecked(id uint16) (exists, wrecked bool) {
 	v := w.vehicle(id)
