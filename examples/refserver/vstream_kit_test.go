@@ -25,19 +25,18 @@ func vshows(r *simkit.Raw, v uint16) []*wire.VehicleShow {
 }
 
 func vhides(r *simkit.Raw, v uint16) int {
-	n := 0
-	for _, m := range receivedOf[*wire.VehicleHide](r) {
-		if m.Vehicle == v {
-			n++
-		}
-	}
-	return n
+	return countOf(r, func(m *wire.VehicleHide) bool { return m.Vehicle == v })
 }
 
 func vframes(r *simkit.Raw, v uint16) int {
+	return countOf(r, func(m *wire.RemoteVehicleSync) bool { return m.Vehicle == v })
+}
+
+// countOf counts the messages of type T the raw connection received that keep accepts.
+func countOf[T wire.Message](r *simkit.Raw, keep func(T) bool) int {
 	n := 0
-	for _, m := range receivedOf[*wire.RemoteVehicleSync](r) {
-		if m.Vehicle == v {
+	for _, m := range receivedOf[T](r) {
+		if keep(m) {
 			n++
 		}
 	}
