@@ -14,13 +14,13 @@ const (
 	// VehicleCheckEvery is how often the match compares the copies with the server.
 	VehicleCheckEvery = time.Second
 	// VehicleCheckSlack is how far a copy of a parked vehicle (the server's pose unchanged
-	// since the previous check) may stand from the server's pose, in metres. A copy is
-	// moved by its driver's relayed frames, which are unreliable: when the last frames
-	// before the driver got out are lost, the copy keeps an earlier one (measured: 3.9 m
-	// at 400 ms, 30 ms of jitter and 5 % loss, 1.3 m without loss); the check is for a
-	// copy left where the vehicle stood before it was driven away unseen, hundreds of
-	// metres off.
-	VehicleCheckSlack = 10
+	// since the previous check) may stand from the server's pose, in metres, in the
+	// copies of the players that do not sit in it (its own driver's copy follows its own
+	// moves, ahead of the frames in flight). A vehicle its driver leaves is shown anew at
+	// the server's pose (refserver's [stream-vehicle-left]): measured 0 m at 400 ms, 30 ms
+	// of jitter and 5 % loss (1.3 m before that rule, the last relays before the driver
+	// got out being lost).
+	VehicleCheckSlack = 1
 	// VehicleCheckReach is the distance within which a player must have a copy of a vehicle
 	// when it stood as near at the previous check too, in metres: the stream distance
 	// (refserver.DefaultStreamDistance) less a margin for the vehicle's and the player's
@@ -73,9 +73,10 @@ func (m *Match) checkVehicleCopies() {
 			d := planar(c.Position(), pos)
 			vc.near[k], vc.far[k] = d <= VehicleCheckReach, d > VehicleCheckBeyond
 			cp, has := c.ShownVehicle(cr.id)
+			in, _ := c.Vehicle()
 			r.CopiesChecked++
 			switch {
-			case has && parked:
+			case has && parked && in != cr.id: // its own car's copy follows its own moves
 				off := float64(dist(cp.Pose.Position, pos))
 				r.WorstParkedCopyM = max(r.WorstParkedCopyM, off)
 				if off > VehicleCheckSlack {
@@ -84,7 +85,7 @@ func (m *Match) checkVehicleCopies() {
 			case !has && wasNear && vc.near[k]:
 				r.CopiesMissing++
 			}
-			if in, _ := c.Vehicle(); has && wasFar && vc.far[k] && in != cr.id {
+			if has && wasFar && vc.far[k] && in != cr.id {
 				r.CopiesLingering++
 			}
 		}

@@ -128,8 +128,10 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 	}
 	if p.frame.have && p.frame.vehicle != NoVehicle && p.frame.seat == 0 && (m.Vehicle != p.frame.vehicle || m.Seat != 0) {
 		// It no longer drives the vehicle its vehicle frames showed: hits still landing
-		// on that vehicle are not this player's to feel.
+		// on that vehicle are not this player's to feel. Those that see the vehicle are
+		// shown where it stands now ([stream-vehicle-left]).
 		p.leftVehicle(now)
+		w.vsReshow(now, p.frame.vehicle)
 	}
 	p.frame = frameState{have: true, at: now, pos: m.Position, facing: m.Facing, vehicle: m.Vehicle,
 		seat: m.Seat, weapon: m.Weapon, fireHeld: m.FireHeld}

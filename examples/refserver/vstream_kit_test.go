@@ -312,3 +312,34 @@ func TestStreamVehicleShotUnseenDoesNotFeedTheGodModeDetector(t *testing.T) {
 	require.Empty(t, receivedOf[*wire.RemoteVehicleShot](b.r))
 	require.Empty(t, eventsOf(k, refserver.EventGodModeSuspect, b.r.ID()))
 }
+
+// Rule [stream-vehicle-left]: when its driver gets out, a vehicle is shown anew to the
+// connections that have it shown, at the pose of the driver's last accepted frame, so a
+// copy that missed the last relays is put right; one that has it hidden gets nothing.
+func TestStreamVehicleLeftIsShownAnewWhereItStands(t *testing.T) {
+	k, w, s := streamKit(t, refserver.Config{}, 3)
+	a, b, c := s[0], s[1], s[2]
+	parkBystanders(t, k)
+	a.walkTo(wire.Vec3{})
+	b.walkTo(wire.Vec3{X: 5})
+	c.walkTo(wire.Vec3{X: 2000})
+	require.NoError(t, w.CreateVehicle(k.Now(), 1, modelSultan, wire.Vec3{X: 10}, wire.Quat{W: 1}))
+	tick(t, k)
+	require.Equal(t, refserver.VerdictAccepted, b.board(1, 0, wire.Vec3{X: 10}))
+	b.drive(1, wire.Vec3{X: 40}, 900)
+	b.drive(1, wire.Vec3{X: 60}, 880)
+	tick(t, k)
+	a.r.Clear()
+	b.r.Clear()
+	c.r.Clear()
+	require.Empty(t, vshows(a.r, 1))
+	b.walkTo(wire.Vec3{X: 62}) // b's frame on foot: it left the driver's seat
+	tick(t, k)
+	got := vshows(a.r, 1)
+	require.Len(t, got, 1, "a has the car shown: shown anew")
+	require.Equal(t, wire.Vec3{X: 60}, got[0].Position, "at the driver's last frame")
+	require.Equal(t, float32(880), got[0].Health)
+	require.True(t, w.SeesVehicle(a.r.ID(), 1))
+	require.Empty(t, vshows(c.r, 1), "2 km away: nothing")
+	require.Len(t, vshows(b.r, 1), 1, "the driver that left too")
+}
