@@ -27,7 +27,8 @@
 //   - [vehicle-copies-current] Every VehicleCheckEvery, each honest client's copies of the
 //     vehicles (client's [vehicle-copies]) are compared with the server's vehicles while
 //     it streams: a copy of a parked vehicle stands within VehicleCheckSlack of the
-//     server's pose, a vehicle within VehicleCheckReach of a player at two checks in a row
+//     server's pose (unless the player sits in it or moved it last: that copy follows
+//     the player's own game), a vehicle within VehicleCheckReach of a player at two checks in a row
 //     has a copy, and one beyond VehicleCheckBeyond at two checks in a row has none
 //     (unless the player sits in it). Report.Vehicles counts the pairs checked and each
 //     miss; a match expects none.

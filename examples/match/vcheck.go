@@ -15,8 +15,9 @@ const (
 	VehicleCheckEvery = time.Second
 	// VehicleCheckSlack is how far a copy of a parked vehicle (the server's pose unchanged
 	// since the previous check) may stand from the server's pose, in metres, in the
-	// copies of the players that do not sit in it (its own driver's copy follows its own
-	// moves, ahead of the frames in flight). A vehicle its driver leaves is shown anew at
+	// copies of the players that neither sit in it nor moved it last (a driver's copy of
+	// its car follows its own moves, ahead of the frames in flight, and stays where its
+	// game left it when the server never took the last of them). A vehicle its driver leaves is shown anew at
 	// the server's pose (refserver's [stream-vehicle-left]): measured 0 m at 400 ms, 30 ms
 	// of jitter and 5 % loss (1.3 m before that rule, the last relays before the driver
 	// got out being lost).
@@ -76,7 +77,9 @@ func (m *Match) checkVehicleCopies() {
 			in, _ := c.Vehicle()
 			r.CopiesChecked++
 			switch {
-			case has && parked && in != cr.id: // its own car's copy follows its own moves
+			case has && parked && in != cr.id && cp.Driver != p.id:
+				// Not its own car's copy: that follows its own moves, which the server
+				// may not have taken (a driver killed before its last frames arrived).
 				off := float64(dist(cp.Pose.Position, pos))
 				r.WorstParkedCopyM = max(r.WorstParkedCopyM, off)
 				if off > VehicleCheckSlack {
