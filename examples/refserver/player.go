@@ -29,7 +29,6 @@ type player struct {
 	haveSeq    bool // a frame was taken; lastSeq is its sequence number
 	lastSeq    uint16
 	handle     lifecycle.Handle
-	ep         *transport.Endpoint
 	vit        *vitals.Player
 	inv        *inventory.Inventory
 	lastHeard  time.Duration
@@ -55,6 +54,9 @@ type player struct {
 	unshown              []uint64
 	lifeSerial           uint64 // the World's serial at the last respawn grant: combat correlation
 	vframeGate, projGate rateGate
+	// ep is the connection's endpoint, inline (transport.Endpoint.Init): each datagram
+	// reads its first lines right after the player's, with no pointer to follow.
+	ep transport.Endpoint
 
 	// vgod is the vehicle_god_mode detector of the vehicles this player drives, made the
 	// first time it has something to count (vehicleDetector): nil for a player that never
@@ -361,17 +363,6 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 		rollback(err, false)
 		return
 	}
-	ep, err := transport.New(transport.Server)
-	if err != nil {
-		rollback(err, false)
-		return
-	}
-	// Every message is handled before the next is decoded: the connections share the
-	// World's decoder.
-	ep.ShareDecoder(&w.dec)
-	// No call of one connection's Endpoint runs inside another's (Flush's emit only
-	// copies into the bundle or hands the datagram to the host): they share one scratch.
-	ep.ShareScratch(&w.laneBuf)
 	if err := w.teams.Connect(conn); err != nil {
 		rollback(err, false)
 		return
@@ -403,9 +394,22 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 		out.buf, out.ends = out.buf[:0], out.ends[:0]
 		*p = player{id: conn, inv: inv, shots: shots, projectiles: projs, acks: acks, unshown: unshown, out: out}
 	}
+	// The endpoint lives in the player (no object of its own to reach per datagram), new
+	// for every connection.
+	if err := p.ep.Init(transport.Server); err != nil {
+		// Never: a server's endpoint with the lane's defaults.
+		w.packageRefused(CallJoinRollback, conn, w.rw.RemovePlayer(now, conn))
+		rollback(err, true)
+		return
+	}
+	// Every message is handled before the next is decoded: the connections share the
+	// World's decoder.
+	p.ep.ShareDecoder(&w.dec)
+	// No call of one connection's Endpoint runs inside another's (Flush's emit only
+	// copies into the bundle or hands the datagram to the host): they share one scratch.
+	p.ep.ShareScratch(&w.laneBuf)
 	p.connected = true
 	p.handle = h
-	p.ep = ep
 	p.vit = vit
 	p.joinSerial = w.nextSerial()
 	p.lifeSerial = p.joinSerial
