@@ -76,8 +76,8 @@ type Endpoint struct {
 	opened   []byte
 	dec      *wire.Decoder // made at the first decode, or shared (ShareDecoder)
 	lane     *lane.Lane
-	stats    Stats
 	bundle   wire.Bundle
+	stats    Stats
 	openedAt time.Duration
 
 	buf  *[]byte // the encode and poll scratch: own (made at first use) or shared
