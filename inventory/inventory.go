@@ -138,18 +138,28 @@ func (s Slot) String() string {
 //
 // An Inventory is not safe for concurrent use: it belongs to its world's goroutine.
 type Inventory struct {
+	// The fields every Frame reads come first, in the cache line of cat (a server of many
+	// players reads each store from memory at every frame: the fewer lines, the fewer
+	// misses); the slots follow, then the rest.
 	cat    *Catalog
-	slots  [NumSlots]slotState
-	active int8 // slot of the held weapon
 	rev    uint16
+	active int8 // slot of the held weapon
 
 	lifeSet bool
 	life    uint16
+
+	fireWeapon uint8 // continuous weapon of the current press, 0 for none
+	fireEmpty  bool  // the last frame of the press showed the clip empty
+	fireLast   time.Duration
+	fireAcc    time.Duration
 
 	// Overwritten weapons whose old shots may still arrive (bit per weapon id).
 	displaced       uint64
 	displacedEcho   uint64 // bits whose command the client has echoed
 	displacedLoaded uint64 // bits of weapons that had rounds when overwritten
+
+	slots [NumSlots]slotState
+
 	// old is what the store keeps of its overwritten weapons, made at the first overwrite
 	// (most stores never have one): every use of it follows a bit of displaced.
 	old *displacedState
@@ -160,11 +170,6 @@ type Inventory struct {
 
 	shotTAT  [NumWeapons]time.Duration // theoretical arrival time of the next shot
 	meleeTAT [NumWeapons]time.Duration
-
-	fireWeapon uint8 // continuous weapon of the current press, 0 for none
-	fireLast   time.Duration
-	fireAcc    time.Duration
-	fireEmpty  bool // the last frame of the press showed the clip empty
 
 	skills []skillState // by the catalogue's skill index: one per skill stat it has
 }

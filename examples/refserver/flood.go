@@ -125,7 +125,9 @@ func (w *World) ConnStats(id PlayerID) (ConnStats, error) {
 	if p == nil {
 		return ConnStats{}, fmt.Errorf("%w: %d", ErrUnknownPlayer, id)
 	}
-	return p.caps, nil
+	c := p.caps
+	c.FramePeak, c.DatagramPeak = p.framePeak, p.datagramPeak
+	return c, nil
 }
 
 // rateGate is a leaky bucket in virtual scheduling (GCRA): one unit per interval
@@ -241,7 +243,7 @@ func (w *World) summarizeRefusals(now time.Duration) {
 // their own (a bundle's elements, or 1): the gate counts each element, so packing
 // messages into bundles passes no more of them ([elements-count-as-datagrams]).
 func (w *World) takeDatagram(now time.Duration, p *player, n int) bool {
-	if p.dgramGate.takeN(now, n, datagramInterval, DatagramBurst, &p.caps.DatagramPeak) {
+	if p.dgramGate.takeN(now, n, datagramInterval, DatagramBurst, &p.datagramPeak) {
 		return true
 	}
 	p.caps.DatagramsOverRate++
@@ -252,7 +254,7 @@ func (w *World) takeDatagram(now time.Duration, p *player, n int) bool {
 
 // takeFrame applies a frame gate of p at now (its PlayerSync or its VehicleSync gate).
 func (w *World) takeFrame(now time.Duration, p *player, g *rateGate, what string) bool {
-	if g.take(now, frameInterval, FrameBurst, &p.caps.FramePeak) {
+	if g.take(now, frameInterval, FrameBurst, &p.framePeak) {
 		return true
 	}
 	p.caps.FramesOverRate++

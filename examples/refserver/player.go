@@ -21,7 +21,8 @@ import (
 type player struct {
 	// The fields every frame, every Tick and every Flush reads come first, in the order of
 	// their cache lines (a world of 10,000 players reads each player's from memory every
-	// tick: the fewer lines, the fewer misses); the rest follow.
+	// tick: the fewer lines, the fewer misses); the rest follow. Line 0: what Receive, a
+	// frame, Tick and Flush all read.
 	id         PlayerID
 	connected  bool
 	dropping   bool
@@ -29,7 +30,6 @@ type player struct {
 	haveSeq    bool // a frame was taken; lastSeq is its sequence number
 	lastSeq    uint16
 	handle     lifecycle.Handle
-	ep         *transport.Endpoint
 	vit        *vitals.Player
 	inv        *inventory.Inventory
 	lastHeard  time.Duration
@@ -37,24 +37,37 @@ type player struct {
 	// anything that may have given it work (a message queued, a lane datagram or bundle
 	// received), else what its NextDeadline said after the last Flush (laneIdle when
 	// nothing). Flush visits the lane only when it is due, so an idle lane costs nothing.
-	laneDue     time.Duration
-	nextSuspect time.Duration
+	laneDue time.Duration
 	// The per-connection caps (flood.go): the gates of its datagrams, frames, vehicle
-	// frames and launches, and what they refused (the peaks are raised at every frame).
+	// frames and launches, and what they refused (the peaks are raised at every frame:
+	// framePeak and datagramPeak are ConnStats' FramePeak and DatagramPeak, kept here
+	// beside the frame rather than in caps, a line of its own).
 	dgramGate, frameGate rateGate
+
+	// Line 1: the frame's.
 	// The newest frame taken (and haveSeq, lastSeq above).
-	frame    frameState
-	nUnshown int // the bits set in unshown
-	caps     ConnStats
+	frame                   frameState
+	framePeak, datagramPeak time.Duration
+	nUnshown                int // the bits set in unshown
+
+	// Line 2: the frame's (the seat) and Tick's.
 	// seat is the vehicle seat the server granted it (seats.go).
-	seat seatHold
-	out  outbox // unreliable datagrams until Flush
+	seat        seatHold
+	nextSuspect time.Duration
+
+	// Line 3: Flush's, then the endpoint's lines.
+	out                  outbox // unreliable datagrams until Flush
+	lifeSerial           uint64 // the World's serial at the last respawn grant: combat correlation
+	vframeGate, projGate rateGate
+	// ep is the connection's endpoint, inline (transport.Endpoint.Init): each datagram
+	// reads its first lines right after the player's, with no pointer to follow.
+	ep transport.Endpoint
+
+	caps ConnStats
 	// unshown has bit s set while subject s is connected but not shown to this connection
 	// yet (its PlayerShow waits for room on the lane). Such a subject's frames and
 	// lifecycle edges are not sent here: its show builds the copy from the current state.
-	unshown              []uint64
-	lifeSerial           uint64 // the World's serial at the last respawn grant: combat correlation
-	vframeGate, projGate rateGate
+	unshown []uint64
 
 	// vgod is the vehicle_god_mode detector of the vehicles this player drives, made the
 	// first time it has something to count (vehicleDetector): nil for a player that never
@@ -103,9 +116,9 @@ type player struct {
 	driveLife    uint64
 	driveVehicle uint16
 	driving      bool
+	dead         bool
 	deadAt       time.Duration
 	deadLife     uint64
-	dead         bool
 	// The last frame in any vehicle seat: a drive-by starts from the vehicle (see
 	// OriginReach and SeatedOriginReach).
 	rideAt   time.Duration
@@ -361,17 +374,6 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 		rollback(err, false)
 		return
 	}
-	ep, err := transport.New(transport.Server)
-	if err != nil {
-		rollback(err, false)
-		return
-	}
-	// Every message is handled before the next is decoded: the connections share the
-	// World's decoder.
-	ep.ShareDecoder(&w.dec)
-	// No call of one connection's Endpoint runs inside another's (Flush's emit only
-	// copies into the bundle or hands the datagram to the host): they share one scratch.
-	ep.ShareScratch(&w.laneBuf)
 	if err := w.teams.Connect(conn); err != nil {
 		rollback(err, false)
 		return
@@ -403,9 +405,22 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 		out.buf, out.ends = out.buf[:0], out.ends[:0]
 		*p = player{id: conn, inv: inv, shots: shots, projectiles: projs, acks: acks, unshown: unshown, out: out}
 	}
+	// The endpoint lives in the player (no object of its own to reach per datagram), new
+	// for every connection.
+	if err := p.ep.Init(transport.Server); err != nil {
+		// Never: a server's endpoint with the lane's defaults.
+		w.packageRefused(CallJoinRollback, conn, w.rw.RemovePlayer(now, conn))
+		rollback(err, true)
+		return
+	}
+	// Every message is handled before the next is decoded: the connections share the
+	// World's decoder.
+	p.ep.ShareDecoder(&w.dec)
+	// No call of one connection's Endpoint runs inside another's (Flush's emit only
+	// copies into the bundle or hands the datagram to the host): they share one scratch.
+	p.ep.ShareScratch(&w.laneBuf)
 	p.connected = true
 	p.handle = h
-	p.ep = ep
 	p.vit = vit
 	p.joinSerial = w.nextSerial()
 	p.lifeSerial = p.joinSerial

@@ -311,3 +311,38 @@ func TestEndpointsOfOneGoroutineShareAScratch(t *testing.T) {
 	require.Equal(t, []string{"RespawnRequest"}, carry(t, 2*time.Millisecond, ca, a))
 	require.GreaterOrEqual(t, cap(ca.own), lane.MTU, "one that shares none made its own")
 }
+
+// TestInitRenewsAnEndpointInPlace: Init makes a used endpoint a new one (nothing of its
+// pending messages, lane or counters kept), and one kept inside a host's structure works as
+// New's; an unknown side is refused and changes nothing.
+func TestInitRenewsAnEndpointInPlace(t *testing.T) {
+	var held struct {
+		_  int
+		ep Endpoint
+	}
+	srv := &held.ep
+	require.NoError(t, srv.Init(Server))
+	_, cli := pair(t)
+	require.NoError(t, srv.Send(&wire.Pong{Seq: 1}))
+	_, err := srv.Queue(0, &wire.PlayerHide{Player: 1})
+	require.NoError(t, err)
+	require.Equal(t, []string{"Pong", "PlayerHide"}, carry(t, 0, srv, cli))
+	require.NoError(t, cli.Send(&wire.Ping{Seq: 2}))
+	require.Equal(t, []string{"Ping"}, carry(t, 0, cli, srv))
+	require.NoError(t, srv.Send(&wire.Pong{Seq: 2}))
+
+	require.ErrorContains(t, srv.Init(Side(9)), "unknown side")
+	require.Equal(t, 1, srv.Stats().Received, "a refused Init changes nothing")
+
+	require.NoError(t, srv.Init(Server))
+	require.Equal(t, Stats{}, srv.Stats())
+	require.Equal(t, lane.Stats{}, srv.Lane().Stats())
+	n := 0
+	require.NoError(t, srv.Flush(0, func([]byte) { n++ }))
+	require.Zero(t, n, "the pending Pong went with the old endpoint")
+	// The renewed endpoint talks to a new client from the start of its lane.
+	_, cli = pair(t)
+	_, err = srv.Queue(0, &wire.PlayerHide{Player: 1})
+	require.NoError(t, err)
+	require.Equal(t, []string{"PlayerHide"}, carry(t, 0, srv, cli))
+}
