@@ -215,10 +215,10 @@ func (c *Client) report(attacker wire.PlayerID, weapon, bodyPart uint8, ref wire
 	}
 	var err error
 	if lethal {
-		_, err = c.ep.Queue(c.now, r)
+		_, err = c.epQueue(c.now, r)
 		c.counters.LethalReports++
 	} else {
-		err = c.ep.Send(r)
+		err = c.epSend(r)
 	}
 	c.sendError(err)
 	c.counters.Reports++
@@ -394,7 +394,7 @@ func (c *Client) die(killer wire.PlayerID, cause uint8, pose lifecycle.Pose, let
 // RespawnRequest.
 func (c *Client) reportDeath() {
 	c.deathPending = false
-	_, err := c.ep.Queue(c.now, &c.deathMsg)
+	_, err := c.epQueue(c.now, &c.deathMsg)
 	c.sendError(err)
 	c.counters.DeathReports++
 	c.requestRespawn()
@@ -403,7 +403,7 @@ func (c *Client) reportDeath() {
 // requestRespawn queues a RespawnRequest for the life the client is dead in (0 before the
 // connect spawn) and sets the timer for the next.
 func (c *Client) requestRespawn() {
-	_, err := c.ep.Queue(c.now, &wire.RespawnRequest{DeathEpoch: c.epoch})
+	_, err := c.epQueue(c.now, &wire.RespawnRequest{DeathEpoch: c.epoch})
 	c.sendError(err)
 	c.counters.RespawnRequests++
 	c.nextRespawn = c.now + transport.RespawnRetry
