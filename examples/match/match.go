@@ -191,11 +191,28 @@ func (m *Match) Start() error {
 		return err
 	}
 	m.sim.Every(0, ServerTick, func() bool { m.serverTick(); return true })
+	// The clients tick in ClientTick/time.Millisecond groups by their index, a group's
+	// clients in one event in index order: the order one event each gave them (each
+	// requeued itself behind the one before), for a tenth of the events. A group's ticks
+	// are scheduled where its first client's was, in the loop below.
+	groups := make([][]*player, int(ClientTick/time.Millisecond))
+	for _, p := range m.players {
+		g := p.idx % len(groups)
+		groups[g] = append(groups[g], p)
+	}
 	for _, p := range m.players {
 		p := p
 		m.net.Attach(p.node, func(_ sim.NodeID, d []byte) { _ = p.c.Receive(m.sim.Now(), d) })
-		offset := time.Duration(p.idx%10) * time.Millisecond
-		m.sim.Every(offset, ClientTick, func() bool { m.clientTick(p); return true })
+		g := p.idx % len(groups)
+		offset := time.Duration(g) * time.Millisecond
+		if group := groups[g]; group[0] == p {
+			m.sim.Every(offset, ClientTick, func() bool {
+				for _, p := range group {
+					m.clientTick(p)
+				}
+				return true
+			})
+		}
 		m.sim.Every(offset+time.Duration(p.idx)*3*time.Millisecond, ThinkInterval, func() bool {
 			if !m.quiet && !m.cfg.Manual {
 				p.bot.think(m.sim.Now(), m)
