@@ -804,7 +804,25 @@ func (c *Client) observe(sender wire.PlayerID, s wire.Stamp) {
 	if sender == wire.NoPlayer {
 		return
 	}
-	c.tracker.Observe(sender, teams.Stamp{Teammate: s.Teammate, Rev: s.Rev})
+	if c.tracker.Observe(sender, teams.Stamp{Teammate: s.Teammate, Rev: s.Rev}) {
+		if r := c.remotes.get(sender); r != nil {
+			r.stampHeld = false // what the copy remembers of the tracker is stale
+		}
+	}
+}
+
+// observeFrame is observe for a relayed frame of r (nil: no copy), the commonest packet:
+// when the copy remembers that the tracker holds exactly this stamp, Observe would change
+// nothing and the tracker's table is not touched (a crowd's tables do not fit the caches).
+func (c *Client) observeFrame(r *Remote, sender wire.PlayerID, s wire.Stamp) {
+	if r != nil && r.stampHeld && r.stamp == s {
+		return
+	}
+	c.observe(sender, s)
+	if r != nil {
+		held, ok := c.tracker.Newest(sender)
+		r.stamp, r.stampHeld = wire.Stamp{Teammate: held.Teammate, Rev: held.Rev}, ok
+	}
 }
 
 func distance(a, b wire.Vec3) float32 {

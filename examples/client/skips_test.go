@@ -68,3 +68,24 @@ func TestFlushSendsWhatTheHostQueued(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 1, flushCount(h))
 }
+
+// A relayed frame skips the tracker only while its copy's remembered stamp is what the
+// tracker holds: after another packet of the sender changed the tracker's entry (here to
+// a revision half the space away, which any other stamp replaces), the frame's stamp is
+// observed again.
+func TestFrameStampSkipFollowsTheTracker(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.join()
+	h.send(&wire.PlayerShow{Player: rival, PlayerToken: 30, DeathEpoch: 1, Alive: true, Health: 100, SyncSeq: 1})
+	held := func() wire.Stamp {
+		s, ok := h.c.tracker.Newest(rival)
+		require.True(t, ok)
+		return wire.Stamp{Teammate: s.Teammate, Rev: s.Rev}
+	}
+	h.send(rivalFrame(2, teammateAt(5)))
+	require.Equal(t, teammateAt(5), held())
+	h.send(&wire.RemoteVehicleSync{Driver: rival, Vehicle: 22, SyncSeq: 1, Rotation: unit, Health: 900, Stamp: apartAt(5 + 1<<15)})
+	require.Equal(t, apartAt(5+1<<15), held())
+	h.send(rivalFrame(3, teammateAt(5)))
+	require.Equal(t, teammateAt(5), held(), "half the space away: the frame's stamp replaces it")
+}
