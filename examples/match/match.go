@@ -202,7 +202,8 @@ func (m *Match) Start() error {
 	}
 	for _, p := range m.players {
 		p := p
-		m.net.Attach(p.node, func(_ sim.NodeID, d []byte) { _ = p.c.Receive(m.sim.Now(), d) })
+		c := p.c // the delivery goes straight to the client, not through its player
+		m.net.Attach(p.node, func(_ sim.NodeID, d []byte) { _ = c.Receive(m.sim.Now(), d) })
 		g := p.idx % len(groups)
 		offset := time.Duration(g) * time.Millisecond
 		if group := groups[g]; group[0] == p {
