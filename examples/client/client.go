@@ -220,6 +220,13 @@ type Client struct {
 	now    time.Duration
 	closed bool
 	reason wire.Reason
+	// flushDue is when Flush next has something to send: 0 once the client queued or
+	// sent anything, else the lane's NextDeadline as of the last Flush or Receive (laneDue).
+	// Flush skips the endpoint before it (a crowd of idle clients would otherwise touch
+	// every endpoint and lane each tick). epShared turns the skip off for good once the
+	// host took the endpoint (Endpoint): it may queue on it behind the client's back.
+	flushDue time.Duration
+	epShared bool
 
 	// the connection
 	welcomed  bool
@@ -382,8 +389,13 @@ func (c *Client) clock(now time.Duration) error {
 }
 
 // Endpoint returns the client's end of the connection (for its lane statistics). The
-// client owns it: the host only moves datagrams through Receive and Flush.
-func (c *Client) Endpoint() *transport.Endpoint { return c.ep }
+// client owns it: the host only moves datagrams through Receive and Flush. A host that
+// queues on it directly still has it sent: from this call on, every Flush polls the
+// endpoint.
+func (c *Client) Endpoint() *transport.Endpoint {
+	c.epShared, c.flushDue = true, 0
+	return c.ep
+}
 
 // PlayerID returns the player id the server gave the client in Welcome, and whether it came.
 func (c *Client) PlayerID() (wire.PlayerID, bool) { return c.id, c.welcomed }

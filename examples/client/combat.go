@@ -135,7 +135,7 @@ func (c *Client) Fire(now time.Duration, weapon uint8, hitType wire.HitType, hit
 	m := &c.shotMsg
 	*m = wire.WeaponShot{ShotSeq: c.shotSeq, DeathEpoch: c.epoch, PropertiesRev: c.propsRev, Weapon: weapon,
 		HitType: hitType, HitID: hitID, Origin: origin, HitPos: hitPos}
-	c.sendError(c.ep.Send(m))
+	c.sendError(c.epSend(m))
 	c.shot()
 	return Action{Verdict: Acted, Seq: c.shotSeq}, nil
 }
@@ -192,7 +192,7 @@ func (c *Client) VehicleFire(now time.Duration, hitType wire.HitType, hitID uint
 	m := &c.vshotMsg
 	*m = wire.VehicleShot{ShotSeq: c.shotSeq, DeathEpoch: c.epoch, PropertiesRev: c.propsRev, Vehicle: c.veh.vehicle,
 		Weapon: gun.Weapon, HitType: hitType, HitID: hitID, Origin: origin, HitPos: hitPos}
-	c.sendError(c.ep.Send(m))
+	c.sendError(c.epSend(m))
 	c.shot()
 	return Action{Verdict: Acted, Seq: c.shotSeq}, nil
 }
@@ -263,7 +263,7 @@ func (c *Client) Throw(now time.Duration, weapon uint8, origin, velocity, at wir
 }
 
 func (c *Client) sendOrCount(m wire.Message) error {
-	err := c.ep.Send(m)
+	err := c.epSend(m)
 	c.sendError(err)
 	return err
 }
@@ -356,7 +356,7 @@ func (c *Client) StealthKill(now time.Duration, victim wire.PlayerID) (Action, e
 	if distance(c.pos, r.Position) > StealthReach {
 		return c.refuse(OutOfRange)
 	}
-	_, err := c.ep.Queue(now, &wire.StealthKill{Victim: victim, VictimEpoch: uint16(r.Copy.Gen), DeathEpoch: c.epoch, Weapon: knife})
+	_, err := c.epQueue(now, &wire.StealthKill{Victim: victim, VictimEpoch: uint16(r.Copy.Gen), DeathEpoch: c.epoch, Weapon: knife})
 	c.sendError(err)
 	c.counters.StealthKills++
 	return Action{Verdict: Acted}, nil

@@ -215,10 +215,10 @@ func (c *Client) report(attacker wire.PlayerID, weapon, bodyPart uint8, ref wire
 	}
 	var err error
 	if lethal {
-		_, err = c.ep.Queue(c.now, r)
+		_, err = c.epQueue(c.now, r)
 		c.counters.LethalReports++
 	} else {
-		err = c.ep.Send(r)
+		err = c.epSend(r)
 	}
 	c.sendError(err)
 	c.counters.Reports++
@@ -394,7 +394,7 @@ func (c *Client) die(killer wire.PlayerID, cause uint8, pose lifecycle.Pose, let
 // RespawnRequest.
 func (c *Client) reportDeath() {
 	c.deathPending = false
-	_, err := c.ep.Queue(c.now, &c.deathMsg)
+	_, err := c.epQueue(c.now, &c.deathMsg)
 	c.sendError(err)
 	c.counters.DeathReports++
 	c.requestRespawn()
@@ -403,7 +403,7 @@ func (c *Client) reportDeath() {
 // requestRespawn queues a RespawnRequest for the life the client is dead in (0 before the
 // connect spawn) and sets the timer for the next.
 func (c *Client) requestRespawn() {
-	_, err := c.ep.Queue(c.now, &wire.RespawnRequest{DeathEpoch: c.epoch})
+	_, err := c.epQueue(c.now, &wire.RespawnRequest{DeathEpoch: c.epoch})
 	c.sendError(err)
 	c.counters.RespawnRequests++
 	c.nextRespawn = c.now + transport.RespawnRetry
@@ -804,7 +804,25 @@ func (c *Client) observe(sender wire.PlayerID, s wire.Stamp) {
 	if sender == wire.NoPlayer {
 		return
 	}
-	c.tracker.Observe(sender, teams.Stamp{Teammate: s.Teammate, Rev: s.Rev})
+	if c.tracker.Observe(sender, teams.Stamp{Teammate: s.Teammate, Rev: s.Rev}) {
+		if r := c.remotes.get(sender); r != nil {
+			r.stampHeld = false // what the copy remembers of the tracker is stale
+		}
+	}
+}
+
+// observeFrame is observe for a relayed frame of r (nil: no copy), the commonest packet:
+// when the copy remembers that the tracker holds exactly this stamp, Observe would change
+// nothing and the tracker's table is not touched (a crowd's tables do not fit the caches).
+func (c *Client) observeFrame(r *Remote, sender wire.PlayerID, s wire.Stamp) {
+	if r != nil && r.stampHeld && r.stamp == s {
+		return
+	}
+	c.observe(sender, s)
+	if r != nil {
+		held, ok := c.tracker.Newest(sender)
+		r.stamp, r.stampHeld = wire.Stamp{Teammate: held.Teammate, Rev: held.Rev}, ok
+	}
 }
 
 func distance(a, b wire.Vec3) float32 {

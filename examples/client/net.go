@@ -2,12 +2,14 @@ package client
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/arbitergo/arbiter/examples/transport"
 	"github.com/arbitergo/arbiter/internal/revision"
 	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/wire"
+	"github.com/arbitergo/arbiter/wire/lane"
 )
 
 // DisconnectRepeats is how many Disconnect datagrams Leave sends (it is unreliable).
@@ -26,6 +28,7 @@ func (c *Client) Receive(now time.Duration, datagram []byte) error {
 	for _, ok := c.ep.PopAcked(); ok; _, ok = c.ep.PopAcked() {
 		// The client keeps nothing that waits for the server's acknowledgements.
 	}
+	c.flushDue = min(c.flushDue, c.laneDue())
 	if err != nil {
 		c.counters.Malformed++
 		return fmt.Errorf("%w: %w", ErrMalformed, err)
@@ -140,7 +143,7 @@ func (c *Client) onRespawnPlayer(m *wire.RespawnPlayer) {
 	}
 	if c.explodePending {
 		c.explodePending = false
-		_, err := c.ep.Queue(c.now, &c.explodeMsg)
+		_, err := c.epQueue(c.now, &c.explodeMsg)
 		c.sendError(err)
 	}
 	if c.deathPending {
@@ -198,7 +201,7 @@ func (c *Client) Tick(now time.Duration) error {
 	}
 	if c.explodePending && now >= c.explodeDue && !c.closed {
 		c.explodePending = false
-		_, err := c.ep.Queue(now, &c.explodeMsg)
+		_, err := c.epQueue(now, &c.explodeMsg)
 		c.sendError(err)
 	}
 	if c.deathPending && now >= c.deathDue && !c.closed {
@@ -251,11 +254,40 @@ func (c *Client) Flush(now time.Duration, emit func([]byte)) error {
 	if err := c.clock(now); err != nil {
 		return err
 	}
+	if now < c.flushDue && !c.epShared {
+		return nil // nothing queued, no acknowledgement owed, no retransmission due
+	}
 	if err := c.ep.Flush(now, emit); err != nil {
 		c.close(wire.ReasonTimeout)
 		return fmt.Errorf("%w: %w", ErrClosed, err)
 	}
+	c.flushDue = c.laneDue()
 	return nil
+}
+
+// laneDue returns when the endpoint's lane next wants a Flush (an acknowledgement owed,
+// a message not yet sent, a retransmission, the link timeout): 0 (at once) when the lane
+// is broken, so that Flush reports it; never when nothing is pending.
+func (c *Client) laneDue() time.Duration {
+	if c.ep.Lane().State() != lane.Open {
+		return 0
+	}
+	if t, ok := c.ep.NextDeadline(); ok {
+		return t
+	}
+	return math.MaxInt64
+}
+
+// epSend sends an unreliable message through the endpoint; the next Flush carries it.
+func (c *Client) epSend(m wire.Message) error {
+	c.flushDue = 0
+	return c.ep.Send(m)
+}
+
+// epQueue queues a reliable message on the lane; the next Flush carries it.
+func (c *Client) epQueue(now time.Duration, m wire.Message) (lane.Seq, error) {
+	c.flushDue = 0
+	return c.ep.Queue(now, m)
 }
 
 // NextDeadline returns the earliest moment at which Tick or Flush has something to do: a

@@ -40,6 +40,12 @@ type Remote struct {
 	// Relayed is the server's alive in the last accepted frame (it replays no input on a
 	// corpse; it decides nothing).
 	Relayed bool
+
+	// stampHeld says the client's teams.Tracker holds exactly stamp for this player (set
+	// by observeFrame, cleared when the tracker's entry changes or is forgotten: observe,
+	// a new show, a hide), so that a relayed frame with that stamp skips the tracker.
+	stampHeld bool
+	stamp     wire.Stamp
 }
 
 // remoteTable holds the client's copies: their values side by side in list (at most
@@ -203,8 +209,8 @@ func (c *Client) edge(v lifecycle.EdgeVerdict) {
 // carries its relation), then applies the frame to the copy if it is of the copy's life
 // and not below its barrier.
 func (c *Client) onRemotePlayerSync(m *wire.RemotePlayerSync) {
-	c.observe(m.Player, m.Stamp)
 	r := c.remotes.get(m.Player)
+	c.observeFrame(r, m.Player, m.Stamp)
 	if r == nil || !r.Copy.AcceptFrame(lifecycle.Stamp{Alive: m.Alive, Gen: lifecycle.Generation(m.DeathEpoch),
 		Seq: m.SyncSeq, Health: m.Health}) {
 		c.counters.FramesDropped++
