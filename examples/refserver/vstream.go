@@ -87,6 +87,13 @@ func (w *World) vrecipOf(p *player) *vrecip {
 	return r
 }
 
+// grow makes r's shown bits at its first use (a connection never placed has none).
+func (vs *vstream) grow(r *vrecip) {
+	if r.shown == nil {
+		r.shown = make([]uint64, len(vs.mark))
+	}
+}
+
 // vsPlace records where p stands (every place streamPlace is told), and evaluates a
 // connection placed for the first time at once.
 func (w *World) vsPlace(now time.Duration, p *player, pos wire.Vec3) {
@@ -94,24 +101,9 @@ func (w *World) vsPlace(now time.Duration, p *player, pos wire.Vec3) {
 	first := !r.placed
 	r.pos, r.placed = pos, true
 	if first && w.vs.on {
-		r.due = w.vsNextDue(now, p.id)
+		r.due = w.stream.NextDue(now, p.id)
 		w.vsEvaluate(now, p, r)
 	}
-}
-
-// vsNextDue is interest's phase slot of id (interest's [stream-phase]): the next moment past now of
-// the form k*Every + Every*(id%Slots)/Slots.
-func (w *World) vsNextDue(now time.Duration, id PlayerID) time.Duration {
-	every := w.vs.every
-	if every <= 0 {
-		return now
-	}
-	phase := every * time.Duration(int(id)%interest.Slots) / interest.Slots
-	due := (now-phase)/every*every + phase
-	for due <= now {
-		due += every
-	}
-	return due
 }
 
 // vsTick re-evaluates the connections whose phase slot came due. It visits only the ids
@@ -143,7 +135,7 @@ func (w *World) vsTick(now time.Duration) {
 			if r.join != p.joinSerial || !r.placed || now < r.due {
 				continue
 			}
-			r.due = w.vsNextDue(now, PlayerID(id))
+			r.due = w.stream.NextDue(now, PlayerID(id))
 			w.vsEvaluate(now, p, r)
 		}
 	}
@@ -183,9 +175,7 @@ func (w *World) vsVehiclePlaced(id uint16, pos wire.Vec3) {
 func (w *World) vsEvaluate(now time.Duration, p *player, r *vrecip) {
 	w.vsFires(now, p, r)
 	vs := &w.vs
-	if r.shown == nil {
-		r.shown = make([]uint64, len(vs.mark))
-	}
+	vs.grow(r)
 	near := vs.index.Near(vs.near[:0], r.pos.X, r.pos.Y, vs.dist+vs.margin)
 	n := 0
 	for _, c := range near {
@@ -291,9 +281,7 @@ func (w *World) vsOffer(now time.Duration, id uint16) {
 		if dx*dx+dy*dy > d2 {
 			continue
 		}
-		if r.shown == nil {
-			r.shown = make([]uint64, len(w.vs.mark))
-		}
+		w.vs.grow(r)
 		w.vsShow(now, p, r, id)
 	}
 }
@@ -326,9 +314,7 @@ func (w *World) vsSeated(now time.Duration, p *player, id uint16) {
 		return
 	}
 	r := w.vrecipOf(p)
-	if r.shown == nil {
-		r.shown = make([]uint64, len(w.vs.mark))
-	}
+	w.vs.grow(r)
 	w.vsShow(now, p, r, id)
 }
 

@@ -344,7 +344,7 @@ func (m *Manager) Place(now time.Duration, id ID, x, y float32, out []Change) ([
 		p.active = true
 		i, _ := slices.BinarySearch(m.active, id)
 		m.active = slices.Insert(m.active, i, id)
-		p.due = m.nextDue(now, id)
+		p.due = m.NextDue(now, id)
 		out = m.evaluate(id, out)
 		out = m.joinOthers(id, out)
 	}
@@ -398,15 +398,17 @@ func (m *Manager) Evaluate(now time.Duration, out []Change) []Change {
 		if now < p.due {
 			continue
 		}
-		p.due = m.nextDue(now, id)
+		p.due = m.NextDue(now, id)
 		out = m.evaluate(id, out)
 	}
 	return out
 }
 
-// nextDue is id's next evaluation after now: the next moment past now of the form
-// k*Every + Every*(id%Slots)/Slots.
-func (m *Manager) nextDue(now time.Duration, id ID) time.Duration {
+// NextDue is the next moment past now at which recipient id's phase slot comes due
+// ([stream-phase]): of the form k*Every + Every*(id%Slots)/Slots (now itself when Every
+// is not positive). A host that re-evaluates other things per recipient on the same
+// phase (the reference server's vehicles) reads it here.
+func (m *Manager) NextDue(now time.Duration, id ID) time.Duration {
 	every := m.cfg.Every
 	if every <= 0 {
 		return now
