@@ -478,10 +478,22 @@
 //     when its seat is granted, and whatever the cap). A vehicle created, moved or
 //     respawned is offered at once to the connections within the distance that have room
 //     under their cap. A VehicleShow goes out only while the lane holds fewer than
-//     ShowBacklogRoom messages (the next evaluation tries again); a VehicleHide is queued.
+//     ShowBacklogRoom messages (the next evaluation tries again); a VehicleHide is queued
+//     (or owed: [stream-hide-owed]).
 //     The index of vehicle positions is interest.Points (interest's [points-index]): bounded by
 //     MaxVehicles, allocation-free. StreamConfig.Everyone turns it off: every connection
 //     sees every vehicle and no VehicleShow or VehicleHide is sent.
+//   - [stream-hide-owed] Ours: a PlayerHide or VehicleHide that a lane refuses at its
+//     soft cap is owed, not lost. The subject is hidden for the server at once (nothing
+//     more of it goes there), and the hide is queued again at every Tick, oldest first,
+//     before the tick's shows, until the lane takes it; a later hide on the same lane
+//     waits behind the owed ones. A show of the same id that goes out in between cancels
+//     the debt (the show replaces the client's copy). A connection owes at most one hide
+//     per id (MaxPlayers player hides, MaxVehicles vehicle hides), and its debts end with
+//     it. So no client keeps a frozen copy of what it no longer has shown once its lane
+//     drains (Stats.HidesOwed counts the refusals). A vehicle respawned while a lane has
+//     no room for its new show is hidden there the same way, so its client does not keep
+//     the wreck.
 //   - [stream-vehicle-show] Ours: a VehicleShow carries the vehicle's state now: model,
 //     pose, health (its driver's last frame), frozen, wrecked and the first relay number
 //     of its frames it belongs to; so a vehicle driven, moved or respawned while hidden
@@ -604,8 +616,6 @@
 //     hole). Vehicle health stays the driver's client's (no rule makes the server own
 //     it): a client that repairs its car between two frames shows each fall and is not
 //     caught by vehicle_god_mode; only a car that never shows the damage is.
-//   - A PlayerHide refused by a full lane leaves the recipient a ghost copy until a show
-//     of the id replaces it.
 //   - The last grenade of a store whose launch was lost may be refused at its detonation
 //     (the frame that showed it spent is older than the inventory's CreditHold by then).
 //   - A satchel whose launch was lost and which the owner detonates after walking (or
@@ -631,16 +641,10 @@
 //   - Weapon property changes and damage multiplier tables go to every connection,
 //     streamed or not (everyone needs them), and one full lane refuses the verb for all
 //     (canQueueAll); with many thousands of players a host should use them sparingly.
-//   - A VehicleHide refused by a full lane leaves the recipient a ghost copy of the car
-//     until a show of it replaces it (as for PlayerHide).
 //   - A fire sent late ([stream-effects]) burns on the late recipient's client for its
 //     full lifetime from when it arrived; damage it reports after the server's window
 //     (FireLifetime plus ExplosionWindow from the fire's creation) is taken unattributed
 //     (report_unattributed): the victim's loss counts, the creator gets no credit.
-//   - A respawned vehicle is shown anew (VehicleShow after the SetVehiclePose) to the
-//     connections that have it shown; one whose lane has no room for the show has it
-//     hidden, without a VehicleHide, until its next evaluation shows it: until then its
-//     client keeps the wreck.
 //   - Past interest.MaxCrowd candidates within reach (the interest manager bounds a
 //     crowd), a connection is shown the nearest of those weighed, not the true nearest.
 //

@@ -93,3 +93,13 @@ func ProjectileOf(w *World, id PlayerID, seq uint16) (origin, detPos wire.Vec3, 
 	}
 	return r.origin, r.detPos, r.detonated, r.healed, true
 }
+
+// OwedHidesOf exposes how many hides a connection is owed ([stream-hide-owed]) to the
+// external tests.
+func OwedHidesOf(w *World, id PlayerID) int {
+	p := w.conn(id)
+	if p == nil {
+		return 0
+	}
+	return len(p.owedHides)
+}

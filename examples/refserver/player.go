@@ -68,6 +68,10 @@ type player struct {
 	// yet (its PlayerShow waits for room on the lane). Such a subject's frames and
 	// lifecycle edges are not sent here: its show builds the copy from the current state.
 	unshown []uint64
+	// owedHides are the PlayerHides and VehicleHides this connection's lane refused at its
+	// soft cap, oldest first, queued again at every Tick ([stream-hide-owed]): at most one
+	// per id.
+	owedHides []owedHide
 
 	// vgod is the vehicle_god_mode detector of the vehicles this player drives, made the
 	// first time it has something to count (vehicleDetector): nil for a player that never
@@ -587,6 +591,9 @@ func (w *World) show(now time.Duration, recipient, subject *player) bool {
 		m.Facing = degToRad(snap.Point.Facing)
 	}
 	_, ok := w.queue(now, recipient, m)
+	if ok && len(recipient.owedHides) > 0 {
+		w.forgive(recipient, uint16(subject.id), false) // the show replaces the copy ([stream-hide-owed])
+	}
 	return ok
 }
 
@@ -616,13 +623,12 @@ func (w *World) leave(now time.Duration, p *player, reason wire.Reason) {
 	if w.stream != nil {
 		w.streamLeave(now, p, uint32(token))
 	}
-	w.msgs.hide = wire.PlayerHide{Player: p.id, PlayerToken: uint32(token)}
 	for _, id := range w.conns {
 		if w.stream != nil {
 			break
 		}
 		if r := w.players[id]; r.sees(p.id) {
-			w.queue(now, r, &w.msgs.hide)
+			w.hidePlayer(now, r, p.id, uint32(token))
 		} else {
 			r.clearUnshown(p.id)
 		}

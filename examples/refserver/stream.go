@@ -111,8 +111,7 @@ func (w *World) applyStream(now time.Duration) {
 			}
 			continue
 		}
-		w.msgs.hide = wire.PlayerHide{Player: s.id, PlayerToken: uint32(s.handle.Token)}
-		w.queue(now, r, &w.msgs.hide)
+		w.hidePlayer(now, r, s.id, uint32(s.handle.Token))
 	}
 	w.releaseChanges()
 }
@@ -155,10 +154,9 @@ func (w *World) drainOwed(now time.Duration, p *player) {
 // streamLeave hides p from every connection that has it shown.
 func (w *World) streamLeave(now time.Duration, p *player, token uint32) {
 	w.changes = w.stream.Remove(p.id, w.changes[:0])
-	w.msgs.hide = wire.PlayerHide{Player: p.id, PlayerToken: token}
 	for _, c := range w.changes {
 		if r := w.conn(c.Recipient); r != nil {
-			w.queue(now, r, &w.msgs.hide)
+			w.hidePlayer(now, r, p.id, token)
 		}
 	}
 	w.releaseChanges()

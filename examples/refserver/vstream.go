@@ -217,8 +217,7 @@ func (w *World) vsEvaluate(now time.Duration, p *player, r *vrecip) {
 			continue
 		}
 		r.shown[id/64] &^= 1 << (id % 64)
-		w.msgs.vhide = wire.VehicleHide{Vehicle: id}
-		w.queue(now, p, &w.msgs.vhide)
+		w.hideVehicle(now, p, id)
 	}
 	r.list = kept
 	if seat != NoVehicle {
@@ -255,6 +254,9 @@ func (w *World) vsShow(now time.Duration, p *player, r *vrecip, id uint16) bool 
 	}
 	if _, ok := w.queue(now, p, m); !ok {
 		return false
+	}
+	if len(p.owedHides) > 0 {
+		w.forgive(p, id, true) // the show replaces the copy ([stream-hide-owed])
 	}
 	r.shown[id/64] |= 1 << (id % 64)
 	r.list = append(r.list, id)
@@ -303,7 +305,9 @@ func (w *World) vsReshow(now time.Duration, id uint16) {
 		if i := slices.Index(r.list, id); i >= 0 {
 			r.list = slices.Delete(r.list, i, i+1)
 		}
-		w.vsShow(now, p, r, id)
+		if !w.vsShow(now, p, r, id) {
+			w.hideVehicle(now, p, id) // its client drops the wreck; its next evaluation shows it
+		}
 	}
 }
 

@@ -79,6 +79,9 @@ type Stats struct {
 	// RefusalsSuppressed counts refusal diagnostics over a connection's RefusalEvents,
 	// summarized by refusals_suppressed events.
 	RefusalsSuppressed uint64
+	// HidesOwed counts PlayerHides and VehicleHides a lane refused at its soft cap, owed
+	// and queued again at a later Tick ([stream-hide-owed]).
+	HidesOwed uint64
 	// OutboxDropped counts other players' datagrams (projectiles, detonations, rewound
 	// shots) a connection's outbox had no room for (OutboxReserve is kept for its own).
 	OutboxDropped uint64
@@ -137,6 +140,9 @@ type World struct {
 	// changes, ids and viewers are its scratch.
 	stream  *interest.Manager
 	changes []interest.Change
+	// debtors are the connections owed hides ([stream-hide-owed]), at most one entry per
+	// join.
+	debtors []debtor
 	ids     []PlayerID
 	viewers []PlayerID
 	vs      vstream // the streaming of vehicles and effects (vstream.go)
@@ -537,6 +543,7 @@ func (w *World) Tick(now time.Duration) error {
 		w.takeEffects(now, p, &eff)
 	}
 	w.summarizeRefusals(now)
+	w.payDebts(now)
 	w.dues = w.life.Advance(now, w.dues[:0])
 	for i := range w.dues {
 		d := &w.dues[i]
