@@ -541,10 +541,18 @@
 //     shooter when the shot is accepted (the shared copy: when it is flushed); a recipient
 //     the ray passed near that does not see the shooter gets nothing, as its client would
 //     not know the shooter.
-//   - [stream-reports] Ours: a damage report is correlated with the shot it answers as
-//     before, whatever the victim sees now: a victim that had the shooter shown when the
-//     shot was relayed is credited even if the shooter was hidden from it since, within
-//     the shot credit's window.
+//   - [stream-reports] Ours: a damage report that answers a shot (a player's, a vehicle
+//     gun's or a cannon's) or a detonation is correlated only if its victim was sent it:
+//     if it had the shot's or the projectile's author shown at some moment from the
+//     action's acceptance to RelayFlushSlack (250 ms) after it, when the shared copy went
+//     out at the host's next Flush. Each connection keeps its last VisibilityLog (16)
+//     shows and hides of other players for this; a report whose action is older than
+//     changes the log has lost is given the benefit of the doubt. A victim that had the
+//     shooter shown when the shot was relayed is credited even if the shooter was hidden
+//     from it since, within the shot credit's window; a report of an action the victim
+//     was never sent is refused as not relayed (VerdictNotRelayed: a bullet's hit is
+//     discarded, an explosion's taken as the environment's, unattributed), since its
+//     client could not have applied it. A player's own grenade is always its own.
 //   - [event-set] Ours: the event set and fields above; refused damage raises no
 //     player_damage and names no killer.
 //   - [god-mode-feed] Ours: the detector is vitals' ([god-mode-detector]); the World feeds it a claimed hit on a
@@ -609,9 +617,14 @@
 //
 //   - Telling a new connection on a reused id from datagrams of the old one (the lane
 //     starts at 0 on both): the host's handshake.
-//   - A report is not checked against whether the shot was relayed to the victim at all
-//     ([stream-reports]): a victim that never saw the shooter may still report a hit of
-//     one of its shots (it only lowers its own ledger, but names the attacker).
+//   - A vehicle gun's shot goes only to those that have the vehicle shown
+//     ([stream-vehicle-relays]), but a report of it is checked only against the shooter's
+//     visibility ([stream-reports]), not the vehicle's.
+//   - A detonation goes to those that see its owner (as a shot does), not to those near
+//     the blast: a satchel detonated by an owner beyond the stream distance is not shown
+//     to, and does not hurt, the players standing by it. Sending it also to the
+//     connections within the stream reach of the blast ([stream-effects]) would need a
+//     spatial query of the players around a point.
 //   - A client that never reloads fires within its total and cadence (inventory's open
 //     hole). Vehicle health stays the driver's client's (no rule makes the server own
 //     it): a client that repairs its car between two frames shows each fall and is not

@@ -33,6 +33,7 @@ type debtor struct {
 // hidePlayer queues a PlayerHide of subject id (the connection's token) on r's lane, or
 // owes it when the lane refuses it ([stream-hide-owed]).
 func (w *World) hidePlayer(now time.Duration, r *player, id PlayerID, token uint32) {
+	r.vis.add(id, now, false)
 	w.hide(now, r, owedHide{id: uint16(id), token: token})
 }
 

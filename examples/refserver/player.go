@@ -72,6 +72,9 @@ type player struct {
 	// soft cap, oldest first, queued again at every Tick ([stream-hide-owed]): at most one
 	// per id.
 	owedHides []owedHide
+	// vis is the last shows and hides of other players to this connection, which a
+	// report's action is checked against ([stream-reports]).
+	vis visLog
 
 	// vgod is the vehicle_god_mode detector of the vehicles this player drives, made the
 	// first time it has something to count (vehicleDetector): nil for a player that never
@@ -591,6 +594,9 @@ func (w *World) show(now time.Duration, recipient, subject *player) bool {
 		m.Facing = degToRad(snap.Point.Facing)
 	}
 	_, ok := w.queue(now, recipient, m)
+	if ok {
+		recipient.vis.add(subject.id, now, true)
+	}
 	if ok && len(recipient.owedHides) > 0 {
 		w.forgive(recipient, uint16(subject.id), false) // the show replaces the copy ([stream-hide-owed])
 	}

@@ -181,6 +181,13 @@ func (w *World) correlateShot(now time.Duration, p *player, m *wire.DamageReport
 		}
 		in.Source = vitals.SourceExplosion
 	}
+	if !w.sawActor(p, a, rec.at) {
+		// Its client was never sent the shot: it could not have applied it.
+		if rec.cannon {
+			return environment(in, VerdictNotRelayed)
+		}
+		return correlation{verdict: VerdictNotRelayed}
+	}
 	var slot *shotVictim
 	for i := range rec.victims[:rec.nv] {
 		if rec.victims[i].id == p.id {
@@ -250,6 +257,9 @@ func (w *World) correlateDetonation(now time.Duration, p *player, m *wire.Damage
 	within := found && cause && !w.farFrom(rec.detAt, p, rec.detPos, w.rules.Detonation.Radius)
 	if v := w.rules.Detonation.Judge(found, now-rec.detAt, rec.detSerial > p.lifeSerial, cause, within); v != VerdictAccepted {
 		return environment(in, v)
+	}
+	if !w.sawActor(p, a, rec.detAt) {
+		return environment(in, VerdictNotRelayed) // its client was never sent the detonation
 	}
 	in.Source = sourceOfCause(m.Weapon)
 	in.Attacker, in.Correlated = a.id, true

@@ -99,7 +99,8 @@ const (
 	// VerdictWrongWeapon: the report's weapon is not the one of the action it names.
 	VerdictWrongWeapon // wrong_weapon
 	// VerdictNotRelayed: the action was not relayed to this life of the victim (it joined or
-	// respawned after it, or the report names its own shot).
+	// respawned after it, it did not have the actor shown when the action was relayed:
+	// [stream-reports], or the report names its own shot).
 	VerdictNotRelayed // not_relayed
 	// VerdictNoCredit: the shot's credits for this victim are used up (one per pellet).
 	VerdictNoCredit // no_credit

@@ -1,0 +1,97 @@
+package refserver_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/examples/simkit"
+	"github.com/arbitergo/arbiter/wire"
+)
+
+// Rule [stream-reports]: a report is credited only if its victim was sent the action it
+// answers, that is had its author shown when the action was relayed (up to
+// RelayFlushSlack after its acceptance); a victim that had the shooter shown then is
+// credited even if the shooter was hidden from it since.
+
+// farDuel is a duel of sniper rifles (a 300 m range) with the shooter a 250 m from the
+// victim b, hidden from each other, and the bystanders parked.
+func farDuel(t *testing.T) (*simkit.Kit, *refserver.World, *sender, *sender) {
+	t.Helper()
+	k, w, s := duelOf(t, refserver.Config{}, sniper, 0, 2)
+	a, b := s[0], s[1]
+	parkBystanders(t, k)
+	a.walkTo(wire.Vec3{X: 250})
+	evaluate(t, k)
+	require.False(t, w.Sees(b.r.ID(), a.r.ID()))
+	return k, w, a, b
+}
+
+func TestStreamReportOfAShotItWasNeverSentIsNotCredited(t *testing.T) {
+	k, w, a, b := farDuel(t)
+	b.r.Clear()
+	require.Equal(t, refserver.VerdictAccepted, a.shoot(b.pos, wire.HitPlayer, b.r.ID()), "the shot itself is the shooter's claim")
+	tick(t, k)
+	require.Empty(t, receivedOf[*wire.RemoteWeaponShot](b.r), "b does not have a shown")
+	before, _ := w.Vitals(b.r.ID())
+	require.Equal(t, refserver.VerdictNotRelayed, b.hit(a.r.ID(), sniper, wire.Ref{Kind: wire.RefWeaponShot, Seq: a.shots}, 40))
+	tick(t, k)
+	require.Empty(t, k.EventsOf(refserver.EventPlayerDamage), "nobody is credited")
+	after, _ := w.Vitals(b.r.ID())
+	require.Equal(t, before, after, "an uncorrelated hit is discarded, as any hit the victim could not have taken")
+}
+
+func TestStreamReportOfAShotFiredBeforeTheShooterWasShownIsNotCredited(t *testing.T) {
+	k, w, a, b := farDuel(t)
+	require.Equal(t, refserver.VerdictAccepted, a.shoot(b.pos, wire.HitPlayer, b.r.ID()))
+	tick(t, k)
+	// The shooter comes near and is shown, well after its shot went out.
+	require.NoError(t, k.Advance(refserver.RelayFlushSlack))
+	a.walkTo(wire.Vec3{X: 20})
+	evaluate(t, k)
+	require.True(t, w.Sees(b.r.ID(), a.r.ID()))
+	require.Equal(t, refserver.VerdictNotRelayed, b.hit(a.r.ID(), sniper, wire.Ref{Kind: wire.RefWeaponShot, Seq: a.shots}, 40))
+	b.health = 100 // the ledger discarded it: the client goes on from the server's health
+	// Its next shot (a rifle's interval later), fired while shown, is credited.
+	require.NoError(t, k.Advance(time.Second))
+	require.Equal(t, refserver.VerdictAccepted, a.shoot(b.pos, wire.HitPlayer, b.r.ID()))
+	tick(t, k)
+	v := b.hit(a.r.ID(), sniper, wire.Ref{Kind: wire.RefWeaponShot, Seq: a.shots}, 40)
+	require.Contains(t, []refserver.Verdict{refserver.VerdictAccepted, refserver.VerdictHeld}, v)
+	require.NoError(t, k.Advance(time.Second)) // a held report is settled by the ledger's wait
+	dmg := k.EventsOf(refserver.EventPlayerDamage)
+	require.Len(t, dmg, 1)
+	require.Equal(t, a.r.ID(), dmg[0].Other)
+}
+
+func TestStreamReportOfADetonationItWasNeverSentIsUnattributed(t *testing.T) {
+	k, w, s := duelOf(t, refserver.Config{}, deagle, 0, 2)
+	a, b := s[0], s[1]
+	parkBystanders(t, k)
+	require.NoError(t, w.GiveWeapon(k.Now(), a.r.ID(), satchel, 1, false))
+	tick(t, k)
+	require.Equal(t, refserver.VerdictAccepted, a.frame())
+	require.Equal(t, refserver.VerdictAccepted, a.launch(1, satchel, refserver.NoVehicle, a.pos), "dropped at b's feet")
+	// The owner walks off, out of b's sight, and detonates it from there.
+	for x := float32(25); x <= 400; x += 25 {
+		require.NoError(t, k.Advance(100*time.Millisecond))
+		a.walkTo(wire.Vec3{X: x})
+	}
+	evaluate(t, k)
+	require.False(t, w.Sees(b.r.ID(), a.r.ID()))
+	b.r.Clear()
+	require.Equal(t, refserver.VerdictAccepted, a.detonate(1, satchel, wire.Vec3{}))
+	tick(t, k)
+	require.Empty(t, receivedOf[*wire.RemoteDetonation](b.r))
+	require.Equal(t, refserver.VerdictAccepted, b.hit(a.r.ID(), explosionCause, wire.Ref{Kind: wire.RefDetonation, Seq: 1}, 40),
+		"the blast is taken as an observation of the environment")
+	tick(t, k)
+	for _, e := range k.EventsOf(refserver.EventPlayerDamage) {
+		require.Equal(t, refserver.NoPlayer, e.Other, "credited to nobody: %v", e)
+	}
+	un := k.EventsOf(refserver.EventReportUnattributed)
+	require.Len(t, un, 1)
+	require.Equal(t, refserver.VerdictNotRelayed, un[0].Verdict)
+}
