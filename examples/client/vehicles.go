@@ -1,6 +1,8 @@
 package client
 
 import (
+	"time"
+
 	"github.com/arbitergo/arbiter/internal/revision"
 	"github.com/arbitergo/arbiter/rewind"
 	"github.com/arbitergo/arbiter/wire"
@@ -25,6 +27,9 @@ type VehicleCopy struct {
 	Frozen, Wrecked bool
 	// Driver is the driver of its newest frame, wire.NoPlayer before one.
 	Driver wire.PlayerID
+	// ShownAt is when the client got the VehicleShow that made (or rebuilt) the copy, 0
+	// for a copy made from a frame.
+	ShownAt time.Duration
 
 	syncSeq uint16 // the barrier (after a show) or the newest frame's relay number
 	synced  bool   // a frame was applied since the show
@@ -56,7 +61,7 @@ func (c *Client) onVehicleShow(m *wire.VehicleShow) {
 		c.vcopies = make(map[uint16]VehicleCopy)
 	}
 	c.vcopies[m.Vehicle] = VehicleCopy{Model: m.Model, Pose: VehiclePose{Position: m.Position, Rotation: m.Rotation},
-		Health: m.Health, Frozen: m.Frozen, Wrecked: m.Wrecked, Driver: wire.NoPlayer, syncSeq: m.SyncSeq}
+		Health: m.Health, Frozen: m.Frozen, Wrecked: m.Wrecked, Driver: wire.NoPlayer, ShownAt: c.now, syncSeq: m.SyncSeq}
 	c.setFrozen(m.Vehicle, m.Frozen)
 	c.counters.VehicleShows++
 }

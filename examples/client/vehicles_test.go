@@ -26,7 +26,7 @@ func TestVehicleCopiesFollowShowsFramesAndHides(t *testing.T) {
 	v, ok = h.c.ShownVehicle(12)
 	require.True(t, ok)
 	require.Equal(t, VehicleCopy{Model: 560, Pose: VehiclePose{Position: wire.Vec3{X: 10}, Rotation: unit}, Health: 800,
-		Frozen: true, Driver: wire.NoPlayer, syncSeq: 5}, v)
+		Frozen: true, Driver: wire.NoPlayer, ShownAt: h.now, syncSeq: 5}, v)
 	require.True(t, h.c.Frozen(12), "the show's freeze is the client's")
 	h.send(&wire.RemoteVehicleSync{Vehicle: 12, Driver: 3, SyncSeq: 4, Position: wire.Vec3{X: 4}, Rotation: unit, Health: 950})
 	v, _ = h.c.ShownVehicle(12)

@@ -30,8 +30,9 @@
 //     server's pose (unless the player sits in it or moved it last: that copy follows
 //     the player's own game), a vehicle within VehicleCheckReach of a player at two checks in a row
 //     has a copy, and one beyond VehicleCheckBeyond at two checks in a row has none
-//     (unless the player sits in it). Report.Vehicles counts the pairs checked and each
-//     miss; a match expects none.
+//     (unless the player sits in it, or the copy was shown anew since the previous check:
+//     the car came near and was taken away again in between, its hide on the way).
+//     Report.Vehicles counts the pairs checked and each miss; a match expects none.
 //
 // # What a match plays
 //

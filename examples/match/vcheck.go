@@ -88,7 +88,10 @@ func (m *Match) checkVehicleCopies() {
 			case !has && wasNear && vc.near[k]:
 				r.CopiesMissing++
 			}
-			if has && wasFar && vc.far[k] && in != cr.id {
+			// A copy (re)shown since the previous check is not lingering yet: the car may have
+			// come near and been taken away again in between (a move, a respawn), its hide on
+			// the way.
+			if has && wasFar && vc.far[k] && in != cr.id && cp.ShownAt <= m.Now()-VehicleCheckEvery {
 				r.CopiesLingering++
 			}
 		}

@@ -576,7 +576,26 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 	o := &w.msgs.rdet
 	*o = wire.RemoteDetonation{Owner: p.id, Projectile: m.Projectile, Weapon: m.Weapon, Position: m.Position}
 	w.sendToOthers(p, o, &o.Stamp)
+	w.sendNearBlast(p, o, &o.Stamp, m.Position)
 	return VerdictAccepted
+}
+
+// sendNearBlast sends p's detonation m unreliably, with stamp set for each, to every
+// connection within the stream reach of the blast at pos that does not see p (those that
+// do got it from sendToOthers): a satchel detonated from afar is seen and felt by those
+// standing by it ([stream-detonations]).
+func (w *World) sendNearBlast(p *player, m wire.Message, stamp *wire.Stamp, pos wire.Vec3) {
+	if w.stream == nil {
+		return // everyone sees everyone: sendToOthers sent it to all
+	}
+	for _, id := range w.conns {
+		q := w.players[id]
+		if q == p || !w.effectReach(q, pos, BlastRadius) || q.sees(p.id) {
+			continue
+		}
+		*stamp = wire.Stamp(w.teams.Stamp(p.id, id))
+		w.relayTo(q, m)
+	}
 }
 
 // sendToOthers sends m unreliably to every connection but p's, with stamp (m's own

@@ -498,7 +498,9 @@
 //     pose, health (its driver's last frame), frozen, wrecked and the first relay number
 //     of its frames it belongs to; so a vehicle driven, moved or respawned while hidden
 //     from a connection is shown where it stands when that connection comes near. A
-//     respawn shows the vehicle anew to those that have it shown (the wreck repaired).
+//     respawn shows the vehicle anew to those that have it shown (the wreck repaired),
+//     and hides it from those of them it now stands beyond the distance plus the margin
+//     of (unless they sit in it).
 //   - [stream-vehicle-left] Ours: when its driver's frame shows it out of the driver's
 //     seat, a vehicle is shown anew (a reliable VehicleShow) to the connections that have
 //     it shown, with the pose of the driver's last accepted frame. Its frames' relays are
@@ -542,17 +544,22 @@
 //     the ray passed near that does not see the shooter gets nothing, as its client would
 //     not know the shooter.
 //   - [stream-reports] Ours: a damage report that answers a shot (a player's, a vehicle
-//     gun's or a cannon's) or a detonation is correlated only if its victim was sent it:
-//     if it had the shot's or the projectile's author shown at some moment from the
-//     action's acceptance to RelayFlushSlack (250 ms) after it, when the shared copy went
-//     out at the host's next Flush. Each connection keeps its last VisibilityLog (16)
-//     shows and hides of other players for this; a report whose action is older than
-//     changes the log has lost is given the benefit of the doubt. A victim that had the
-//     shooter shown when the shot was relayed is credited even if the shooter was hidden
-//     from it since, within the shot credit's window; a report of an action the victim
-//     was never sent is refused as not relayed (VerdictNotRelayed: a bullet's hit is
-//     discarded, an explosion's taken as the environment's, unattributed), since its
-//     client could not have applied it. A player's own grenade is always its own.
+//     gun's or a cannon's) is correlated only if its victim was sent it: if it had the
+//     shooter shown at some moment from the shot's acceptance to RelayFlushSlack (250 ms)
+//     after it, when the shared copy went out at the host's next Flush. Each connection
+//     keeps its last VisibilityLog (16) shows and hides of other players for this; a
+//     report whose shot is older than changes the log has lost is given the benefit of
+//     the doubt. A victim that had the shooter shown when the shot was relayed is
+//     credited even if the shooter was hidden from it since, within the shot credit's
+//     window; a report of a shot the victim was never sent is refused as not relayed
+//     (VerdictNotRelayed: a bullet's hit is discarded, a cannon's blast taken as the
+//     environment's, unattributed), since its client could not have applied it.
+//   - [stream-detonations] Ours: a detonation (RemoteDetonation) goes to those that see
+//     its owner and to every connection standing within the stream reach of the blast
+//     (the stream distance plus its margin plus BlastRadius, as [stream-effects]), so a
+//     satchel detonated from beyond the stream distance is seen and felt by those
+//     standing by it; a report of it is correlated by the blast's place and time, as
+//     before.
 //   - [event-set] Ours: the event set and fields above; refused damage raises no
 //     player_damage and names no killer.
 //   - [god-mode-feed] Ours: the detector is vitals' ([god-mode-detector]); the World feeds it a claimed hit on a
@@ -620,11 +627,6 @@
 //   - A vehicle gun's shot goes only to those that have the vehicle shown
 //     ([stream-vehicle-relays]), but a report of it is checked only against the shooter's
 //     visibility ([stream-reports]), not the vehicle's.
-//   - A detonation goes to those that see its owner (as a shot does), not to those near
-//     the blast: a satchel detonated by an owner beyond the stream distance is not shown
-//     to, and does not hurt, the players standing by it. Sending it also to the
-//     connections within the stream reach of the blast ([stream-effects]) would need a
-//     spatial query of the players around a point.
 //   - A client that never reloads fires within its total and cadence (inventory's open
 //     hole). Vehicle health stays the driver's client's (no rule makes the server own
 //     it): a client that repairs its car between two frames shows each fall and is not

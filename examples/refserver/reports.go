@@ -258,9 +258,6 @@ func (w *World) correlateDetonation(now time.Duration, p *player, m *wire.Damage
 	if v := w.rules.Detonation.Judge(found, now-rec.detAt, rec.detSerial > p.lifeSerial, cause, within); v != VerdictAccepted {
 		return environment(in, v)
 	}
-	if !w.sawActor(p, a, rec.detAt) {
-		return environment(in, VerdictNotRelayed) // its client was never sent the detonation
-	}
 	in.Source = sourceOfCause(m.Weapon)
 	in.Attacker, in.Correlated = a.id, true
 	return correlation{verdict: VerdictAccepted}

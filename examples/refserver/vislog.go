@@ -5,9 +5,9 @@ import (
 	"time"
 )
 
-// A report names an attacker's shot or detonation; its victim's client could only have
-// applied it if it was sent the relay, that is if it had the attacker shown when the
-// relay went out ([stream-reports]). Who a connection sees changes at every show and
+// A report names an attacker's shot; its victim's client could only have applied it if
+// it was sent the relay, that is if it had the attacker shown when the relay went out
+// ([stream-reports]). Who a connection sees changes at every show and
 // hide, so each connection keeps the last VisibilityLog of those changes (its
 // visibility log), and a report is checked against the moment of its action.
 
@@ -76,12 +76,8 @@ func (l *visLog) sawDuring(id PlayerID, from, to time.Duration, seesNow bool) bo
 	return shown && since <= to
 }
 
-// sawActor reports whether victim p was sent the relay of an action of actor a accepted
-// at: whether it had a shown between at and at+RelayFlushSlack ([stream-reports]). A
-// player's own action (its grenade) is its client's own.
+// sawActor reports whether victim p was sent the relay of a shot of a accepted at:
+// whether it had a shown between at and at+RelayFlushSlack ([stream-reports]).
 func (w *World) sawActor(p, a *player, at time.Duration) bool {
-	if p == a {
-		return true
-	}
 	return p.vis.sawDuring(a.id, at, at+RelayFlushSlack, p.sees(a.id))
 }

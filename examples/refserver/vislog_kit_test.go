@@ -66,10 +66,14 @@ func TestStreamReportOfAShotFiredBeforeTheShooterWasShownIsNotCredited(t *testin
 	require.Equal(t, a.r.ID(), dmg[0].Other)
 }
 
-func TestStreamReportOfADetonationItWasNeverSentIsUnattributed(t *testing.T) {
-	k, w, s := duelOf(t, refserver.Config{}, deagle, 0, 2)
-	a, b := s[0], s[1]
+// Rule [stream-detonations]: a satchel detonated by an owner beyond the stream distance
+// reaches the players standing by the blast (and is credited to its owner), not those
+// far from both.
+func TestStreamDetonationReachesThoseNearTheBlast(t *testing.T) {
+	k, w, s := duelOf(t, refserver.Config{}, deagle, 0, 3)
+	a, b, c := s[0], s[1], s[2]
 	parkBystanders(t, k)
+	c.walkTo(wire.Vec3{Y: 800})
 	require.NoError(t, w.GiveWeapon(k.Now(), a.r.ID(), satchel, 1, false))
 	tick(t, k)
 	require.Equal(t, refserver.VerdictAccepted, a.frame())
@@ -82,16 +86,17 @@ func TestStreamReportOfADetonationItWasNeverSentIsUnattributed(t *testing.T) {
 	evaluate(t, k)
 	require.False(t, w.Sees(b.r.ID(), a.r.ID()))
 	b.r.Clear()
+	c.r.Clear()
 	require.Equal(t, refserver.VerdictAccepted, a.detonate(1, satchel, wire.Vec3{}))
 	tick(t, k)
-	require.Empty(t, receivedOf[*wire.RemoteDetonation](b.r))
-	require.Equal(t, refserver.VerdictAccepted, b.hit(a.r.ID(), explosionCause, wire.Ref{Kind: wire.RefDetonation, Seq: 1}, 40),
-		"the blast is taken as an observation of the environment")
+	got := receivedOf[*wire.RemoteDetonation](b.r)
+	require.Len(t, got, 1, "b stands by the blast")
+	require.Equal(t, a.r.ID(), got[0].Owner)
+	require.Equal(t, w.Teams().Rev(), got[0].Stamp.Rev, "stamped for b")
+	require.Empty(t, receivedOf[*wire.RemoteDetonation](c.r), "c is far from the owner and the blast")
+	require.Equal(t, refserver.VerdictAccepted, b.hit(a.r.ID(), explosionCause, wire.Ref{Kind: wire.RefDetonation, Seq: 1}, 40))
 	tick(t, k)
-	for _, e := range k.EventsOf(refserver.EventPlayerDamage) {
-		require.Equal(t, refserver.NoPlayer, e.Other, "credited to nobody: %v", e)
-	}
-	un := k.EventsOf(refserver.EventReportUnattributed)
-	require.Len(t, un, 1)
-	require.Equal(t, refserver.VerdictNotRelayed, un[0].Verdict)
+	dmg := k.EventsOf(refserver.EventPlayerDamage)
+	require.Len(t, dmg, 1)
+	require.Equal(t, a.r.ID(), dmg[0].Other, "credited to the satchel's owner")
 }

@@ -290,11 +290,15 @@ func (w *World) vsOffer(now time.Duration, id uint16) {
 
 // vsReshow sends every connection that has vehicle id shown a new VehicleShow of its
 // state (a respawn: the protocol has no message that repairs a wreck), while its lane has
-// room as for a show; one without room has it hidden until its next evaluation shows it.
+// room as for a show; one without room has it hidden until its next evaluation shows it,
+// and so has one that now stands beyond the stream distance plus its margin of it (and
+// does not sit in it): its next evaluation would hide it at once.
 func (w *World) vsReshow(now time.Duration, id uint16) {
-	if !w.vs.on {
+	v := w.vehicle(id)
+	if !w.vs.on || v == nil {
 		return
 	}
+	reach := w.vs.dist + w.vs.margin
 	for _, c := range w.conns {
 		p := w.players[c]
 		r := w.vrecipOf(p)
@@ -305,8 +309,10 @@ func (w *World) vsReshow(now time.Duration, id uint16) {
 		if i := slices.Index(r.list, id); i >= 0 {
 			r.list = slices.Delete(r.list, i, i+1)
 		}
-		if !w.vsShow(now, p, r, id) {
-			w.hideVehicle(now, p, id) // its client drops the wreck; its next evaluation shows it
+		dx, dy := r.pos.X-v.pos.X, r.pos.Y-v.pos.Y
+		far := dx*dx+dy*dy > reach*reach && !(p.seat.held && p.seat.vehicle == id)
+		if far || !w.vsShow(now, p, r, id) {
+			w.hideVehicle(now, p, id) // its client drops the wreck; its next evaluation shows it if near
 		}
 	}
 }

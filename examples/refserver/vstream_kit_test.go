@@ -343,3 +343,27 @@ func TestStreamVehicleLeftIsShownAnewWhereItStands(t *testing.T) {
 	require.Empty(t, vshows(c.r, 1), "2 km away: nothing")
 	require.Len(t, vshows(b.r, 1), 1, "the driver that left too")
 }
+
+// Rule [stream-vehicle-show]: a vehicle respawned far from a connection that had it shown
+// is hidden from it (a VehicleHide, no show of a car it would hide at once); one
+// respawned near is shown anew, repaired.
+func TestStreamVehicleRespawnedFarIsHiddenNotShown(t *testing.T) {
+	k, w, s := streamKit(t, refserver.Config{}, 1)
+	a := s[0]
+	parkBystanders(t, k)
+	a.walkTo(wire.Vec3{})
+	require.NoError(t, w.CreateVehicle(k.Now(), 1, modelSultan, wire.Vec3{X: 50}, wire.Quat{W: 1}))
+	tick(t, k)
+	require.True(t, w.SeesVehicle(a.r.ID(), 1))
+	a.r.Clear()
+	require.NoError(t, w.RespawnVehicle(k.Now(), 1, wire.Vec3{X: 60}, wire.Quat{W: 1}))
+	tick(t, k)
+	require.Len(t, vshows(a.r, 1), 1, "near: shown anew")
+	require.Zero(t, vhides(a.r, 1))
+	a.r.Clear()
+	require.NoError(t, w.RespawnVehicle(k.Now(), 1, wire.Vec3{X: 500}, wire.Quat{W: 1}))
+	tick(t, k)
+	require.False(t, w.SeesVehicle(a.r.ID(), 1))
+	require.Empty(t, vshows(a.r, 1), "far: not shown")
+	require.Equal(t, 1, vhides(a.r, 1), "but hidden")
+}
