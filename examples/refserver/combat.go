@@ -581,16 +581,17 @@ func (w *World) onDetonation(now time.Duration, p *player, m *wire.Detonation) V
 }
 
 // sendNearBlast sends p's detonation m unreliably, with stamp set for each, to every
-// connection within the stream reach of the blast at pos that does not see p (those that
-// do got it from sendToOthers): a satchel detonated from afar is seen and felt by those
-// standing by it ([stream-detonations]).
+// connection within the stream reach of the blast at pos (the interest grid's Within)
+// that does not see p (those that do got it from sendToOthers): a satchel detonated from
+// afar is seen and felt by those standing by it ([stream-detonations]).
 func (w *World) sendNearBlast(p *player, m wire.Message, stamp *wire.Stamp, pos wire.Vec3) {
 	if w.stream == nil {
 		return // everyone sees everyone: sendToOthers sent it to all
 	}
-	for _, id := range w.conns {
-		q := w.players[id]
-		if q == p || !w.effectReach(q, pos, BlastRadius) || q.sees(p.id) {
+	w.ids = w.stream.Within(w.ids[:0], pos.X, pos.Y, w.vs.dist+w.vs.margin+BlastRadius)
+	for _, id := range w.ids {
+		q := w.conn(id)
+		if q == nil || q == p || q.sees(p.id) {
 			continue
 		}
 		*stamp = wire.Stamp(w.teams.Stamp(p.id, id))

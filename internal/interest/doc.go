@@ -29,6 +29,10 @@
 //   - [stream-sent] A show is owed until the host says it went out (Sent): only then does
 //     Sees report the subject seen. A hide is only reported for a subject whose show went
 //     out; a show that never went out is forgotten silently.
+//   - [within] Within lists the placed players within a radius of a point (the players
+//     an event at that point reaches), from the grid's cells around it, or from every
+//     bucket when the circle spans more than MaxWithinCells cells: exact, deterministic,
+//     allocation-free into the caller's buffer.
 //   - [points-index] Points indexes things other than players (a world's vehicles) the
 //     same way: a uniform spatial hash of the plane, so Near finds every point within a
 //     radius of a place (exactly those: points of other cells sharing a bucket are
