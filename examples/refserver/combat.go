@@ -124,6 +124,9 @@ func (w *World) refuseShot(now time.Duration, p *player, seq uint16, weapon uint
 // victims' reports, and a claimed hit on a player near the ray feeds that player's god-mode
 // detector with the same rewound pose the player was sent.
 func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) Verdict {
+	// The shooter's state in every package is read below, each on lines of its own: ask
+	// for them all now, so the reads overlap.
+	w.touched ^= w.life.Touch(p.id) ^ p.inv.Touch() ^ w.rw.TouchPlayer(p.id) ^ p.shotFilter.bits ^ uint64(p.rideAt)
 	if v := w.mayAct(p, m.DeathEpoch); v != VerdictAccepted {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, v, "")
 	}
@@ -150,6 +153,8 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 	if err != nil {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, VerdictBadGeometry, err.Error())
 	}
+	aud := w.audience(p)
+	w.touchRecipients(res.Recipients, &aud)
 	sr := p.inv.Shot(now, true, inventory.Shot{Weapon: m.Weapon, PropsRev: m.PropertiesRev, Origin: inventory.Vec3(m.Origin), End: inventory.Vec3(m.HitPos)})
 	if sr.Verdict != inventory.Accepted {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, inventoryVerdict(sr.Verdict), sr.Verdict.String())
@@ -165,7 +170,6 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 		damage = sr.Damage
 	}
 	w.remember(now, p, m.ShotSeq, m.Weapon, sr.Credits, vitals.SourceBullet, damage, sr.Tier, false)
-	aud := w.audience(p)
 	w.claimHit(now, p, NoVehicle, m.HitType, m.HitID, r, res.Recipients, &aud, vitals.PlayerDamageFactor*sr.Damage, sr.Damage)
 	w.relayShot(p, NoVehicle, enc, res.Recipients, &aud, func(st wire.Stamp, rw wire.Rewind) wire.Message {
 		o.Stamp, o.Rewind = st, rw
@@ -196,6 +200,17 @@ func (w *World) relayShot(p *player, veh uint16, enc []byte, near []rewind.Recip
 		}
 	}
 	w.stats.Shots++
+}
+
+// touchRecipients asks for the lines of the recipients near a shot's ray that claimHit and
+// relayShot read (the slot, the outbox, the stream state), all at once: their reads then
+// overlap, and with the shooter's work in between, instead of waiting for one another.
+func (w *World) touchRecipients(near []rewind.Recipient, aud *interest.Audience) {
+	for i := range near {
+		if q := w.conn(near[i].Player); q != nil {
+			w.touched ^= uint64(len(q.out.ends)) ^ aud.Touch(q.id)
+		}
+	}
 }
 
 // audience is who sees p while streaming (the zero Audience without: seesShooter does

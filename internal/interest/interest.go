@@ -225,40 +225,6 @@ func (m *Manager) Sees(recipient, subject ID) bool {
 	return ok
 }
 
-// Audience is what Sees reads for many recipients of one subject (Manager.Audience): the
-// subject's viewers, a short list scanned once per recipient instead of a search of each
-// recipient's seen list, which lies elsewhere in memory for every recipient. Its answers
-// are those of Sees, and it is valid, like SeenIDs, until the next Place, Remove,
-// Evaluate or Sent.
-type Audience struct {
-	m       *Manager
-	subject ID
-	viewers []ID
-}
-
-// Audience returns the Audience of subject: for an id out of range, one that sees nobody.
-func (m *Manager) Audience(subject ID) Audience {
-	if int(subject) >= len(m.players) {
-		return Audience{m: m, subject: subject}
-	}
-	return Audience{m: m, subject: subject, viewers: m.players[subject].viewers}
-}
-
-// Sees is Manager.Sees(recipient, a's subject): the subject is shown to recipient (the
-// recipient is among its viewers) and its show went out (the recipient owes no show, or
-// the subject is in its seen list).
-func (a Audience) Sees(recipient ID) bool {
-	if !slices.Contains(a.viewers, recipient) {
-		return false // not shown; a viewer is an id in range
-	}
-	p := &a.m.players[recipient]
-	if p.owed == 0 {
-		return true
-	}
-	_, ok := slices.BinarySearch(p.seen, a.subject)
-	return ok
-}
-
 // Shown appends the subjects shown to recipient (sent or owed), in ascending id.
 func (m *Manager) Shown(dst []ID, recipient ID) []ID {
 	if int(recipient) >= len(m.players) {

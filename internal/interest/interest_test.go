@@ -214,6 +214,9 @@ func TestStreamSentGatesSees(t *testing.T) {
 	if m.Audience(7).Sees(0) || m.Audience(0).Sees(7) {
 		t.Fatal("an id out of range seen")
 	}
+	if m.Audience(1).Touch(0) != 1 || m.Audience(1).Touch(7) != 0 || (Audience{}).Touch(0) != 0 {
+		t.Fatal("Touch reads the wrong state") // recipient 0 owes 1's show
+	}
 	if got := m.Owed(nil, 0); !slices.Equal(got, []ID{1}) {
 		t.Fatalf("owed %v", got)
 	}
