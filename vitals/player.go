@@ -135,6 +135,16 @@ func (p *Player) Ledger() Vitals { return p.ledger }
 // another, each in its turn.
 func (p *Player) Touch() uint64 { return uint64(p.rev) ^ uint64(p.nheld) }
 
+// TouchClaim reads the lines HitClaimed reads first (the life, the suspicion detector's
+// current bucket) and returns a word of them; it changes nothing (see Touch).
+func (p *Player) TouchClaim() uint64 {
+	t := uint64(p.life) ^ uint64(p.susp.curIdx)
+	if p.susp.curIdx < len(p.susp.b) {
+		t ^= uint64(p.susp.b[p.susp.curIdx].epoch)
+	}
+	return t
+}
+
 // Revision is the connection's last health revision sent.
 func (p *Player) Revision() uint16 { return p.rev }
 

@@ -155,6 +155,11 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 	}
 	aud := w.audience(p)
 	w.touchRecipients(res.Recipients, &aud)
+	if m.HitType == wire.HitPlayer {
+		if v := w.conn(PlayerID(m.HitID)); v != nil {
+			w.touched ^= v.vit.TouchClaim()
+		}
+	}
 	sr := p.inv.Shot(now, true, inventory.Shot{Weapon: m.Weapon, PropsRev: m.PropertiesRev, Origin: inventory.Vec3(m.Origin), End: inventory.Vec3(m.HitPos)})
 	if sr.Verdict != inventory.Accepted {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, inventoryVerdict(sr.Verdict), sr.Verdict.String())
