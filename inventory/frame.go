@@ -89,6 +89,10 @@ func (r FrameResult) String() string {
 //     the frame already counted do not cost them a second time when they arrive after it.
 //
 // Rules: [inventory-only-falls], [weapon-revision], [server-spends-continuous], [never-below-client].
+// Touch reads the line of the store Frame and Shot read first and returns a word of it; it
+// changes nothing (see vitals.Player.Touch).
+func (inv *Inventory) Touch() uint64 { return uint64(inv.rev) }
+
 func (inv *Inventory) Frame(now time.Duration, f Frame) FrameResult {
 	future := revision.Newer(f.WeaponRev, inv.rev)
 	if inv.displaced != 0 {

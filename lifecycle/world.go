@@ -301,6 +301,15 @@ func (w *World) Phase(h Handle) (Phase, error) {
 	return s.phase, nil
 }
 
+// Touch reads the line of id's slot that Frame reads and returns a word of it; it changes
+// nothing (see vitals.Player.Touch). Zero for an id out of range.
+func (w *World) Touch(id PlayerID) uint64 {
+	if int(id) >= len(w.slots) {
+		return 0
+	}
+	return uint64(w.slots[id].token)
+}
+
 // MayAct is the cheap check the host makes before it accepts an action of h (a shot, a
 // damage report, a command that needs a living body). It is false from the commit of a
 // death on: only a respawn grant revives, and the revived player acts from the first living

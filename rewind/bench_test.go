@@ -252,17 +252,21 @@ func BenchmarkRewind(b *testing.B) {
 	}
 }
 
-// benchWorld is a simulated world of MaxPlayers players after two seconds of play, and
+// benchPlayers is how many players benchWorld simulates: the 1000 its worlds are named for
+// (MaxPlayers grew past MaxVehicles, and the sim gives every player a vehicle slot).
+const benchPlayers = 1000
+
+// benchWorld is a simulated world of benchPlayers players after two seconds of play, and
 // rays aimed at its players from 20-150 m.
 func benchWorld(b *testing.B, area float64, mix []int) (*sim, []Ray, []PlayerID) {
-	s := newSim(b, 42, MaxPlayers, area, mix)
+	s := newSim(b, 42, benchPlayers, area, mix)
 	for range 1000 {
 		s.step(2 * ms)
 	}
 	rays := make([]Ray, 256)
 	shooters := make([]PlayerID, len(rays))
 	for i := range rays {
-		shooters[i] = PlayerID(s.r.IntN(MaxPlayers))
+		shooters[i] = PlayerID(s.r.IntN(benchPlayers))
 		for {
 			rays[i] = s.ray()
 			if rays[i].Kind != CannonRay && rays[i].Length <= 250 {

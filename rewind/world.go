@@ -248,6 +248,18 @@ func (w *World) RecordPlayer(now time.Duration, id PlayerID, pos Vec3, seat Vehi
 	return v, nil
 }
 
+// TouchPlayer reads the lines of player id that RecordPlayer and PlayerApproach read first
+// (its slot, its history's bookkeeping, its newest sample and the one after its window
+// start) and returns a word of them; it
+// changes nothing (see vitals.Player.Touch). Zero for an id out of range.
+func (w *World) TouchPlayer(id PlayerID) uint64 {
+	if int(id) >= len(w.players) {
+		return 0
+	}
+	tr := &w.ptracks[id]
+	return uint64(w.players[id].tNew) ^ uint64(w.grid[id].next) ^ uint64(tr.s[tr.last&ringMask].t) ^ uint64(tr.s[(tr.ws+1)&ringMask].t)
+}
+
 // MovePlayer records a gamemode move of player id to pos (a set-position, a put into a
 // vehicle, a teleport the server made): the history starts anew there, and no rewind
 // interpolates across the move.

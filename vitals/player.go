@@ -128,6 +128,23 @@ func (p *Player) Counted() bool { return p.life == LifeCounted }
 // Ledger is the canonical health and armor of the current life.
 func (p *Player) Ledger() Vitals { return p.ledger }
 
+// Touch reads the lines of the ledger that Frame reads first and returns a word of them; it
+// changes nothing. A host handling a frame of one of many players calls it, and the other
+// packages' Touch, as soon as it knows the player, and keeps the result (so that the reads
+// are not left out): the packages' memory reads then overlap instead of waiting for one
+// another, each in its turn.
+func (p *Player) Touch() uint64 { return uint64(p.rev) ^ uint64(p.nheld) }
+
+// TouchClaim reads the lines HitClaimed reads first (the life, the suspicion detector's
+// current bucket) and returns a word of them; it changes nothing (see Touch).
+func (p *Player) TouchClaim() uint64 {
+	t := uint64(p.life) ^ uint64(p.susp.curIdx)
+	if p.susp.curIdx < len(p.susp.b) {
+		t ^= uint64(p.susp.b[p.susp.curIdx].epoch)
+	}
+	return t
+}
+
 // Revision is the connection's last health revision sent.
 func (p *Player) Revision() uint16 { return p.rev }
 

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/arbitergo/arbiter/internal/interest"
 	"github.com/arbitergo/arbiter/inventory"
 	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/rewind"
@@ -123,6 +124,9 @@ func (w *World) refuseShot(now time.Duration, p *player, seq uint16, weapon uint
 // victims' reports, and a claimed hit on a player near the ray feeds that player's god-mode
 // detector with the same rewound pose the player was sent.
 func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) Verdict {
+	// The shooter's state in every package is read below, each on lines of its own: ask
+	// for them all now, so the reads overlap.
+	w.touched ^= w.life.Touch(p.id) ^ p.inv.Touch() ^ w.rw.TouchPlayer(p.id) ^ p.shotFilter.bits ^ uint64(p.rideAt)
 	if v := w.mayAct(p, m.DeathEpoch); v != VerdictAccepted {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, v, "")
 	}
@@ -149,6 +153,13 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 	if err != nil {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, VerdictBadGeometry, err.Error())
 	}
+	aud := w.audience(p)
+	w.touchRecipients(res.Recipients, &aud)
+	if m.HitType == wire.HitPlayer {
+		if v := w.conn(PlayerID(m.HitID)); v != nil {
+			w.touched ^= v.vit.TouchClaim()
+		}
+	}
 	sr := p.inv.Shot(now, true, inventory.Shot{Weapon: m.Weapon, PropsRev: m.PropertiesRev, Origin: inventory.Vec3(m.Origin), End: inventory.Vec3(m.HitPos)})
 	if sr.Verdict != inventory.Accepted {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, inventoryVerdict(sr.Verdict), sr.Verdict.String())
@@ -164,8 +175,8 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 		damage = sr.Damage
 	}
 	w.remember(now, p, m.ShotSeq, m.Weapon, sr.Credits, vitals.SourceBullet, damage, sr.Tier, false)
-	w.claimHit(now, p, NoVehicle, m.HitType, m.HitID, r, res.Recipients, vitals.PlayerDamageFactor*sr.Damage, sr.Damage)
-	w.relayShot(p, NoVehicle, enc, res.Recipients, func(st wire.Stamp, rw wire.Rewind) wire.Message {
+	w.claimHit(now, p, NoVehicle, m.HitType, m.HitID, r, res.Recipients, &aud, vitals.PlayerDamageFactor*sr.Damage, sr.Damage)
+	w.relayShot(p, NoVehicle, enc, res.Recipients, &aud, func(st wire.Stamp, rw wire.Rewind) wire.Message {
 		o.Stamp, o.Rewind = st, rw
 		return o
 	})
@@ -176,8 +187,8 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 // every other connection, and to each recipient near the ray a datagram of its own
 // instead, with the shooter's stamp for it and its rewound pose (pose fills them into
 // the message and returns it). A vehicle's shot (veh not NoVehicle) goes only to those
-// that have the vehicle shown ([stream-vehicles]).
-func (w *World) relayShot(p *player, veh uint16, enc []byte, near []rewind.Recipient, pose func(wire.Stamp, wire.Rewind) wire.Message) {
+// that have the vehicle shown ([stream-vehicles]). aud is p's audience (w.audience).
+func (w *World) relayShot(p *player, veh uint16, enc []byte, near []rewind.Recipient, aud *interest.Audience, pose func(wire.Stamp, wire.Rewind) wire.Message) {
 	logged := w.logRelay(enc, p, w.relaySubject(p), w.teams.Rev())
 	if logged && veh != NoVehicle {
 		w.vsSkipVehicle(p, veh)
@@ -185,7 +196,7 @@ func (w *World) relayShot(p *player, veh uint16, enc []byte, near []rewind.Recip
 	for i := range near {
 		r := &near[i]
 		q := w.conn(r.Player)
-		if q == nil || !q.sees(p.id) && w.stream != nil || veh != NoVehicle && !w.vsSees(q.id, veh) {
+		if q == nil || !w.seesShooter(aud, q) || veh != NoVehicle && !w.vsSees(q.id, veh) {
 			continue
 		}
 		w.relayTo(q, pose(wire.Stamp(w.teams.Stamp(p.id, q.id)), rewindOf(r)))
@@ -194,6 +205,32 @@ func (w *World) relayShot(p *player, veh uint16, enc []byte, near []rewind.Recip
 		}
 	}
 	w.stats.Shots++
+}
+
+// touchRecipients asks for the lines of the recipients near a shot's ray that claimHit and
+// relayShot read (the slot, the outbox, the stream state), all at once: their reads then
+// overlap, and with the shooter's work in between, instead of waiting for one another.
+func (w *World) touchRecipients(near []rewind.Recipient, aud *interest.Audience) {
+	for i := range near {
+		if q := w.conn(near[i].Player); q != nil {
+			w.touched ^= uint64(len(q.out.ends)) ^ aud.Touch(q.id)
+		}
+	}
+}
+
+// audience is who sees p while streaming (the zero Audience without: seesShooter does
+// not ask it then), for the many recipients of one shot of p.
+func (w *World) audience(p *player) interest.Audience {
+	if w.stream == nil {
+		return interest.Audience{}
+	}
+	return w.stream.Audience(p.id)
+}
+
+// seesShooter is q.sees(shooter) for a relay of the shooter whose audience is aud: true
+// without streaming (everyone is sent the relays), else whether q sees the shooter.
+func (w *World) seesShooter(aud *interest.Audience, q *player) bool {
+	return w.stream == nil || aud.Sees(q.id)
 }
 
 // rewindOf is the pose a recipient is sent: its rewound position, and its vehicle's pose
@@ -236,15 +273,16 @@ func (w *World) remember(now time.Duration, p *player, seq uint16, weapon uint8,
 // vehicle's last hit (its explosion's credit), and feeds the vehicle_god_mode detector of
 // its driver (vexpected is the loss it would cause the vehicle; see claimVehicleHit). veh
 // is the vehicle whose gun fired, NoVehicle for a player's weapon: a victim that was not
-// sent the shot ([stream-shots], [stream-vehicle-relays]) is not judged by it.
-func (w *World) claimHit(now time.Duration, p *player, veh uint16, ht wire.HitType, hid uint16, r rewind.Ray, near []rewind.Recipient, expected, vexpected float32) {
+// sent the shot ([stream-shots], [stream-vehicle-relays]) is not judged by it. aud is p's
+// audience (w.audience).
+func (w *World) claimHit(now time.Duration, p *player, veh uint16, ht wire.HitType, hid uint16, r rewind.Ray, near []rewind.Recipient, aud *interest.Audience, expected, vexpected float32) {
 	switch ht {
 	case wire.HitPlayer:
 		victim := w.conn(PlayerID(hid)) // a HitPlayer HitID names a player
 		if victim == nil || victim == p {
 			return
 		}
-		if w.stream != nil && !victim.sees(p.id) || veh != NoVehicle && !w.vsSees(victim.id, veh) {
+		if !w.seesShooter(aud, victim) || veh != NoVehicle && !w.vsSees(victim.id, veh) {
 			return // relayShot sends it no copy: its client never saw the shot ([stream-vehicle-relays])
 		}
 		// The stamp relayShot sends the victim for this very shot (the same relation, in
@@ -264,7 +302,7 @@ func (w *World) claimHit(now time.Duration, p *player, veh uint16, ht wire.HitTy
 	case wire.HitVehicle:
 		if v := w.vehicle(hid); v != nil && !v.wrecked {
 			v.hitBy, v.hitAt, v.hitLife = p.id, now, p.lifeSerial
-			w.claimVehicleHit(now, p, veh, hid, r, near, vexpected)
+			w.claimVehicleHit(now, p, veh, hid, r, near, aud, vexpected)
 		}
 	}
 }
@@ -277,7 +315,7 @@ func (w *World) claimHit(now time.Duration, p *player, veh uint16, ht wire.HitTy
 // the shooter's own are not judged: nobody's frames show their health for this shot. The
 // shooter's stamp does not matter here: damage to a vehicle is not damage to a player, and
 // a teammate's shot damages the car on its driver's client like anyone's.
-func (w *World) claimVehicleHit(now time.Duration, p *player, veh, hid uint16, r rewind.Ray, near []rewind.Recipient, expected float32) {
+func (w *World) claimVehicleHit(now time.Duration, p *player, veh, hid uint16, r rewind.Ray, near []rewind.Recipient, aud *interest.Audience, expected float32) {
 	for i := range near {
 		rc := &near[i]
 		if uint16(rc.Vehicle) != hid {
@@ -290,7 +328,7 @@ func (w *World) claimVehicleHit(now time.Duration, p *player, veh, hid uint16, r
 		if d == nil || d == p || !d.frame.have || d.frame.vehicle != hid || d.frame.seat != 0 {
 			continue // a passenger: its frames do not carry the vehicle's health
 		}
-		if w.stream != nil && !d.sees(p.id) || veh != NoVehicle && !w.vsSees(d.id, veh) {
+		if !w.seesShooter(aud, d) || veh != NoVehicle && !w.vsSees(d.id, veh) {
 			return // the driver was sent no copy of the shot ([stream-vehicle-relays])
 		}
 		if !w.rules.ClaimReach.Feeds(rayDistance(r, rc.VehiclePose.Position), true, false) {
@@ -428,10 +466,11 @@ func (w *World) onVehicleShot(now time.Duration, p *player, m *wire.VehicleShot)
 		src, damage, expected = vitals.SourceExplosion, 0, 0
 	}
 	w.remember(now, p, m.ShotSeq, m.Weapon, 1, src, damage, inventory.TierStd, cannon)
+	aud := w.audience(p)
 	if !cannon {
-		w.claimHit(now, p, m.Vehicle, m.HitType, m.HitID, r, res.Recipients, expected, vexpected)
+		w.claimHit(now, p, m.Vehicle, m.HitType, m.HitID, r, res.Recipients, &aud, expected, vexpected)
 	}
-	w.relayShot(p, m.Vehicle, enc, res.Recipients, func(st wire.Stamp, rw wire.Rewind) wire.Message {
+	w.relayShot(p, m.Vehicle, enc, res.Recipients, &aud, func(st wire.Stamp, rw wire.Rewind) wire.Message {
 		o.Stamp, o.Rewind = st, rw
 		return o
 	})

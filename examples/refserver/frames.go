@@ -74,6 +74,9 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 	if !w.takeFrame(now, p, &p.frameGate, "frame") {
 		return VerdictRateLimited
 	}
+	// Every package's state of p is read below, each on lines of its own: ask for them
+	// all now, so the reads overlap.
+	w.touched ^= p.vit.Touch() ^ p.inv.Touch() ^ w.life.Touch(p.id) ^ w.rw.TouchPlayer(p.id)
 	if m.Vehicle != NoVehicle && !p.seat.holds(m.Vehicle, m.Seat) {
 		// A claim on a seat p does not hold: an entry, judged before anything is taken.
 		// (A frame of another life is the lifecycle's to drop, below.)

@@ -100,6 +100,8 @@ type World struct {
 	life    *lifecycle.World
 	teams   *teams.Registry
 	rw      *rewind.World
+	// touched keeps what the packages' Touch returned (onPlayerSync): a value nobody reads.
+	touched uint64
 	// models is the catalogue's vehicles: seats, guns, rockets per model.
 	models *inventory.VehicleCatalog
 

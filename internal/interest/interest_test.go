@@ -208,14 +208,20 @@ func TestStreamSentGatesSees(t *testing.T) {
 	if len(out) != 2 {
 		t.Fatalf("changes %v", out)
 	}
-	if m.Sees(0, 1) {
+	if m.Sees(0, 1) || m.Audience(1).Sees(0) {
 		t.Fatal("seen before its show went out")
+	}
+	if m.Audience(7).Sees(0) || m.Audience(0).Sees(7) {
+		t.Fatal("an id out of range seen")
+	}
+	if m.Audience(1).Touch(0) != 1 || m.Audience(1).Touch(7) != 0 || (Audience{}).Touch(0) != 0 {
+		t.Fatal("Touch reads the wrong state") // recipient 0 owes 1's show
 	}
 	if got := m.Owed(nil, 0); !slices.Equal(got, []ID{1}) {
 		t.Fatalf("owed %v", got)
 	}
 	m.Sent(0, 1)
-	if !m.Sees(0, 1) || m.Sees(1, 0) {
+	if !m.Sees(0, 1) || m.Sees(1, 0) || !m.Audience(1).Sees(0) || m.Audience(0).Sees(1) {
 		t.Fatal("Sent did not mark exactly one direction")
 	}
 	// Removing 1: a hide to 0 (its show went out), none to... 1 itself sees nobody.
@@ -223,7 +229,7 @@ func TestStreamSentGatesSees(t *testing.T) {
 	if !slices.Equal(out, []Change{{Recipient: 0, Subject: 1}}) {
 		t.Fatalf("remove: %v", out)
 	}
-	if m.Sees(0, 1) || len(m.Shown(nil, 1)) != 0 || len(m.Viewers(nil, 0)) != 0 {
+	if m.Sees(0, 1) || m.Audience(1).Sees(0) || len(m.Shown(nil, 1)) != 0 || len(m.Viewers(nil, 0)) != 0 {
 		t.Fatal("state left after Remove")
 	}
 }
@@ -365,6 +371,11 @@ func run(t *testing.T, seed uint64, check bool) []Change {
 			}
 			if s := m.Seen(nil, id); !slices.Equal(s, seen) {
 				t.Fatalf("step %d: recipient %d Seen %v, Sees says %v", step, id, s, seen)
+			}
+			for _, x := range m.active {
+				if got, want := m.Audience(x).Sees(id), m.Sees(id, x); got != want {
+					t.Fatalf("step %d: Audience(%d).Sees(%d) %v, Sees %v", step, x, id, got, want)
+				}
 			}
 			if s := m.SeenIDs(id); !slices.Equal(s, seen) {
 				t.Fatalf("step %d: recipient %d SeenIDs %v, Sees says %v", step, id, s, seen)

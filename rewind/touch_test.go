@@ -1,0 +1,33 @@
+package rewind
+
+import (
+	"reflect"
+	"testing"
+	"time"
+)
+
+// TouchPlayer only reads, with a history and without, and an id out of range reads nothing.
+func TestTouchPlayerChangesNothing(t *testing.T) {
+	w, err := New(Config{Players: 2, Vehicles: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id := range PlayerID(2) {
+		if err := w.AddPlayer(0, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 40 {
+		if _, err := w.RecordPlayer(time.Duration(i)*33*time.Millisecond, 0, Vec3{X: float32(i)}, NoVehicle); err != nil {
+			t.Fatal(err)
+		}
+	}
+	players, tracks, grid := append([]player(nil), w.players...), append([]track(nil), w.ptracks...), append([]gridEntry(nil), w.grid...)
+	_, _ = w.TouchPlayer(0), w.TouchPlayer(1)
+	if w.TouchPlayer(2) != 0 || w.TouchPlayer(NoPlayer) != 0 {
+		t.Fatal("TouchPlayer out of range read something")
+	}
+	if !reflect.DeepEqual(players, w.players) || !reflect.DeepEqual(tracks, w.ptracks) || !reflect.DeepEqual(grid, w.grid) {
+		t.Fatal("TouchPlayer changed the World")
+	}
+}
