@@ -35,6 +35,8 @@ const (
 	// maxSeenSlab is the most ids New lays out for the seen lists in one array (IDs*Cap,
 	// 8 MB): a larger world grows each recipient's list on its own.
 	maxSeenSlab = 1 << 22
+	// maxTouched is the most entries of Manager.touched (16 KB).
+	maxTouched = 1 << 12
 	// MaxCoordinate bounds a position's coordinates (metres from the origin); a position
 	// beyond it is refused (ErrBadPosition).
 	MaxCoordinate = 1 << 20
@@ -146,9 +148,14 @@ type player struct {
 type spot struct {
 	x, y       float32
 	cx, cy     int32
-	bucket     uint32
 	next, prev uint32 // the neighbours in the bucket's list, or none
-	placed     bool
+	// settled is the evaluation count (Manager.seq) at the player's last evaluation when
+	// that one weighed every subject within reach and kept them all (under Cap, below
+	// MaxCrowd), else 0: what lets its next one be skipped ([stream-standing]). Here
+	// rather than in an array of its own: a Place that moves the player clears it in the
+	// line it writes anyway, and an evaluation reads it in the line near reads.
+	settled uint32
+	placed  bool
 }
 
 // candidate is a subject considered for a recipient, with the distance it competes by.
@@ -182,15 +189,18 @@ type Manager struct {
 	// due is each id's next evaluation ([stream-phase]), apart from players so that
 	// Evaluate reads a compact array to find the few that are due.
 	due []time.Duration
-	// settled is what lets an evaluation be skipped when nothing it reads changed since
-	// the last one: settled[id] is the evaluation count (seq) at id's last evaluation
-	// when that one weighed everything within reach and kept all of it (under Cap, below
-	// MaxCrowd), else 0; touched[b] is the evaluation count when bucket b's players last
-	// changed (one came, left or moved). An evaluation of such a recipient none of whose
-	// 3x3 buckets was touched since would choose the shown set it has (see unchanged).
-	settled []uint64
-	touched []uint64
-	seq     uint64
+	// touched[b&tmask] is the evaluation count (seq) when bucket b's players last changed
+	// (one came, left or moved). An evaluation of a settled recipient (spot.settled) none
+	// of whose 3x3 buckets was touched since would choose the shown set it has
+	// (unchanged). At most maxTouched entries, shared by the buckets of equal low bits: a
+	// Place that moves writes one, and a small table stays in the cache (a moving world
+	// skips nothing, and must not pay a miss a frame for it); a bucket that shares its
+	// entry with a moving one is only re-weighed for nothing.
+	// seq counts the evaluations that weighed their candidates; 0 only before the first
+	// (and at a wrap, which unsettles everyone).
+	touched []uint32
+	tmask   uint32
+	seq     uint32
 	// owing is the sum of every recipient's owed.
 	owing int
 	// examined is how many subjects the last near examined within reach, weighed how
@@ -213,7 +223,9 @@ func New(cfg Config) (*Manager, error) {
 	}
 	m := &Manager{cfg: c, cell: c.Distance + c.Margin, players: make([]player, c.IDs), spots: make([]spot, c.IDs), heads: make([]uint32, nb),
 		mask: uint32(nb - 1), active: make([]ID, 0, c.IDs), mark: make([]uint32, c.IDs), want: make([]uint32, c.IDs),
-		due: make([]time.Duration, c.IDs), settled: make([]uint64, c.IDs), touched: make([]uint64, nb)}
+		due: make([]time.Duration, c.IDs)}
+	m.touched = make([]uint32, min(nb, maxTouched))
+	m.tmask = uint32(len(m.touched) - 1)
 	m.inv = 1 / m.cell
 	m.hide2 = m.cell * m.cell
 	m.show2 = c.Distance * c.Distance
@@ -371,7 +383,8 @@ func (m *Manager) Place(now time.Duration, id ID, x, y float32, out []Change) ([
 			return out, nil // standing still: nothing any evaluation reads changed
 		}
 		sp.x, sp.y = x, y
-		m.touched[sp.bucket] = m.seq
+		sp.settled = 0
+		m.touched[m.hash(sp.cx, sp.cy)&m.tmask] = m.seq
 		cx, cy := m.cellOf(x, y)
 		if cx != sp.cx || cy != sp.cy {
 			m.unlink(id)
@@ -416,7 +429,7 @@ func (m *Manager) Remove(id ID, out []Change) []Change {
 				m.owing--
 			}
 			rp.shown = slices.Delete(rp.shown, i, i+1)
-			m.settled[r] = 0
+			m.spots[r].settled = 0
 		}
 	}
 	p.viewers = p.viewers[:0]
@@ -430,7 +443,7 @@ func (m *Manager) Remove(id ID, out []Change) []Change {
 		m.unlink(id)
 	}
 	p.active, m.spots[id].placed = false, false
-	m.settled[id] = 0
+	m.spots[id].settled = 0
 	if i, ok := slices.BinarySearch(m.active, id); ok {
 		m.active = slices.Delete(m.active, i, i+1)
 	}
@@ -473,10 +486,9 @@ func (m *Manager) NextDue(now time.Duration, id ID) time.Duration {
 func (m *Manager) link(id ID) {
 	p := &m.spots[id]
 	b := m.hash(p.cx, p.cy)
-	p.bucket = b
 	p.prev = none
 	p.next = m.heads[b]
-	m.touched[b] = m.seq
+	m.touched[b&m.tmask] = m.seq
 	if p.next != none {
 		m.spots[p.next].prev = uint32(id)
 	}
@@ -485,11 +497,12 @@ func (m *Manager) link(id ID) {
 
 func (m *Manager) unlink(id ID) {
 	p := &m.spots[id]
-	m.touched[p.bucket] = m.seq
+	b := m.hash(p.cx, p.cy)
+	m.touched[b&m.tmask] = m.seq
 	if p.prev != none {
 		m.spots[p.prev].next = p.next
 	} else {
-		m.heads[p.bucket] = p.next
+		m.heads[b] = p.next
 	}
 	if p.next != none {
 		m.spots[p.next].prev = p.prev
@@ -526,11 +539,13 @@ func (m *Manager) near(id ID) bool {
 		cx, cy := p.cx+crowdOrder[k][0], p.cy+crowdOrder[k][1]
 		for q := m.heads[m.hash(cx, cy)]; q != none; q = m.spots[q].next {
 			o := &m.spots[q]
-			if o.cx != cx || o.cy != cy || ID(q) == id || m.mark[q] == m.stamp {
+			if o.cx != cx || o.cy != cy || ID(q) == id {
 				continue
 			}
 			ex, ey := float64(o.x-p.x), float64(o.y-p.y)
-			if d2 := float32(ex*ex + ey*ey); d2 <= m.show2 {
+			// The distance before the mark: most of a cell's players are beyond reach,
+			// and their marks need not be read.
+			if d2 := float32(ex*ex + ey*ey); d2 <= m.show2 && m.mark[q] != m.stamp {
 				if others == MaxCrowd {
 					m.examined = others
 					return false
@@ -556,6 +571,13 @@ func (m *Manager) evaluate(id ID, out []Change) []Change {
 	p := &m.players[id]
 	m.weighed++
 	m.seq++
+	if m.seq == 0 { // wrapped: unsettle everyone
+		for i := range m.spots {
+			m.spots[i].settled = 0
+		}
+		clear(m.touched)
+		m.seq = 1
+	}
 	m.stamp++
 	if m.stamp == 0 { // wrapped: forget every old mark
 		clear(m.mark)
@@ -567,9 +589,9 @@ func (m *Manager) evaluate(id ID, out []Change) []Change {
 		m.mark[e.id] = stamp
 	}
 	whole := m.near(id)
-	m.settled[id] = 0
+	m.spots[id].settled = 0
 	if whole && len(m.cands) <= m.cfg.Cap {
-		m.settled[id] = m.seq
+		m.spots[id].settled = m.seq
 	}
 	if len(m.cands) > m.cfg.Cap {
 		selectNearest(m.cands, m.cfg.Cap)
@@ -637,13 +659,13 @@ func (m *Manager) evaluate(id ID, out []Change) []Change {
 // one of them already shown: nothing to change ([stream-distance] and [stream-cap] hold
 // as they did). Rule [stream-standing].
 func (m *Manager) unchanged(id ID) bool {
-	at := m.settled[id]
+	sp := &m.spots[id]
+	at := sp.settled
 	if at == 0 || m.full {
 		return false
 	}
-	sp := &m.spots[id]
 	for k := range crowdOrder {
-		if m.touched[m.hash(sp.cx+crowdOrder[k][0], sp.cy+crowdOrder[k][1])] >= at {
+		if m.touched[m.hash(sp.cx+crowdOrder[k][0], sp.cy+crowdOrder[k][1])&m.tmask] >= at {
 			return false
 		}
 	}
@@ -680,7 +702,7 @@ func (m *Manager) joinOthers(id ID, out []Change) []Change {
 			o.shown = slices.Insert(o.shown, i, entry{id: id, vi: uint16(len(p.viewers))})
 			o.owed++
 			m.owing++
-			m.settled[q] = 0
+			qs.settled = 0
 			p.viewers = append(p.viewers, ID(q))
 			out = append(out, Change{Recipient: ID(q), Subject: id, Show: true})
 		}
