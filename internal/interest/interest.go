@@ -201,6 +201,11 @@ type Manager struct {
 	touched []uint32
 	tmask   uint32
 	seq     uint32
+	// slab is every recipient's seen list in one array (New), Cap ids each, nil for a
+	// world too large; seenN[id] is then len(players[id].seen), so Sees finds a list
+	// without reading the player (a compact array instead of a line a recipient).
+	slab  []ID
+	seenN []uint16
 	// owing is the sum of every recipient's owed.
 	owing int
 	// examined is how many subjects the last near examined within reach, weighed how
@@ -242,6 +247,7 @@ func New(cfg Config) (*Manager, error) {
 		for i := range m.players {
 			m.players[i].seen = slab[i*c.Cap : i*c.Cap : (i+1)*c.Cap]
 		}
+		m.slab, m.seenN = slab, make([]uint16, c.IDs)
 	}
 	return m, nil
 }
@@ -266,6 +272,11 @@ func (m *Manager) Position(id ID) (x, y float32, ok bool) {
 func (m *Manager) Sees(recipient, subject ID) bool {
 	if int(recipient) >= len(m.players) {
 		return false
+	}
+	if m.seenN != nil {
+		base := int(recipient) * m.cfg.Cap
+		_, ok := slices.BinarySearch(m.slab[base:base+int(m.seenN[recipient])], subject)
+		return ok
 	}
 	_, ok := slices.BinarySearch(m.players[recipient].seen, subject)
 	return ok
@@ -340,6 +351,7 @@ func (m *Manager) Sent(recipient, subject ID) bool {
 		m.owing--
 		j, _ := slices.BinarySearch(p.seen, subject)
 		p.seen = slices.Insert(p.seen, j, subject)
+		m.seenSet(recipient)
 	}
 	return ok
 }
@@ -423,6 +435,7 @@ func (m *Manager) Remove(id ID, out []Change) []Change {
 				out = append(out, Change{Recipient: r, Subject: id})
 				if j, ok := slices.BinarySearch(rp.seen, id); ok {
 					rp.seen = slices.Delete(rp.seen, j, j+1)
+					m.seenSet(r)
 				}
 			} else {
 				rp.owed--
@@ -437,6 +450,7 @@ func (m *Manager) Remove(id ID, out []Change) []Change {
 		m.dropViewer(e.id, e.vi)
 	}
 	p.shown, p.seen = p.shown[:0], p.seen[:0]
+	m.seenSet(id)
 	m.owing -= p.owed
 	p.owed = 0
 	if m.spots[id].placed {
@@ -647,8 +661,18 @@ func (m *Manager) evaluate(id ID, out []Change) []Change {
 			p.owed++
 		}
 	}
+	m.seenSet(id)
 	m.owing += p.owed
 	return out
+}
+
+// seenSet records the length of id's seen list in seenN (after every change of it).
+// The list never outgrows the Cap ids New gave it in the slab: a recipient is shown at
+// most Cap.
+func (m *Manager) seenSet(id ID) {
+	if m.seenN != nil {
+		m.seenN[id] = uint16(len(m.players[id].seen))
+	}
 }
 
 // unchanged reports whether an evaluation of id would keep its shown set as it is: its

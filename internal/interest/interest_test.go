@@ -612,7 +612,7 @@ func TestStreamStandingChangesNothing(t *testing.T) {
 			}
 			rng := rand.New(rand.NewPCG(seed, 11))
 			n := cfg.IDs
-			side := float32(500)
+			side := float32(800)
 			if n > MaxCrowd {
 				side = 30
 			}
@@ -636,7 +636,7 @@ func TestStreamStandingChangesNothing(t *testing.T) {
 				now := time.Duration(step) * 30 * time.Millisecond
 				if step%40 == 0 {
 					for i := range walking {
-						walking[i] = rng.IntN(4) == 0
+						walking[i] = rng.IntN(10) == 0
 					}
 				}
 				for i := range n {
@@ -665,6 +665,7 @@ func TestStreamStandingChangesNothing(t *testing.T) {
 					}
 				}
 				a, b = skip.Evaluate(now, a[:0]), full.Evaluate(now, b[:0])
+
 				same(step, "evaluate")
 				for _, c := range a {
 					if c.Show && rng.IntN(4) != 0 {
@@ -674,6 +675,13 @@ func TestStreamStandingChangesNothing(t *testing.T) {
 				}
 				if skip.OwedTotal() != full.OwedTotal() {
 					t.Fatalf("owed %d, full %d", skip.OwedTotal(), full.OwedTotal())
+				}
+				for range 20 { // Sees (read through seenN) agrees with the seen list
+					r, q := ID(rng.IntN(n)), ID(rng.IntN(n))
+					seen := skip.SeenIDs(r)
+					if skip.Sees(r, q) != slices.Contains(seen, q) || len(seen) > 0 && !skip.Sees(r, seen[rng.IntN(len(seen))]) {
+						t.Fatalf("Sees(%d, %d) disagrees with the seen list %v", r, q, seen)
+					}
 				}
 			}
 			if !crowd && skip.weighed >= full.weighed {
