@@ -457,6 +457,39 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 }
 
+// BenchmarkEvaluateStanding is BenchmarkEvaluate with every player standing still (each
+// still placed at every tick, at the same place) in clusters of ten over 6 km: what
+// [stream-standing] saves a world of idle players.
+func BenchmarkEvaluateStanding(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			m := mustNew(b, Config{IDs: n})
+			rng := rand.New(rand.NewPCG(1, 2))
+			pos := make([][2]float32, n)
+			for i := range n {
+				if i%10 == 0 {
+					pos[i] = [2]float32{rng.Float32() * 6000, rng.Float32() * 6000}
+				} else {
+					pos[i] = [2]float32{pos[i-1][0] + 1, pos[i-1][1]}
+				}
+				place(b, m, 0, ID(i), pos[i][0], pos[i][1])
+			}
+			out := make([]Change, 0, 1<<16)
+			now := time.Duration(0)
+			b.ReportAllocs()
+			for b.Loop() {
+				now += 33 * time.Millisecond
+				for i := range n {
+					_, _ = m.Place(now, ID(i), pos[i][0], pos[i][1], out[:0])
+				}
+				out = m.Evaluate(now, out[:0])
+				sendAll(m, out)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/player-tick")
+		})
+	}
+}
+
 // Rule [stream-crowd]: a crowd far larger than MaxCrowd at one spawn point costs each join
 // and each evaluation a bounded amount: no evaluation weighs more than MaxCrowd subjects
 // besides those shown, every recipient is still shown Cap of the crowd, and a second
