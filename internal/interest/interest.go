@@ -614,13 +614,15 @@ func (m *Manager) evaluate(id ID, out []Change) []Change {
 	// The chosen ones not shown yet (the shows), and whether the set stands.
 	m.desired = m.desired[:0]
 	for _, c := range m.cands {
-		m.want[c.id] = stamp
 		if m.mark[c.id] != stamp {
 			m.desired = append(m.desired, entry{id: c.id})
 		}
 	}
 	if len(m.desired) == 0 && len(m.cands) == len(p.shown) {
 		return out // the set stands (the common case): nothing to merge
+	}
+	for _, c := range m.cands {
+		m.want[c.id] = stamp
 	}
 	if len(m.desired) > 1 {
 		slices.SortFunc(m.desired, func(a, b entry) int { return int(a.id) - int(b.id) })
