@@ -89,6 +89,9 @@ func (w *World) streamTick(now time.Duration) {
 	w.changes = w.stream.Evaluate(now, w.changes[:0])
 	w.applyStream(now)
 	w.vsTick(now)
+	if w.stream.OwedTotal() == 0 {
+		return // nobody is owed a show: no connection to visit
+	}
 	for _, id := range w.conns {
 		if w.stream.OwedCount(id) > 0 {
 			w.drainOwed(now, w.players[id])

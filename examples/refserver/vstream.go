@@ -42,8 +42,10 @@ type vstream struct {
 
 // vrecip is one connection's share of vstream; join tells a reused slot.
 type vrecip struct {
-	join    uint64
-	placed  bool
+	join   uint64
+	placed bool
+	// pos is where the connection stood when first placed; from then on the interest
+	// manager holds where it stands (vsPos), so a frame does not touch vrecip.
 	pos     wire.Vec3
 	due     time.Duration
 	effects [MaxEffects / 64]uint64 // effect slots this connection was sent
@@ -94,16 +96,29 @@ func (vs *vstream) grow(r *vrecip) {
 	}
 }
 
-// vsPlace records where p stands (every place streamPlace is told), and evaluates a
-// connection placed for the first time at once.
+// vsPlace evaluates a connection placed for the first time at once (every place
+// streamPlace is told comes here first). Where a placed connection stands is the
+// interest manager's (vsPos): a frame of one already placed costs nothing here.
 func (w *World) vsPlace(now time.Duration, p *player, pos wire.Vec3) {
-	r := w.vrecipOf(p)
-	first := !r.placed
-	r.pos, r.placed = pos, true
-	if first && w.vs.on {
-		r.due = w.stream.NextDue(now, p.id)
-		w.vsEvaluate(now, p, r)
+	if !w.vs.on || w.stream.Placed(p.id) {
+		return
 	}
+	// The first place since the connection joined: the interest manager forgets a
+	// connection as it leaves (streamLeave), so a new one on the slot is not placed there.
+	r := w.vrecipOf(p)
+	r.pos, r.placed = pos, true
+	r.due = w.stream.NextDue(now, p.id)
+	w.vsEvaluate(now, p, r)
+}
+
+// vsPos is where r's connection (id) stands, in the plane, while streaming: the interest
+// manager's position once it is placed there, the first position (r.pos) while its first
+// place is evaluated.
+func (w *World) vsPos(id PlayerID, r *vrecip) (x, y float32) {
+	if x, y, ok := w.stream.Position(id); ok {
+		return x, y
+	}
+	return r.pos.X, r.pos.Y
 }
 
 // vsTick re-evaluates the connections whose phase slot came due. It visits only the ids
@@ -176,7 +191,8 @@ func (w *World) vsEvaluate(now time.Duration, p *player, r *vrecip) {
 	w.vsFires(now, p, r)
 	vs := &w.vs
 	vs.grow(r)
-	near := vs.index.Near(vs.near[:0], r.pos.X, r.pos.Y, vs.dist+vs.margin)
+	x, y := w.vsPos(p.id, r)
+	near := vs.index.Near(vs.near[:0], x, y, vs.dist+vs.margin)
 	n := 0
 	for _, c := range near {
 		d := float32(math.Sqrt(float64(c.D2)))
@@ -279,7 +295,8 @@ func (w *World) vsOffer(now time.Duration, id uint16) {
 		if !r.placed || len(r.list) >= w.vs.cap {
 			continue
 		}
-		dx, dy := r.pos.X-v.pos.X, r.pos.Y-v.pos.Y
+		x, y := w.vsPos(p.id, r)
+		dx, dy := x-v.pos.X, y-v.pos.Y
 		if dx*dx+dy*dy > d2 {
 			continue
 		}
@@ -309,7 +326,8 @@ func (w *World) vsReshow(now time.Duration, id uint16) {
 		if i := slices.Index(r.list, id); i >= 0 {
 			r.list = slices.Delete(r.list, i, i+1)
 		}
-		dx, dy := r.pos.X-v.pos.X, r.pos.Y-v.pos.Y
+		x, y := w.vsPos(p.id, r)
+		dx, dy := x-v.pos.X, y-v.pos.Y
 		far := dx*dx+dy*dy > reach*reach && !(p.seat.held && p.seat.vehicle == id)
 		if far || !w.vsShow(now, p, r, id) {
 			w.hideVehicle(now, p, id) // its client drops the wreck; its next evaluation shows it if near
@@ -357,7 +375,8 @@ func (w *World) effectReach(p *player, pos wire.Vec3, radius float32) bool {
 		return false
 	}
 	reach := w.vs.dist + w.vs.margin + radius
-	dx, dy := r.pos.X-pos.X, r.pos.Y-pos.Y
+	x, y := w.vsPos(p.id, r)
+	dx, dy := x-pos.X, y-pos.Y
 	return dx*dx+dy*dy <= reach*reach
 }
 

@@ -572,7 +572,7 @@ func (w *World) Tick(now time.Duration) error {
 				p.out.send(&w.msgs.ping)
 			}
 		}
-		if p.nUnshown > 0 {
+		if w.stream == nil && p.nUnshown > 0 { // while streaming nothing is unshown: its line is not read
 			w.drainShows(now, p)
 		}
 		if now >= p.nextSuspect {

@@ -26,6 +26,11 @@
 //     Distance is evaluated exactly as [stream-cap] says; in a denser crowd it is shown the
 //     nearest of those weighed, and its shown set never flaps (a shown subject is always
 //     weighed).
+//   - [stream-standing] A world standing still costs its evaluations next to nothing: a
+//     recipient's evaluation that weighed every subject within reach and kept them all
+//     (fewer than Cap and than MaxCrowd) is not redone while neither it nor any player in
+//     the 3x3 cells around it moves, comes or goes, and its shown set is not changed by
+//     a join or a Remove; redone, it would change nothing.
 //   - [stream-sent] A show is owed until the host says it went out (Sent): only then does
 //     Sees report the subject seen. A hide is only reported for a subject whose show went
 //     out; a show that never went out is forgotten silently.

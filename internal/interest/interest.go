@@ -35,6 +35,8 @@ const (
 	// maxSeenSlab is the most ids New lays out for the seen lists in one array (IDs*Cap,
 	// 8 MB): a larger world grows each recipient's list on its own.
 	maxSeenSlab = 1 << 22
+	// maxTouched is the most entries of Manager.touched (16 KB).
+	maxTouched = 1 << 12
 	// MaxCoordinate bounds a position's coordinates (metres from the origin); a position
 	// beyond it is refused (ErrBadPosition).
 	MaxCoordinate = 1 << 20
@@ -127,8 +129,6 @@ type entry struct {
 // player is what the Manager keeps of one id.
 type player struct {
 	active bool
-	placed bool
-	due    time.Duration
 	// shown is the subjects shown to this recipient, in ascending id.
 	shown []entry
 	// seen is the ids of shown whose show went out, in ascending id: what the host walks
@@ -143,12 +143,19 @@ type player struct {
 }
 
 // spot is where a player stands in the spatial hash, kept apart from the rest of its
-// state: 28 bytes a player, so a query walking the buckets reads a compact array.
+// state: 32 bytes a player, so a query walking the buckets reads a compact array, and a
+// Place that keeps the player in its cell touches nothing else.
 type spot struct {
 	x, y       float32
 	cx, cy     int32
-	bucket     uint32
 	next, prev uint32 // the neighbours in the bucket's list, or none
+	// settled is the evaluation count (Manager.seq) at the player's last evaluation when
+	// that one weighed every subject within reach and kept them all (under Cap, below
+	// MaxCrowd), else 0: what lets its next one be skipped ([stream-standing]). Here
+	// rather than in an array of its own: a Place that moves the player clears it in the
+	// line it writes anyway, and an evaluation reads it in the line near reads.
+	settled uint32
+	placed  bool
 }
 
 // candidate is a subject considered for a recipient, with the distance it competes by.
@@ -172,13 +179,41 @@ type Manager struct {
 	cands   []candidate
 	// mark[s] == stamp while s is shown to the recipient being evaluated (near reads it
 	// instead of searching the shown set for every candidate).
-	mark     []uint32
-	stamp    uint32
-	desired  []entry
-	scratch  []entry
-	lastEval time.Duration
-	// examined is how many subjects the last near examined within reach, for the tests.
+	mark  []uint32
+	stamp uint32
+	// want[s] == stamp while s is among the nearest chosen for the recipient being
+	// evaluated.
+	want    []uint32
+	desired []entry
+	scratch []entry
+	// due is each id's next evaluation ([stream-phase]), apart from players so that
+	// Evaluate reads a compact array to find the few that are due.
+	due []time.Duration
+	// touched[b&tmask] is the evaluation count (seq) when bucket b's players last changed
+	// (one came, left or moved). An evaluation of a settled recipient (spot.settled) none
+	// of whose 3x3 buckets was touched since would choose the shown set it has
+	// (unchanged). At most maxTouched entries, shared by the buckets of equal low bits: a
+	// Place that moves writes one, and a small table stays in the cache (a moving world
+	// skips nothing, and must not pay a miss a frame for it); a bucket that shares its
+	// entry with a moving one is only re-weighed for nothing.
+	// seq counts the evaluations that weighed their candidates; 0 only before the first
+	// (and at a wrap, which unsettles everyone).
+	touched []uint32
+	tmask   uint32
+	seq     uint32
+	// slab is every recipient's seen list in one array (New), Cap ids each, nil for a
+	// world too large; seenN[id] is then len(players[id].seen), so Sees finds a list
+	// without reading the player (a compact array instead of a line a recipient).
+	slab  []ID
+	seenN []uint16
+	// owing is the sum of every recipient's owed.
+	owing int
+	// examined is how many subjects the last near examined within reach, weighed how
+	// many evaluations weighed their candidates (were not skipped), for the tests; full
+	// turns the skipping off (the tests compare both).
 	examined int
+	weighed  int
+	full     bool
 }
 
 // New returns an empty Manager.
@@ -192,7 +227,10 @@ func New(cfg Config) (*Manager, error) {
 		nb <<= 1
 	}
 	m := &Manager{cfg: c, cell: c.Distance + c.Margin, players: make([]player, c.IDs), spots: make([]spot, c.IDs), heads: make([]uint32, nb),
-		mask: uint32(nb - 1), active: make([]ID, 0, c.IDs), mark: make([]uint32, c.IDs)}
+		mask: uint32(nb - 1), active: make([]ID, 0, c.IDs), mark: make([]uint32, c.IDs), want: make([]uint32, c.IDs),
+		due: make([]time.Duration, c.IDs)}
+	m.touched = make([]uint32, min(nb, maxTouched))
+	m.tmask = uint32(len(m.touched) - 1)
 	m.inv = 1 / m.cell
 	m.hide2 = m.cell * m.cell
 	m.show2 = c.Distance * c.Distance
@@ -209,6 +247,7 @@ func New(cfg Config) (*Manager, error) {
 		for i := range m.players {
 			m.players[i].seen = slab[i*c.Cap : i*c.Cap : (i+1)*c.Cap]
 		}
+		m.slab, m.seenN = slab, make([]uint16, c.IDs)
 	}
 	return m, nil
 }
@@ -216,10 +255,28 @@ func New(cfg Config) (*Manager, error) {
 // Config returns the configuration with its defaults filled in.
 func (m *Manager) Config() Config { return m.cfg }
 
+// Placed reports whether id was placed (Place) and not removed since.
+func (m *Manager) Placed(id ID) bool {
+	return int(id) < len(m.spots) && m.spots[id].placed
+}
+
+// Position is where id stands (its last Place); false when it is not placed.
+func (m *Manager) Position(id ID) (x, y float32, ok bool) {
+	if !m.Placed(id) {
+		return 0, 0, false
+	}
+	return m.spots[id].x, m.spots[id].y, true
+}
+
 // Sees reports whether subject is shown to recipient and its show went out.
 func (m *Manager) Sees(recipient, subject ID) bool {
 	if int(recipient) >= len(m.players) {
 		return false
+	}
+	if m.seenN != nil {
+		base := int(recipient) * m.cfg.Cap
+		_, ok := slices.BinarySearch(m.slab[base:base+int(m.seenN[recipient])], subject)
+		return ok
 	}
 	_, ok := slices.BinarySearch(m.players[recipient].seen, subject)
 	return ok
@@ -291,11 +348,18 @@ func (m *Manager) Sent(recipient, subject ID) bool {
 		sh[i].sent = true
 		p := &m.players[recipient]
 		p.owed--
+		m.owing--
 		j, _ := slices.BinarySearch(p.seen, subject)
 		p.seen = slices.Insert(p.seen, j, subject)
+		m.seenSet(recipient)
 	}
 	return ok
 }
+
+// OwedTotal is how many shows, over every recipient, still wait to go out: the sum of
+// OwedCount (a host that drains the owed shows skips the walk over its recipients when
+// it is zero).
+func (m *Manager) OwedTotal() int { return m.owing }
 
 // OwedCount is how many subjects shown to recipient still wait for their show to go out.
 func (m *Manager) OwedCount(recipient ID) int {
@@ -325,26 +389,31 @@ func (m *Manager) Place(now time.Duration, id ID, x, y float32, out []Change) ([
 	if !finite(x) || !finite(y) || abs(x) > MaxCoordinate || abs(y) > MaxCoordinate {
 		return out, fmt.Errorf("%w: (%v, %v)", ErrBadPosition, x, y)
 	}
-	p, sp := &m.players[id], &m.spots[id]
+	sp := &m.spots[id]
+	if sp.placed {
+		if x == sp.x && y == sp.y {
+			return out, nil // standing still: nothing any evaluation reads changed
+		}
+		sp.x, sp.y = x, y
+		sp.settled = 0
+		m.touched[m.hash(sp.cx, sp.cy)&m.tmask] = m.seq
+		cx, cy := m.cellOf(x, y)
+		if cx != sp.cx || cy != sp.cy {
+			m.unlink(id)
+			sp.cx, sp.cy = cx, cy
+			m.link(id)
+		}
+		return out, nil
+	}
 	sp.x, sp.y = x, y
-	cx, cy := m.cellOf(x, y)
-	if p.placed && cx == sp.cx && cy == sp.cy {
-		return out, nil
-	}
-	if p.placed {
-		m.unlink(id)
-	}
-	sp.cx, sp.cy = cx, cy
+	sp.cx, sp.cy = m.cellOf(x, y)
 	m.link(id)
-	if p.placed {
-		return out, nil
-	}
-	p.placed = true
-	if !p.active {
+	sp.placed = true
+	if p := &m.players[id]; !p.active {
 		p.active = true
 		i, _ := slices.BinarySearch(m.active, id)
 		m.active = slices.Insert(m.active, i, id)
-		p.due = m.NextDue(now, id)
+		m.due[id] = m.NextDue(now, id)
 		out = m.evaluate(id, out)
 		out = m.joinOthers(id, out)
 	}
@@ -366,11 +435,14 @@ func (m *Manager) Remove(id ID, out []Change) []Change {
 				out = append(out, Change{Recipient: r, Subject: id})
 				if j, ok := slices.BinarySearch(rp.seen, id); ok {
 					rp.seen = slices.Delete(rp.seen, j, j+1)
+					m.seenSet(r)
 				}
 			} else {
 				rp.owed--
+				m.owing--
 			}
 			rp.shown = slices.Delete(rp.shown, i, i+1)
+			m.spots[r].settled = 0
 		}
 	}
 	p.viewers = p.viewers[:0]
@@ -378,11 +450,14 @@ func (m *Manager) Remove(id ID, out []Change) []Change {
 		m.dropViewer(e.id, e.vi)
 	}
 	p.shown, p.seen = p.shown[:0], p.seen[:0]
+	m.seenSet(id)
+	m.owing -= p.owed
 	p.owed = 0
-	if p.placed {
+	if m.spots[id].placed {
 		m.unlink(id)
 	}
-	p.active, p.placed = false, false
+	p.active, m.spots[id].placed = false, false
+	m.spots[id].settled = 0
 	if i, ok := slices.BinarySearch(m.active, id); ok {
 		m.active = slices.Delete(m.active, i, i+1)
 	}
@@ -393,12 +468,12 @@ func (m *Manager) Remove(id ID, out []Change) []Change {
 // call ([stream-phase]) and appends the changes to out: the hides first, then the shows,
 // per recipient in ascending id.
 func (m *Manager) Evaluate(now time.Duration, out []Change) []Change {
+	due := m.due
 	for _, id := range m.active {
-		p := &m.players[id]
-		if now < p.due {
+		if now < due[id] {
 			continue
 		}
-		p.due = m.NextDue(now, id)
+		due[id] = m.NextDue(now, id)
 		out = m.evaluate(id, out)
 	}
 	return out
@@ -425,9 +500,9 @@ func (m *Manager) NextDue(now time.Duration, id ID) time.Duration {
 func (m *Manager) link(id ID) {
 	p := &m.spots[id]
 	b := m.hash(p.cx, p.cy)
-	p.bucket = b
 	p.prev = none
 	p.next = m.heads[b]
+	m.touched[b&m.tmask] = m.seq
 	if p.next != none {
 		m.spots[p.next].prev = uint32(id)
 	}
@@ -436,10 +511,12 @@ func (m *Manager) link(id ID) {
 
 func (m *Manager) unlink(id ID) {
 	p := &m.spots[id]
+	b := m.hash(p.cx, p.cy)
+	m.touched[b&m.tmask] = m.seq
 	if p.prev != none {
 		m.spots[p.prev].next = p.next
 	} else {
-		m.heads[p.bucket] = p.next
+		m.heads[b] = p.next
 	}
 	if p.next != none {
 		m.spots[p.next].prev = p.prev
@@ -451,8 +528,9 @@ func (m *Manager) unlink(id ID) {
 // subject not shown to id, Distance+Margin for one shown), competing by its squared
 // distance less the margin's advantage of a shown one ([stream-cap]): first those shown
 // to id (marked), then the others the grid holds, id's own cell first, at most MaxCrowd
-// of them ([stream-crowd]).
-func (m *Manager) near(id ID) {
+// of them ([stream-crowd]). It reports whether it weighed every one within reach (false
+// when MaxCrowd cut the walk short).
+func (m *Manager) near(id ID) bool {
 	p := &m.spots[id]
 	m.cands = m.cands[:0]
 	margin := m.cfg.Margin
@@ -475,14 +553,16 @@ func (m *Manager) near(id ID) {
 		cx, cy := p.cx+crowdOrder[k][0], p.cy+crowdOrder[k][1]
 		for q := m.heads[m.hash(cx, cy)]; q != none; q = m.spots[q].next {
 			o := &m.spots[q]
-			if o.cx != cx || o.cy != cy || ID(q) == id || m.mark[q] == m.stamp {
+			if o.cx != cx || o.cy != cy || ID(q) == id {
 				continue
 			}
 			ex, ey := float64(o.x-p.x), float64(o.y-p.y)
-			if d2 := float32(ex*ex + ey*ey); d2 <= m.show2 {
+			// The distance before the mark: most of a cell's players are beyond reach,
+			// and their marks need not be read.
+			if d2 := float32(ex*ex + ey*ey); d2 <= m.show2 && m.mark[q] != m.stamp {
 				if others == MaxCrowd {
 					m.examined = others
-					return
+					return false
 				}
 				others++
 				m.cands = append(m.cands, candidate{d2: d2, id: ID(q)})
@@ -490,6 +570,7 @@ func (m *Manager) near(id ID) {
 		}
 	}
 	m.examined = others
+	return true
 }
 
 // crowdOrder is the order near and joinOthers visit the 3x3 cells around a player: its
@@ -498,80 +579,82 @@ var crowdOrder = [9][2]int32{{0, 0}, {-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}
 
 // evaluate recomputes id's shown set and appends the changes.
 func (m *Manager) evaluate(id ID, out []Change) []Change {
-	p := &m.players[id]
-	if !p.placed {
+	if !m.spots[id].placed || m.unchanged(id) {
 		return out
+	}
+	p := &m.players[id]
+	m.weighed++
+	m.seq++
+	if m.seq == 0 { // wrapped: unsettle everyone
+		for i := range m.spots {
+			m.spots[i].settled = 0
+		}
+		clear(m.touched)
+		m.seq = 1
 	}
 	m.stamp++
 	if m.stamp == 0 { // wrapped: forget every old mark
 		clear(m.mark)
+		clear(m.want)
 		m.stamp = 1
 	}
+	stamp := m.stamp
 	for _, e := range p.shown {
-		m.mark[e.id] = m.stamp
+		m.mark[e.id] = stamp
 	}
-	m.near(id)
+	whole := m.near(id)
+	m.spots[id].settled = 0
+	if whole && len(m.cands) <= m.cfg.Cap {
+		m.spots[id].settled = m.seq
+	}
 	if len(m.cands) > m.cfg.Cap {
 		selectNearest(m.cands, m.cfg.Cap)
 		m.cands = m.cands[:m.cfg.Cap]
 	}
-	if len(m.cands) == len(p.shown) {
-		same := true
-		for _, c := range m.cands {
-			if m.mark[c.id] != m.stamp {
-				same = false
-				break
-			}
-		}
-		if same {
-			return out // the set stands (the common case): nothing to merge
-		}
-	}
+	// The chosen ones not shown yet (the shows), and whether the set stands.
 	m.desired = m.desired[:0]
 	for _, c := range m.cands {
-		m.desired = append(m.desired, entry{id: c.id})
-	}
-	slices.SortFunc(m.desired, func(a, b entry) int { return int(a.id) - int(b.id) })
-	// Merge the old set (p.shown) with the desired one: hides of those that left, then
-	// shows of those that came.
-	old := p.shown
-	m.scratch = m.scratch[:0]
-	i, j := 0, 0
-	for i < len(old) || j < len(m.desired) {
-		switch {
-		case j == len(m.desired) || i < len(old) && old[i].id < m.desired[j].id:
-			if old[i].sent {
-				out = append(out, Change{Recipient: id, Subject: old[i].id})
-			}
-			m.dropViewer(old[i].id, old[i].vi)
-			i++
-		case i == len(old) || m.desired[j].id < old[i].id:
-			j++
-		default:
-			m.scratch = append(m.scratch, old[i])
-			i++
-			j++
+		if m.mark[c.id] != stamp {
+			m.desired = append(m.desired, entry{id: c.id})
 		}
 	}
-	// Now the shows, in ascending id.
+	if len(m.desired) == 0 && len(m.cands) == len(p.shown) {
+		return out // the set stands (the common case): nothing to merge
+	}
+	for _, c := range m.cands {
+		m.want[c.id] = stamp
+	}
+	if len(m.desired) > 1 {
+		slices.SortFunc(m.desired, func(a, b entry) int { return int(a.id) - int(b.id) })
+	}
+	// The hides, in ascending id: those of the old set (p.shown) not chosen; the kept ones
+	// go to scratch.
+	m.scratch = m.scratch[:0]
+	for _, e := range p.shown {
+		if m.want[e.id] == stamp {
+			m.scratch = append(m.scratch, e)
+			continue
+		}
+		if e.sent {
+			out = append(out, Change{Recipient: id, Subject: e.id})
+		}
+		m.dropViewer(e.id, e.vi)
+	}
+	// Now the shows, in ascending id, and the new set: scratch and the new ones merged.
+	m.owing -= p.owed
+	p.owed = 0
+	p.shown = p.shown[:0]
 	k := 0
-	merged := m.desired // reuse: build the new set into p.shown from scratch and desired
-	n := 0
-	for _, d := range merged {
+	for _, d := range m.desired {
 		for k < len(m.scratch) && m.scratch[k].id < d.id {
+			p.shown = append(p.shown, m.scratch[k])
 			k++
 		}
-		if k < len(m.scratch) && m.scratch[k].id == d.id {
-			merged[n] = m.scratch[k]
-		} else {
-			merged[n] = entry{id: d.id, vi: uint16(len(m.players[d.id].viewers))}
-			out = append(out, Change{Recipient: id, Subject: d.id, Show: true})
-			m.players[d.id].viewers = append(m.players[d.id].viewers, id)
-		}
-		n++
+		p.shown = append(p.shown, entry{id: d.id, vi: uint16(len(m.players[d.id].viewers))})
+		out = append(out, Change{Recipient: id, Subject: d.id, Show: true})
+		m.players[d.id].viewers = append(m.players[d.id].viewers, id)
 	}
-	p.shown = append(p.shown[:0], merged[:n]...)
-	p.owed = 0
+	p.shown = append(p.shown, m.scratch[k:]...)
 	p.seen = p.seen[:0]
 	for _, e := range p.shown {
 		if e.sent {
@@ -580,7 +663,39 @@ func (m *Manager) evaluate(id ID, out []Change) []Change {
 			p.owed++
 		}
 	}
+	m.seenSet(id)
+	m.owing += p.owed
 	return out
+}
+
+// seenSet records the length of id's seen list in seenN (after every change of it).
+// The list never outgrows the Cap ids New gave it in the slab: a recipient is shown at
+// most Cap.
+func (m *Manager) seenSet(id ID) {
+	if m.seenN != nil {
+		m.seenN[id] = uint16(len(m.players[id].seen))
+	}
+}
+
+// unchanged reports whether an evaluation of id would keep its shown set as it is: its
+// last evaluation weighed every subject within reach and kept them all (settled), and
+// since then no player came into, left or moved within the 3x3 cells around it (their
+// buckets untouched), nor did its shown set change otherwise (a join or a Remove unsettles
+// it). The same positions and the same shown set then give the same candidates, every
+// one of them already shown: nothing to change ([stream-distance] and [stream-cap] hold
+// as they did). Rule [stream-standing].
+func (m *Manager) unchanged(id ID) bool {
+	sp := &m.spots[id]
+	at := sp.settled
+	if at == 0 || m.full {
+		return false
+	}
+	for k := range crowdOrder {
+		if m.touched[m.hash(sp.cx+crowdOrder[k][0], sp.cy+crowdOrder[k][1])&m.tmask] >= at {
+			return false
+		}
+	}
+	return true
 }
 
 // joinOthers shows the newly placed id to every placed recipient within Distance that
@@ -612,6 +727,8 @@ func (m *Manager) joinOthers(id ID, out []Change) []Change {
 			}
 			o.shown = slices.Insert(o.shown, i, entry{id: id, vi: uint16(len(p.viewers))})
 			o.owed++
+			m.owing++
+			qs.settled = 0
 			p.viewers = append(p.viewers, ID(q))
 			out = append(out, Change{Recipient: ID(q), Subject: id, Show: true})
 		}

@@ -174,12 +174,12 @@ func TestStreamPhaseSpreadsEvaluations(t *testing.T) {
 	for now := 30 * time.Millisecond; now <= 2400*time.Millisecond; now += 30 * time.Millisecond {
 		before := map[ID]time.Duration{}
 		for _, id := range m.active {
-			before[id] = m.players[id].due
+			before[id] = m.due[id]
 		}
 		m.Evaluate(now, nil)
 		evaluated := 0
 		for _, id := range m.active {
-			if m.players[id].due != before[id] {
+			if m.due[id] != before[id] {
 				evaluated++
 				counts[id]++
 			}
@@ -261,7 +261,7 @@ func brute(m *Manager, id ID, before []ID) []ID {
 	p := &m.spots[id]
 	var cands []candidate
 	for _, q := range m.active {
-		if q == id || !m.players[q].placed {
+		if q == id || !m.spots[q].placed {
 			continue
 		}
 		o := &m.spots[q]
@@ -340,7 +340,7 @@ func run(t *testing.T, seed uint64, check bool) []Change {
 		if check {
 			for _, id := range m.active {
 				before[id] = m.Shown(nil, id)
-				due[id] = now >= m.players[id].due
+				due[id] = now >= m.due[id]
 			}
 		}
 		out = m.Evaluate(now, out)
@@ -468,6 +468,39 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 }
 
+// BenchmarkEvaluateStanding is BenchmarkEvaluate with every player standing still (each
+// still placed at every tick, at the same place) in clusters of ten over 6 km: what
+// [stream-standing] saves a world of idle players.
+func BenchmarkEvaluateStanding(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			m := mustNew(b, Config{IDs: n})
+			rng := rand.New(rand.NewPCG(1, 2))
+			pos := make([][2]float32, n)
+			for i := range n {
+				if i%10 == 0 {
+					pos[i] = [2]float32{rng.Float32() * 6000, rng.Float32() * 6000}
+				} else {
+					pos[i] = [2]float32{pos[i-1][0] + 1, pos[i-1][1]}
+				}
+				place(b, m, 0, ID(i), pos[i][0], pos[i][1])
+			}
+			out := make([]Change, 0, 1<<16)
+			now := time.Duration(0)
+			b.ReportAllocs()
+			for b.Loop() {
+				now += 33 * time.Millisecond
+				for i := range n {
+					_, _ = m.Place(now, ID(i), pos[i][0], pos[i][1], out[:0])
+				}
+				out = m.Evaluate(now, out[:0])
+				sendAll(m, out)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/player-tick")
+		})
+	}
+}
+
 // Rule [stream-crowd]: a crowd far larger than MaxCrowd at one spawn point costs each join
 // and each evaluation a bounded amount: no evaluation weighs more than MaxCrowd subjects
 // besides those shown, every recipient is still shown Cap of the crowd, and a second
@@ -558,5 +591,146 @@ func TestStreamSeenIDsWithAndWithoutTheSlab(t *testing.T) {
 			sendAll(m, m.Evaluate(time.Second, out[:0]))
 			check("evaluated")
 		})
+	}
+}
+
+// Rule [stream-standing]: once settled, a world standing still is not re-weighed, and a
+// player that moves has only the recipients around it weighed again.
+func TestStreamStandingSkipsTheStill(t *testing.T) {
+	const n = 400
+	every := 80 * time.Millisecond
+	m := mustNew(t, Config{IDs: n, Distance: 50, Margin: 5, Every: every})
+	for i := range n { // 20 x 20 players, 30 m apart: each sees a few
+		place(t, m, 0, ID(i), float32(i%20)*30, float32(i/20)*30)
+	}
+	now := time.Duration(0)
+	period := func() {
+		for range Slots {
+			now += every / Slots
+			sendAll(m, m.Evaluate(now, nil))
+		}
+	}
+	period() // the joins offered shows; each recipient's first evaluation settles it
+	period()
+	m.weighed = 0
+	period()
+	if m.weighed != 0 {
+		t.Fatalf("a standing world weighed %d evaluations in a period", m.weighed)
+	}
+	// One player moves a little: those in the 3x3 cells around it are weighed again, not
+	// the whole world.
+	if _, err := m.Place(now, 210, 301, 300, nil); err != nil {
+		t.Fatal(err)
+	}
+	period()
+	if m.weighed == 0 || m.weighed >= n/2 {
+		t.Fatalf("one player moved: %d of %d evaluations weighed", m.weighed, n)
+	}
+	// Standing at the same place again (a frame repeats the position): nothing.
+	if _, err := m.Place(now, 210, 301, 300, nil); err != nil {
+		t.Fatal(err)
+	}
+	m.weighed = 0
+	period()
+	if m.weighed != 0 {
+		t.Fatalf("a repeated position weighed %d evaluations", m.weighed)
+	}
+}
+
+// Rule [stream-standing]: skipping the standing changes nothing: a Manager that skips and
+// one that weighs every evaluation (full) give the same changes, in the same order, over
+// a world of players that stand, walk, teleport, leave and join, crowd and exceed Cap.
+func TestStreamStandingChangesNothing(t *testing.T) {
+	for _, cfg := range []Config{{IDs: 150, Distance: 60, Margin: 8, Cap: 7, Every: 90 * time.Millisecond},
+		{IDs: 150, Distance: 60, Margin: -1, Cap: 100, Every: 90 * time.Millisecond},
+		{IDs: MaxCrowd + 200, Distance: 30, Cap: 300, Every: 60 * time.Millisecond}} {
+		crowd := cfg.IDs > MaxCrowd // beyond MaxCrowd within reach: never settled, a short run
+		for seed := uint64(1); seed <= 3; seed++ {
+			if crowd && seed > 1 {
+				break
+			}
+			skip, full := mustNew(t, cfg), mustNew(t, cfg)
+			full.full = true
+			if seed == 2 {
+				skip.seq = math.MaxUint32 - 100 // the evaluation count wraps during the run
+			}
+			rng := rand.New(rand.NewPCG(seed, 11))
+			n := cfg.IDs
+			side := float32(800)
+			if n > MaxCrowd {
+				side = 30
+			}
+			pos := make([][2]float32, n)
+			for i := range pos {
+				pos[i] = [2]float32{rng.Float32() * side, rng.Float32() * side}
+			}
+			walking := make([]bool, n)
+			var a, b []Change
+			same := func(step int, what string) {
+				t.Helper()
+				if !slices.Equal(a, b) {
+					t.Fatalf("%+v seed %d step %d %s: %v, full evaluation %v", cfg, seed, step, what, a, b)
+				}
+			}
+			steps := 120
+			if crowd {
+				steps = 20
+			}
+			for step := range steps {
+				now := time.Duration(step) * 30 * time.Millisecond
+				if step%40 == 0 {
+					for i := range walking {
+						walking[i] = rng.IntN(10) == 0
+					}
+				}
+				for i := range n {
+					switch r := rng.IntN(400); {
+					case r == 0:
+						a, b = skip.Remove(ID(i), a[:0]), full.Remove(ID(i), b[:0])
+						same(step, "remove")
+						continue
+					case r == 1:
+						pos[i] = [2]float32{rng.Float32() * side, rng.Float32() * side}
+					case walking[i]:
+						pos[i][0] += rng.Float32()*8 - 4
+						pos[i][1] += rng.Float32()*8 - 4
+					}
+					var err error
+					if a, err = skip.Place(now, ID(i), pos[i][0], pos[i][1], a[:0]); err != nil {
+						t.Fatal(err)
+					}
+					b, _ = full.Place(now, ID(i), pos[i][0], pos[i][1], b[:0])
+					same(step, "place")
+					for _, c := range a {
+						if c.Show && rng.IntN(3) != 0 {
+							skip.Sent(c.Recipient, c.Subject)
+							full.Sent(c.Recipient, c.Subject)
+						}
+					}
+				}
+				a, b = skip.Evaluate(now, a[:0]), full.Evaluate(now, b[:0])
+
+				same(step, "evaluate")
+				for _, c := range a {
+					if c.Show && rng.IntN(4) != 0 {
+						skip.Sent(c.Recipient, c.Subject)
+						full.Sent(c.Recipient, c.Subject)
+					}
+				}
+				if skip.OwedTotal() != full.OwedTotal() {
+					t.Fatalf("owed %d, full %d", skip.OwedTotal(), full.OwedTotal())
+				}
+				for range 20 { // Sees (read through seenN) agrees with the seen list
+					r, q := ID(rng.IntN(n)), ID(rng.IntN(n))
+					seen := skip.SeenIDs(r)
+					if skip.Sees(r, q) != slices.Contains(seen, q) || len(seen) > 0 && !skip.Sees(r, seen[rng.IntN(len(seen))]) {
+						t.Fatalf("Sees(%d, %d) disagrees with the seen list %v", r, q, seen)
+					}
+				}
+			}
+			if !crowd && skip.weighed >= full.weighed {
+				t.Fatalf("%+v seed %d: skipped nothing (%d weighed, full %d)", cfg, seed, skip.weighed, full.weighed)
+			}
+		}
 	}
 }
