@@ -74,7 +74,7 @@ type fanLog struct {
 // fanInline is the most bytes of a sender's first message its fanHead carries inline: a
 // fanHead is one 64-byte cache line, and every relay of a frame (RemotePlayerSync,
 // 44 bytes; RemoteVehicleSync, 49) fits.
-const fanInline = 50
+const fanInline = 49
 
 // fanHead is one sender's share of the log since the last reset: how many entries it
 // logged (its share is MaxFanOutPerSender), its last entry (to chain the next), and what
@@ -83,9 +83,12 @@ const fanInline = 50
 // this one line, not an index, an entry and the bytes in three other places.
 type fanHead struct {
 	count uint16 // entries logged since the last reset
-	rev   uint16 // the inline message's relation revision (fanEntry.rev)
-	n     uint8  // the first entry's bytes are msg[:n]; 0: not inline, chain starts the chain
-	relay bool   // the inline message is a RemotePlayerSync (counted in Stats.Relayed)
+	rev   uint16 // the relation revision at the sender's first entry
+	// group is the sender's damage group at rev (teams.Registry.Group): while the
+	// revision is still rev, a recipient is its teammate when it has the same non-zero
+	// group, with no lookup of the sender's.
+	group uint16
+	n     uint8 // the first entry's bytes are msg[:n]; 0: not inline, chain starts the chain
 	msg   [fanInline]byte
 	// chain is the entry a recipient reads next, in log order, chained by fanEntry.next:
 	// with a message inline, the sender's second entry, else its first (-1: none).
@@ -113,10 +116,11 @@ func (f *fanLog) init(n int) {
 	}
 }
 
-// add logs the encoded message enc from sender about subject; wire.PatchStamp stamps each
+// add logs the encoded message enc from sender about subject, accepted at relation
+// revision rev when the sender's damage group was group; wire.PatchStamp stamps each
 // recipient's copy.
 // It reports false (nothing logged) when the log holds MaxFanOut messages.
-func (f *fanLog) add(enc []byte, sender, subject PlayerID, rev uint16) bool {
+func (f *fanLog) add(enc []byte, sender, subject PlayerID, rev, group uint16) bool {
 	if len(f.entries) >= MaxFanOut || len(enc) < wire.HeaderSize || !wire.ID(enc[1]).HasStamp() {
 		return false
 	}
@@ -138,8 +142,9 @@ func (f *fanLog) add(enc []byte, sender, subject PlayerID, rev uint16) bool {
 	switch h.count {
 	case 0:
 		f.senders = append(f.senders, sender)
+		h.rev, h.group = rev, group
 		if len(logged) <= fanInline {
-			h.n, h.relay, h.rev = uint8(copy(h.msg[:], logged)), relay, rev
+			h.n = uint8(copy(h.msg[:], logged))
 		} else {
 			h.chain = i
 		}

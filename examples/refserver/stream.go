@@ -199,7 +199,21 @@ func (w *World) emitStreamed(r *player, emit func([]byte)) {
 	heads, entries, buf := f.heads, f.entries, f.buf
 	rev := w.teams.Rev()
 	relayed := uint64(0)
-	for _, s := range w.stream.SeenIDs(r.id) { // read in place: nothing changes it during a Flush
+	seen := w.stream.SeenIDs(r.id) // read in place: nothing changes it during a Flush
+	// Read every seen sender's record first: these loads do not wait on one another, so
+	// the core overlaps their cache misses (in a large world most are misses), and the
+	// copy loop below, whose every step waits on its record, finds them in the cache.
+	logged := 0
+	for _, s := range seen {
+		if int(s) < len(heads) {
+			logged += int(heads[s].count)
+		}
+	}
+	if logged == 0 {
+		return
+	}
+	group := w.teams.Group(r.id)
+	for _, s := range seen {
 		if int(s) >= len(heads) || s == r.id {
 			continue
 		}
@@ -207,14 +221,19 @@ func (w *World) emitStreamed(r *player, emit func([]byte)) {
 		if h.n == 0 && h.chain < 0 {
 			continue
 		}
-		teammate := w.teams.Teammates(s, r.id)
+		// Teammates(s, r) now: the sender's group as it logged its first entry holds while
+		// the revision has not moved since.
+		teammate := h.group != 0 && h.group == group
+		if h.rev != rev {
+			teammate = w.teams.Teammates(s, r.id)
+		}
 		if h.n > 0 {
 			// The sender's first message, inline (fanLog.add): it skips nobody.
 			if b, err := w.pack.Add(h.msg[:h.n], emit); err == nil {
 				if h.rev != rev || teammate {
 					w.stampCopy(b, s, r.id, h.rev, rev, teammate)
 				}
-				if h.relay {
+				if h.msg[1] == byte(wire.IDRemotePlayerSync) {
 					relayed++
 				}
 			}
