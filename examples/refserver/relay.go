@@ -126,15 +126,14 @@ func (f *fanLog) add(enc []byte, sender, subject PlayerID, rev, group uint16) bo
 	}
 	start := int32(len(f.buf))
 	f.buf = append(f.buf, enc...)
-	// Logged with the stamp most recipients get (not a teammate, at rev): emitEntry patches
-	// only the copies whose stamp differs. Never fails: the message carries a stamp.
+	// Logged with the stamp most recipients get (not a teammate, at rev): emitEntry and
+	// emitStreamed patch only the copies whose stamp differs. Never fails: the message carries a stamp.
 	logged := f.buf[start:]
 	_ = wire.PatchStamp(logged, wire.Stamp{Rev: rev})
 	n := int32(len(f.skip))
 	i := int32(len(f.entries))
-	relay := wire.ID(enc[1]) == wire.IDRemotePlayerSync
 	f.entries = append(f.entries, fanEntry{start: start, end: int32(len(f.buf)), skipStart: n, skipEnd: n,
-		sender: sender, subject: subject, rev: rev, relay: relay, next: -1})
+		sender: sender, subject: subject, rev: rev, relay: wire.ID(enc[1]) == wire.IDRemotePlayerSync, next: -1})
 	if int(sender) >= len(f.heads) {
 		return true
 	}
@@ -152,7 +151,7 @@ func (f *fanLog) add(enc []byte, sender, subject PlayerID, rev, group uint16) bo
 		if h.n > 0 {
 			h.chain = i // the second entry: the first is inline
 		}
-		f.entries[h.last].next = i
+		fallthrough
 	default:
 		f.entries[h.last].next = i
 	}
