@@ -281,7 +281,7 @@ func (w *World) logRelay(enc []byte, sender *player, subject PlayerID, rev uint1
 		w.stats.FanOutDropped++
 		return false
 	}
-	if !w.fan.add(enc, sender.id, subject, rev) {
+	if !w.fan.add(enc, sender.id, subject, rev, w.teams.Group(sender.id)) {
 		sender.caps.FanOutCapped++
 		w.stats.FanOutDropped++
 		return false

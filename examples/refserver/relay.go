@@ -64,14 +64,36 @@ type fanLog struct {
 	buf     []byte
 	entries []fanEntry
 	skip    []PlayerID // the recipients each entry skips (they got a datagram of their own)
-	// counts is how many entries each sender logged since the last reset (its share is
-	// MaxFanOutPerSender); senders lists the senders with a count, to reset them.
-	counts  []uint16
+	// heads is each sender's record of the flush (fanHead): a recipient that sees few
+	// senders reads only theirs (emitStreamed), most often one cache line each. senders
+	// lists the senders with a record, to reset them.
+	heads   []fanHead
 	senders []PlayerID
-	// first and last are each sender's first and last entry (-1: none), chained by
-	// fanEntry.next in log order: a recipient that sees few senders reads only theirs
-	// (emitStreamed).
-	first, last []int32
+}
+
+// fanInline is the most bytes of a sender's first message its fanHead carries inline: a
+// fanHead is one 64-byte cache line, and every relay of a frame (RemotePlayerSync,
+// 44 bytes; RemoteVehicleSync, 49) fits.
+const fanInline = 49
+
+// fanHead is one sender's share of the log since the last reset: how many entries it
+// logged (its share is MaxFanOutPerSender), its last entry (to chain the next), and what
+// a recipient reads to copy them (emitStreamed). The common case, one frame a sender a
+// flush that skips nobody, is the message itself, inline (n > 0): a relay then reads
+// this one line, not an index, an entry and the bytes in three other places.
+type fanHead struct {
+	count uint16 // entries logged since the last reset
+	rev   uint16 // the relation revision at the sender's first entry
+	// group is the sender's damage group at rev (teams.Registry.Group): while the
+	// revision is still rev, a recipient is its teammate when it has the same non-zero
+	// group, with no lookup of the sender's.
+	group uint16
+	n     uint8 // the first entry's bytes are msg[:n]; 0: not inline, chain starts the chain
+	msg   [fanInline]byte
+	// chain is the entry a recipient reads next, in log order, chained by fanEntry.next:
+	// with a message inline, the sender's second entry, else its first (-1: none).
+	chain int32
+	last  int32 // the sender's last entry (-1: none)
 }
 
 // fanEntry is one message of the log.
@@ -86,38 +108,62 @@ type fanEntry struct {
 	next       int32    // the sender's next entry, or -1
 }
 
-// add logs the encoded message enc from sender about subject; wire.PatchStamp stamps each
+// init sizes the log for n senders.
+func (f *fanLog) init(n int) {
+	f.heads = make([]fanHead, n)
+	for i := range f.heads {
+		f.heads[i].chain, f.heads[i].last = -1, -1
+	}
+}
+
+// add logs the encoded message enc from sender about subject, accepted at relation
+// revision rev when the sender's damage group was group; wire.PatchStamp stamps each
 // recipient's copy.
 // It reports false (nothing logged) when the log holds MaxFanOut messages.
-func (f *fanLog) add(enc []byte, sender, subject PlayerID, rev uint16) bool {
+func (f *fanLog) add(enc []byte, sender, subject PlayerID, rev, group uint16) bool {
 	if len(f.entries) >= MaxFanOut || len(enc) < wire.HeaderSize || !wire.ID(enc[1]).HasStamp() {
 		return false
 	}
 	start := int32(len(f.buf))
 	f.buf = append(f.buf, enc...)
-	// Logged with the stamp most recipients get (not a teammate, at rev): emitEntry patches
-	// only the copies whose stamp differs. Never fails: the message carries a stamp.
-	_ = wire.PatchStamp(f.buf[start:], wire.Stamp{Rev: rev})
+	// Logged with the stamp most recipients get (not a teammate, at rev): emitEntry and
+	// emitStreamed patch only the copies whose stamp differs. Never fails: the message carries a stamp.
+	logged := f.buf[start:]
+	_ = wire.PatchStamp(logged, wire.Stamp{Rev: rev})
 	n := int32(len(f.skip))
+	i := int32(len(f.entries))
 	f.entries = append(f.entries, fanEntry{start: start, end: int32(len(f.buf)), skipStart: n, skipEnd: n,
 		sender: sender, subject: subject, rev: rev, relay: wire.ID(enc[1]) == wire.IDRemotePlayerSync, next: -1})
-	if int(sender) < len(f.counts) {
-		if f.counts[sender] == 0 {
-			f.senders = append(f.senders, sender)
-			f.first[sender] = int32(len(f.entries) - 1)
-		} else {
-			f.entries[f.last[sender]].next = int32(len(f.entries) - 1)
-		}
-		f.last[sender] = int32(len(f.entries) - 1)
-		f.counts[sender]++
+	if int(sender) >= len(f.heads) {
+		return true
 	}
+	h := &f.heads[sender]
+	switch h.count {
+	case 0:
+		f.senders = append(f.senders, sender)
+		h.rev, h.group = rev, group
+		if len(logged) <= fanInline {
+			h.n = uint8(copy(h.msg[:], logged))
+		} else {
+			h.chain = i
+		}
+	case 1:
+		if h.n > 0 {
+			h.chain = i // the second entry: the first is inline
+		}
+		fallthrough
+	default:
+		f.entries[h.last].next = i
+	}
+	h.last = i
+	h.count++
 	return true
 }
 
 // count is how many entries sender logged since the last reset.
 func (f *fanLog) count(sender PlayerID) int {
-	if int(sender) < len(f.counts) {
-		return int(f.counts[sender])
+	if int(sender) < len(f.heads) {
+		return int(f.heads[sender].count)
 	}
 	return 0
 }
@@ -125,7 +171,15 @@ func (f *fanLog) count(sender PlayerID) int {
 // skipLast makes the last logged message skip recipient id (ids in ascending order).
 func (f *fanLog) skipLast(id PlayerID) {
 	f.skip = append(f.skip, id)
-	f.entries[len(f.entries)-1].skipEnd = int32(len(f.skip))
+	last := int32(len(f.entries) - 1)
+	e := &f.entries[last]
+	e.skipEnd = int32(len(f.skip))
+	if int(e.sender) < len(f.heads) {
+		if h := &f.heads[e.sender]; h.n > 0 && h.count == 1 {
+			// The inline message is this one: a recipient must read its skip list now.
+			h.n, h.chain = 0, last
+		}
+	}
 }
 
 // skips reports whether e skips recipient id (it got a datagram of its own).
@@ -141,8 +195,8 @@ func (f *fanLog) skips(e *fanEntry, id PlayerID) bool {
 func (f *fanLog) reset() {
 	f.buf, f.entries, f.skip = f.buf[:0], f.entries[:0], f.skip[:0]
 	for _, s := range f.senders {
-		f.counts[s] = 0
-		f.first[s], f.last[s] = -1, -1
+		h := &f.heads[s]
+		h.count, h.n, h.chain, h.last = 0, 0, -1, -1
 	}
 	f.senders = f.senders[:0]
 }

@@ -3,6 +3,7 @@ package refserver
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 
@@ -53,6 +54,19 @@ func TestPatchedStampEqualsTheEncoding(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, wire.PatchStamp(shared, wire.Stamp(s)))
 			require.Equal(t, want, shared, "%v", c.m.ID())
+		}
+	}
+}
+
+// A fanHead is one cache line, and the relay of a frame (RemotePlayerSync) and of a
+// vehicle frame (RemoteVehicleSync) fits it inline: the common relay reads that one line.
+func TestFanHeadIsOneLineAndHoldsAFrame(t *testing.T) {
+	if s := unsafe.Sizeof(fanHead{}); s != 64 {
+		t.Fatalf("fanHead is %d bytes, want 64", s)
+	}
+	for _, id := range []wire.ID{wire.IDRemotePlayerSync, wire.IDRemoteVehicleSync} {
+		if id.Size() > fanInline {
+			t.Errorf("%v is %d bytes, more than the %d a fanHead holds", id, id.Size(), fanInline)
 		}
 	}
 }

@@ -191,20 +191,55 @@ func (w *World) relaySubject(p *player) PlayerID {
 
 // emitStreamed is emitTo while streaming: recipient r's copy of every logged message of
 // the senders it sees ([streaming]), stamped for it, each sender's in log order. It reads
-// only those senders' entries (fanLog.first, fanEntry.next), so a Flush costs each
-// recipient what it sees, not the whole log. It is emitEntry for each of them, with the
-// teammate stamp's lookup done once a sender.
+// only those senders' records (fanLog.heads, then fanEntry.next), so a Flush costs each
+// recipient what it sees, not the whole log: most senders' one frame is inline in their
+// record, one cache line a relay. It is emitEntry for each of them, with the teammate
+// stamp's lookup done once a sender.
 func (w *World) emitStreamed(r *player, emit func([]byte)) {
 	f := &w.fan
-	first, entries, buf := f.first, f.entries, f.buf
+	heads, entries, buf := f.heads, f.entries, f.buf
 	rev := w.teams.Rev()
 	relayed := uint64(0)
-	for _, s := range w.stream.SeenIDs(r.id) { // read in place: nothing changes it during a Flush
-		if int(s) >= len(first) || first[s] < 0 || s == r.id {
+	seen := w.stream.SeenIDs(r.id) // read in place: nothing changes it during a Flush
+	// Read every seen sender's record first: these loads do not wait on one another, so
+	// the core overlaps their cache misses (in a large world most are misses), and the
+	// copy loop below, whose every step waits on its record, finds them in the cache.
+	logged := 0
+	for _, s := range seen {
+		if int(s) < len(heads) {
+			logged += int(heads[s].count)
+		}
+	}
+	if logged == 0 {
+		return
+	}
+	group := w.teams.Group(r.id)
+	for _, s := range seen {
+		if int(s) >= len(heads) || s == r.id {
 			continue
 		}
-		teammate := w.teams.Teammates(s, r.id)
-		for i := first[s]; i >= 0; {
+		h := &heads[s]
+		if h.n == 0 && h.chain < 0 {
+			continue
+		}
+		// Teammates(s, r) now: the sender's group as it logged its first entry holds while
+		// the revision has not moved since.
+		teammate := h.group != 0 && h.group == group
+		if h.rev != rev {
+			teammate = w.teams.Teammates(s, r.id)
+		}
+		if h.n > 0 {
+			// The sender's first message, inline (fanLog.add): it skips nobody.
+			if b, err := w.pack.Add(h.msg[:h.n], emit); err == nil {
+				if h.rev != rev || teammate {
+					w.stampCopy(b, s, r.id, h.rev, rev, teammate)
+				}
+				if h.msg[1] == byte(wire.IDRemotePlayerSync) {
+					relayed++
+				}
+			}
+		}
+		for i := h.chain; i >= 0; {
 			e := &entries[i]
 			i = e.next
 			if e.skipStart != e.skipEnd && f.skips(e, r.id) {
@@ -214,14 +249,8 @@ func (w *World) emitStreamed(r *player, emit func([]byte)) {
 			if err != nil {
 				continue // never: a relay is at most wire.MaxSize bytes, far below MinPayloadSize
 			}
-			// Logged stamped "not a teammate, at e.rev" (fanLog.add): patched only where the
-			// copy's stamp differs (stampAt).
-			if e.rev != rev {
-				if st := w.stampBefore(s, r.id, e.rev); st.Teammate || st.Rev != e.rev {
-					_ = wire.PatchStamp(b, wire.Stamp(st))
-				}
-			} else if teammate {
-				_ = wire.PatchStamp(b, wire.Stamp{Teammate: true, Rev: rev})
+			if e.rev != rev || teammate {
+				w.stampCopy(b, s, r.id, e.rev, rev, teammate)
 			}
 			if e.relay {
 				relayed++
@@ -229,4 +258,19 @@ func (w *World) emitStreamed(r *player, emit func([]byte)) {
 		}
 	}
 	w.stats.Relayed += relayed
+}
+
+// stampCopy patches b, recipient's copy of a message from sender logged at relation
+// revision logged, where its stamp differs from the one it was logged with ("not a
+// teammate, at logged": fanLog.add): stampAt, with the current revision rev and whether
+// the two are teammates now looked up once a sender. Its caller skips the common case
+// (logged at rev, not teammates: nothing to patch).
+func (w *World) stampCopy(b []byte, sender, recipient PlayerID, logged, rev uint16, teammate bool) {
+	if logged != rev {
+		if st := w.stampBefore(sender, recipient, logged); st.Teammate || st.Rev != logged {
+			_ = wire.PatchStamp(b, wire.Stamp(st))
+		}
+	} else if teammate {
+		_ = wire.PatchStamp(b, wire.Stamp{Teammate: true, Rev: rev})
+	}
 }

@@ -222,11 +222,7 @@ func New(cfg Config) (*World, error) {
 		dropping: make([]PlayerID, 0, 16),
 		refusals: make([]refusalBudget, c.MaxPlayers+1),
 	}
-	w.fan.counts = make([]uint16, c.MaxPlayers)
-	w.fan.first, w.fan.last = make([]int32, c.MaxPlayers), make([]int32, c.MaxPlayers)
-	for i := range w.fan.first {
-		w.fan.first[i], w.fan.last[i] = -1, -1
-	}
+	w.fan.init(c.MaxPlayers)
 	if w.stream, err = c.Stream.newStream(c.MaxPlayers); err != nil {
 		return nil, err
 	}
