@@ -76,10 +76,16 @@ type LinkStats struct {
 
 // link is one direction between two nodes: what Send draws and counts. It is laid out
 // for Send, which with a thousand links finds it cold: the fields Send reads and writes
-// come first and the whole is padded to two cache lines (linkSize), so that, allocated in
-// the 128-byte size class, it starts on a line and Send touches two lines. What a delivery
-// touches sits apart, in Sim.recv.
+// come first and the whole is padded to a multiple of linkSize (two cache lines on a
+// 64-bit machine), so that, allocated in the 128-byte size class, it starts on a line and
+// Send touches two lines. What a delivery touches sits apart, in Sim.recv.
 type link struct {
+	linkState
+	_ [(linkSize - unsafe.Sizeof(linkState{})%linkSize) % linkSize]byte
+}
+
+// linkState is the content of a link.
+type linkState struct {
 	// rng draws from pcg; both live in the link, so a datagram's draws touch no memory
 	// of their own (with a thousand links, each separate object is a cache miss).
 	rng     rand.Rand
@@ -89,21 +95,11 @@ type link struct {
 	// The counters of Send (LinkStats.Bytes, Lost, Duplicated).
 	bytes, lost, duplicated int
 	num                     uint32 // its number in the simulator (Sim.recv)
-	_                       [linkSize - linkUsed]byte
 }
 
-// linkSize is a link's size: two cache lines, a size class of the Go allocator (whose
-// objects of 128 bytes lie on 128-byte boundaries).
-const (
-	linkSize = 128
-	linkUsed = 16 + 16 + 8 + 48 + 3*8 + 4
-)
-
-// The padding is exact (both indexes are 0 only then).
-var (
-	_ = [1]struct{}{}[unsafe.Sizeof(link{})-linkSize]
-	_ = [1]struct{}{}[linkSize-unsafe.Sizeof(link{})]
-)
+// linkSize is what a link's size is a multiple of: a size class of the Go allocator,
+// whose objects of 128 bytes lie on 128-byte boundaries.
+const linkSize = 128
 
 // linkRecv is what a delivery reads and counts of its link, in Sim.recv by the link's
 // number: the deliveries of a crowd's links touch a dense table (48 bytes a link) rather
@@ -264,7 +260,7 @@ func (n *Network) link(from, to NodeID) *link {
 		return l
 	}
 	stream := uint64(uint32(from))<<32 | uint64(uint32(to))
-	l := &link{cfg: n.fallback}
+	l := &link{linkState: linkState{cfg: n.fallback}}
 	l.pcg.Seed(n.sim.streamSeed(stream ^ 0x6c696e6b)) // the draws of Sim.Stream
 	l.rng = *rand.New(&l.pcg)
 	n.sim.addLink(l, linkRecv{net: n, from: from, to: to})
