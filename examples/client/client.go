@@ -493,6 +493,11 @@ func (c *Client) Revisions() Revisions {
 	}
 }
 
+// WeaponRev returns weapon_rev, Revisions().Weapon, without reading the rest: the match
+// reads it every tick of every client, and Revisions reaches the multiplier table's
+// revision, a cache line of its own far down the client.
+func (c *Client) WeaponRev() uint16 { return c.weaponRev }
+
 // Multipliers returns the damage multiplier table the client applies (all 1 and revision
 // 0 before the first DamageMultipliers).
 func (c *Client) Multipliers() wire.DamageMultipliers { return c.mult }

@@ -805,23 +805,30 @@ func (c *Client) observe(sender wire.PlayerID, s wire.Stamp) {
 		return
 	}
 	if c.tracker.Observe(sender, teams.Stamp{Teammate: s.Teammate, Rev: s.Rev}) {
-		if r := c.remotes.get(sender); r != nil {
-			r.stampHeld = false // what the copy remembers of the tracker is stale
+		if k := c.remotes.key(sender); k != nil {
+			k.slot &^= keyHeld | keyMate // what the entry remembers of the tracker is stale
 		}
 	}
 }
 
-// observeFrame is observe for a relayed frame of r (nil: no copy), the commonest packet:
-// when the copy remembers that the tracker holds exactly this stamp, Observe would change
-// nothing and the tracker's table is not touched (a crowd's tables do not fit the caches).
-func (c *Client) observeFrame(r *Remote, sender wire.PlayerID, s wire.Stamp) {
-	if r != nil && r.stampHeld && r.stamp == s {
+// observeFrame is observe for a relayed frame of the player whose entry is k (nil: no
+// copy), the commonest packet: when the entry remembers that the tracker holds exactly
+// this stamp, Observe would change nothing and the tracker's table is not touched (a
+// crowd's tables do not fit the caches).
+func (c *Client) observeFrame(k *remoteKey, sender wire.PlayerID, s wire.Stamp) {
+	if k != nil && k.slot&keyHeld != 0 && k.rev == s.Rev && (k.slot&keyMate != 0) == s.Teammate {
 		return
 	}
 	c.observe(sender, s)
-	if r != nil {
-		held, ok := c.tracker.Newest(sender)
-		r.stamp, r.stampHeld = wire.Stamp{Teammate: held.Teammate, Rev: held.Rev}, ok
+	if k != nil {
+		k.slot &^= keyHeld | keyMate
+		if held, ok := c.tracker.Newest(sender); ok {
+			k.slot |= keyHeld
+			if held.Teammate {
+				k.slot |= keyMate
+			}
+			k.rev = held.Rev
+		}
 	}
 }
 

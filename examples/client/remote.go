@@ -40,35 +40,72 @@ type Remote struct {
 	// Relayed is the server's alive in the last accepted frame (it replays no input on a
 	// corpse; it decides nothing).
 	Relayed bool
-
-	// stampHeld says the client's teams.Tracker holds exactly stamp for this player (set
-	// by observeFrame, cleared when the tracker's entry changes or is forgotten: observe,
-	// a new show, a hide), so that a relayed frame with that stamp skips the tracker.
-	stampHeld bool
-	stamp     wire.Stamp
 }
 
 // remoteTable holds the client's copies: their values side by side in list (at most
-// MaxRemotes), found by player id through at, which holds a copy's place in list plus one
-// (0: no copy). at grows to the largest id shown, so it is bounded by the id space (65,536
-// entries of 2 bytes); a relayed frame costs two loads and no hashing.
+// MaxRemotes), found by player id through at, whose entry (remoteKey) holds a copy's
+// place in list and what a relayed frame checks before it writes the copy. at grows to
+// the largest id shown, so it is bounded by the id space (65,536 entries of 8 bytes); a
+// relayed frame reads its player's entry and then only writes the copy: the copy, cold
+// in a crowd, costs no load the frame waits on.
 type remoteTable struct {
-	at   []uint16
+	at   []remoteKey
 	ids  []wire.PlayerID // the id of each copy in list
 	list []Remote
 }
 
-// A place in at is a uint16: MaxRemotes must stay below 2^16 (the index is 0 only then).
-var _ = [1]struct{}{}[MaxRemotes>>16]
+// remoteKey is a player's entry in remoteTable.at.
+//
+// slot is the copy's place in list plus one (0: no copy), in its low bits, and two flags:
+// keyHeld says the client's teams.Tracker holds exactly the stamp {keyMate, rev} for this
+// player (set by observeFrame, cleared when the tracker's entry changes or is forgotten:
+// observe, a new show, a hide), so that a relayed frame with that stamp skips the
+// tracker. gen and floor mirror the copy's Copy.Gen and Copy.Floor (the frame barrier:
+// what lifecycle.Copy.AcceptFrame reads), kept equal to them by every change of the copy
+// (show, edges, accepted frames: sync).
+type remoteKey struct {
+	slot  uint16
+	gen   lifecycle.Generation
+	floor uint16
+	rev   uint16
+}
 
-// get returns the copy of player, or nil. The pointer is valid until the next add or remove.
-func (t *remoteTable) get(player wire.PlayerID) *Remote {
+// The bits of remoteKey.slot.
+const (
+	keyHeld  = 1 << 15
+	keyMate  = 1 << 14
+	slotMask = keyMate - 1
+)
+
+// A place in list plus one fits below the flags (the index is 0 only then).
+var _ = [1]struct{}{}[MaxRemotes/slotMask]
+
+// key returns the entry of player if it has a copy, or nil. The pointer is valid until
+// the next add.
+func (t *remoteTable) key(player wire.PlayerID) *remoteKey {
 	if int(player) < len(t.at) {
-		if i := t.at[player]; i != 0 {
-			return &t.list[i-1]
+		if k := &t.at[player]; k.slot&slotMask != 0 {
+			return k
 		}
 	}
 	return nil
+}
+
+// of returns the copy k (an entry of at with a copy) names.
+func (t *remoteTable) of(k *remoteKey) *Remote { return &t.list[k.slot&slotMask-1] }
+
+// get returns the copy of player, or nil. The pointer is valid until the next add or remove.
+func (t *remoteTable) get(player wire.PlayerID) *Remote {
+	if k := t.key(player); k != nil {
+		return t.of(k)
+	}
+	return nil
+}
+
+// sync mirrors the frame barrier of player's copy r in its entry, after a change of r.Copy.
+func (t *remoteTable) sync(player wire.PlayerID, r *Remote) {
+	k := &t.at[player]
+	k.gen, k.floor = r.Copy.Gen, r.Copy.Floor
 }
 
 // len returns the number of copies.
@@ -77,24 +114,25 @@ func (t *remoteTable) len() int { return len(t.list) }
 // add makes an empty copy of player, which has none (the caller checks MaxRemotes).
 func (t *remoteTable) add(player wire.PlayerID) *Remote {
 	if int(player) >= len(t.at) {
-		t.at = append(t.at, make([]uint16, int(player)+1-len(t.at))...)
+		t.at = append(t.at, make([]remoteKey, int(player)+1-len(t.at))...)
 	}
 	t.list = append(t.list, Remote{})
 	t.ids = append(t.ids, player)
-	t.at[player] = uint16(len(t.list))
+	t.at[player] = remoteKey{slot: uint16(len(t.list))}
 	return &t.list[len(t.list)-1]
 }
 
 // remove drops the copy of player, which has one: the last copy takes its place.
 func (t *remoteTable) remove(player wire.PlayerID) {
-	i, last := int(t.at[player])-1, len(t.list)-1
+	i, last := int(t.at[player].slot&slotMask)-1, len(t.list)-1
 	if i != last {
 		t.list[i], t.ids[i] = t.list[last], t.ids[last]
-		t.at[t.ids[i]] = uint16(i + 1)
+		k := &t.at[t.ids[i]]
+		k.slot = k.slot&^slotMask | uint16(i+1)
 	}
 	t.list[last] = Remote{}
 	t.list, t.ids = t.list[:last], t.ids[:last]
-	t.at[player] = 0
+	t.at[player] = remoteKey{}
 }
 
 // Remote returns the client's copy of player, and whether it has one.
@@ -146,6 +184,8 @@ func (c *Client) onPlayerShow(m *wire.PlayerShow) {
 		Group: m.DamageGroup, Weapon: m.Weapon, Health: m.Health, Armor: m.Armor, Position: m.Position,
 		Facing: m.Facing, Vehicle: m.Vehicle, Seat: m.Seat, Relayed: m.Alive,
 	}
+	c.remotes.sync(m.Player, r)
+	c.remotes.at[m.Player].slot &^= keyHeld | keyMate // a new show: the stamp is asked again
 	c.counters.Shows++
 }
 
@@ -174,6 +214,7 @@ func (c *Client) onPlayerWasted(m *wire.PlayerWasted) {
 		Token: lifecycle.Token(m.PlayerToken), Gen: lifecycle.Generation(m.DeathEpoch), Pose: lifecycle.Pose(m.Pose)})
 	c.edge(v)
 	if v == lifecycle.EdgeApplied {
+		c.remotes.sync(m.Player, r)
 		r.Health, r.FireHeld, r.Relayed = 0, false, false
 	}
 }
@@ -191,6 +232,7 @@ func (c *Client) onPlayerSpawned(m *wire.PlayerSpawned) {
 		Point: lifecycle.SpawnPoint{Pos: lifecycle.Vec3(m.Position), Facing: m.Facing}})
 	c.edge(v)
 	if v == lifecycle.EdgeApplied {
+		c.remotes.sync(m.Player, r)
 		r.Position, r.Velocity, r.Facing = m.Position, wire.Vec3{}, m.Facing
 		r.Health, r.Armor, r.Weapon = StartHealth, StartArmor, 0
 		r.Vehicle, r.Seat, r.FireHeld, r.Relayed = wire.NoVehicle, 0, false, true
@@ -209,14 +251,24 @@ func (c *Client) edge(v lifecycle.EdgeVerdict) {
 // carries its relation), then applies the frame to the copy if it is of the copy's life
 // and not below its barrier.
 func (c *Client) onRemotePlayerSync(m *wire.RemotePlayerSync) {
-	r := c.remotes.get(m.Player)
-	c.observeFrame(r, m.Player, m.Stamp)
-	if r == nil || !r.Copy.AcceptFrame(lifecycle.Stamp{Alive: m.Alive, Gen: lifecycle.Generation(m.DeathEpoch),
+	k := c.remotes.key(m.Player)
+	c.observeFrame(k, m.Player, m.Stamp)
+	if k == nil {
+		c.counters.FramesDropped++
+		return
+	}
+	// The copy's frame barrier, from its mirror in the entry (AcceptFrame reads Gen and
+	// Floor only: TestKeyMirrorsFrameBarrier holds it to the whole copy's answer).
+	barrier := lifecycle.Copy{Gen: k.gen, Floor: k.floor}
+	if !barrier.AcceptFrame(lifecycle.Stamp{Alive: m.Alive, Gen: lifecycle.Generation(m.DeathEpoch),
 		Seq: m.SyncSeq, Health: m.Health}) {
 		c.counters.FramesDropped++
 		return
 	}
 	c.counters.FramesApplied++
+	k.floor = barrier.Floor
+	r := c.remotes.of(k)
+	r.Copy.Floor = barrier.Floor
 	r.Group, r.Weapon, r.Health, r.Armor = m.DamageGroup, m.Weapon, m.Health, m.Armor
 	r.Position, r.Velocity, r.Facing = m.Position, m.Velocity, m.Facing
 	r.Vehicle, r.Seat, r.FireHeld, r.Relayed = m.Vehicle, m.Seat, m.FireHeld, m.Alive

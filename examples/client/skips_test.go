@@ -1,11 +1,13 @@
 package client
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/wire"
 )
 
@@ -88,4 +90,97 @@ func TestFrameStampSkipFollowsTheTracker(t *testing.T) {
 	require.Equal(t, apartAt(5+1<<15), held())
 	h.send(rivalFrame(3, teammateAt(5)))
 	require.Equal(t, teammateAt(5), held(), "half the space away: the frame's stamp replaces it")
+}
+
+// A relayed frame is judged on the copy's barrier as mirrored in its entry
+// (lifecycle.Copy{Gen, Floor}): it must answer as the whole copy does, and move the
+// barrier alike, whatever the rest of the copy holds.
+func TestKeyMirrorsFrameBarrier(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		full := lifecycle.Copy{Subject: wire.PlayerID(rng.IntN(8)), Token: lifecycle.Token(rng.Uint32()),
+			Gen: lifecycle.Generation(rng.IntN(4)), Alive: rng.IntN(2) == 0, Pose: lifecycle.Pose(rng.IntN(3)),
+			Point: lifecycle.SpawnPoint{Pos: lifecycle.Vec3{X: rng.Float32()}, Facing: rng.Float32()},
+			Floor: uint16(rng.Uint32())}
+		s := lifecycle.Stamp{Alive: rng.IntN(2) == 0, Gen: lifecycle.Generation(rng.IntN(4)),
+			Seq: full.Floor + uint16(rng.IntN(64)) - 32, Health: rng.Float32() * 100}
+		barrier := lifecycle.Copy{Gen: full.Gen, Floor: full.Floor}
+		require.Equal(t, full.AcceptFrame(s), barrier.AcceptFrame(s))
+		require.Equal(t, full.Floor, barrier.Floor)
+	}
+}
+
+// The entry of every copy keeps its barrier equal to the copy's, and the stamp it says
+// the tracker holds is the tracker's, through shows, hides, edges and frames of players
+// whose relation changes.
+func TestRemoteKeysFollowCopies(t *testing.T) {
+	h := newHarness(t, Config{Seed: 1})
+	h.join()
+	rng := rand.New(rand.NewPCG(3, 4))
+	type other struct {
+		token uint32
+		gen   uint16
+		seq   uint16
+		rev   uint16
+	}
+	players := map[wire.PlayerID]*other{}
+	for i := range 3000 {
+		id := wire.PlayerID(20 + rng.IntN(12))
+		o := players[id]
+		if o == nil {
+			o = &other{token: uint32(id) * 10, gen: 1}
+			players[id] = o
+		}
+		if rng.IntN(5) == 0 {
+			o.rev++
+		}
+		stamp := wire.Stamp{Teammate: o.rev%3 == 0, Rev: o.rev}
+		switch k := rng.IntN(20); {
+		case k == 0:
+			h.send(&wire.PlayerShow{Player: id, PlayerToken: o.token, DeathEpoch: o.gen, Alive: true, Health: 100,
+				SyncSeq: o.seq, Vehicle: wire.NoVehicle})
+		case k == 1:
+			h.send(&wire.PlayerHide{Player: id, PlayerToken: o.token})
+		case k == 2:
+			h.send(&wire.PlayerWasted{Player: id, PlayerToken: o.token, DeathEpoch: o.gen, Killer: wire.NoPlayer})
+		case k == 3:
+			o.gen++
+			o.seq += 5
+			h.send(&wire.PlayerSpawned{Player: id, PlayerToken: o.token, DeathEpoch: o.gen, SyncSeq: o.seq})
+		case k == 4:
+			o.token++ // another connection on the id
+			h.send(&wire.PlayerShow{Player: id, PlayerToken: o.token, DeathEpoch: o.gen, Alive: true, Health: 100,
+				SyncSeq: o.seq, Vehicle: wire.NoVehicle})
+		case k == 5:
+			h.send(&wire.RemoteWeaponShot{Shooter: id, ShotSeq: uint16(i), Weapon: 24, Stamp: stamp})
+		default:
+			o.seq += uint16(rng.IntN(4)) - 1 // now and then late, or repeated
+			h.send(&wire.RemotePlayerSync{Player: id, SyncSeq: o.seq, DeathEpoch: o.gen - uint16(rng.IntN(8)/7),
+				Alive: true, Health: 100, Stamp: stamp})
+		}
+		for j, pid := range h.c.remotes.ids {
+			k := h.c.remotes.at[pid]
+			r := &h.c.remotes.list[j]
+			require.Equal(t, j+1, int(k.slot&slotMask))
+			require.Equal(t, r.Copy.Gen, k.gen)
+			require.Equal(t, r.Copy.Floor, k.floor)
+			if k.slot&keyHeld != 0 {
+				held, ok := h.c.tracker.Newest(pid)
+				require.True(t, ok)
+				require.Equal(t, held.Teammate, k.slot&keyMate != 0)
+				require.Equal(t, held.Rev, k.rev)
+			} else {
+				require.Zero(t, k.slot&keyMate)
+			}
+		}
+		for pid := range h.c.remotes.at {
+			if h.c.remotes.get(wire.PlayerID(pid)) == nil {
+				require.Zero(t, h.c.remotes.at[pid], "no copy, an empty entry")
+			}
+		}
+		h.at(h.now + time.Millisecond)
+		h.flush() // the acknowledgements
+	}
+	require.Positive(t, h.c.Counters().FramesApplied)
+	require.Positive(t, h.c.Counters().FramesDropped)
 }

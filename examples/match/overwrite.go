@@ -242,7 +242,7 @@ func (m *Match) trackClient(p *player) {
 	}
 	c := p.c
 	t := &p.weapons
-	t.prevRev = c.Revisions().Weapon
+	t.prevRev = c.WeaponRev()
 	sl := m.catalogSlot(weaponSpraycan)
 	s := c.Weapons().Slots[sl]
 	if !c.Alive() || m.server.Catalog().Kind(s.Weapon) != inventory.KindContinuous {
@@ -265,7 +265,7 @@ func (m *Match) checkCounts(now time.Duration) {
 		}
 		gen, err := m.server.Generation(p.id)
 		rev, rerr := m.server.WeaponRev(p.id)
-		if err != nil || rerr != nil || gen != p.c.DeathEpoch() || rev != p.c.Revisions().Weapon || !m.serverAlive(p) {
+		if err != nil || rerr != nil || gen != p.c.DeathEpoch() || rev != p.c.WeaponRev() || !m.serverAlive(p) {
 			continue
 		}
 		slots, err := m.server.Weapons(p.id)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"time"
+	"unsafe"
 )
 
 // NodeID names an endpoint of the simulated network.
@@ -73,18 +74,42 @@ type LinkStats struct {
 	Bytes int
 }
 
+// link is one direction between two nodes: what Send draws and counts. It is laid out
+// for Send, which with a thousand links finds it cold: the fields Send reads and writes
+// come first and the whole is padded to a multiple of linkSize (two cache lines on a
+// 64-bit machine), so that, allocated in the 128-byte size class, it starts on a line and
+// Send touches two lines. What a delivery touches sits apart, in Sim.recv.
 type link struct {
-	net      *Network
-	num      uint32 // its number in the simulator (Sim.links)
-	from, to NodeID
-	cfg      LinkConfig
+	linkState
+	_ [(linkSize - unsafe.Sizeof(linkState{})%linkSize) % linkSize]byte
+}
+
+// linkState is the content of a link.
+type linkState struct {
 	// rng draws from pcg; both live in the link, so a datagram's draws touch no memory
 	// of their own (with a thousand links, each separate object is a cache miss).
-	rng       rand.Rand
-	pcg       rand.PCG
-	stats     LinkStats
-	sentSeq   uint64
-	delivered uint64 // highest send sequence delivered so far
+	rng     rand.Rand
+	pcg     rand.PCG
+	sentSeq uint64 // datagrams handed to the link: LinkStats.Sent
+	cfg     LinkConfig
+	// The counters of Send (LinkStats.Bytes, Lost, Duplicated).
+	bytes, lost, duplicated int
+	num                     uint32 // its number in the simulator (Sim.recv)
+}
+
+// linkSize is what a link's size is a multiple of: a size class of the Go allocator,
+// whose objects of 128 bytes lie on 128-byte boundaries.
+const linkSize = 128
+
+// linkRecv is what a delivery reads and counts of its link, in Sim.recv by the link's
+// number: the deliveries of a crowd's links touch a dense table (48 bytes a link) rather
+// than the links themselves.
+type linkRecv struct {
+	net       *Network
+	from, to  NodeID
+	highest   uint64 // highest send sequence delivered so far
+	delivered int    // LinkStats.Delivered
+	overtaken int    // LinkStats.Overtaken
 }
 
 // Fate is what a Filter decides for one datagram.
@@ -191,21 +216,29 @@ func (n *Network) SetPath(a, b NodeID, cfg LinkConfig) error {
 // Stats returns the counters of the direction from -> to.
 func (n *Network) Stats(from, to NodeID) LinkStats {
 	if l := n.lookup(from, to); l != nil {
-		return l.stats
+		return n.stats(l)
 	}
 	return LinkStats{}
+}
+
+// stats returns the counters of l.
+func (n *Network) stats(l *link) LinkStats {
+	r := &n.sim.recv[l.num]
+	return LinkStats{Sent: int(l.sentSeq), Lost: l.lost, Duplicated: l.duplicated, Delivered: r.delivered,
+		Overtaken: r.overtaken, Bytes: l.bytes}
 }
 
 // TotalStats sums the counters of every link.
 func (n *Network) TotalStats() LinkStats {
 	var t LinkStats
 	for _, l := range n.order {
-		t.Sent += l.stats.Sent
-		t.Lost += l.stats.Lost
-		t.Duplicated += l.stats.Duplicated
-		t.Delivered += l.stats.Delivered
-		t.Overtaken += l.stats.Overtaken
-		t.Bytes += l.stats.Bytes
+		s := n.stats(l)
+		t.Sent += s.Sent
+		t.Lost += s.Lost
+		t.Duplicated += s.Duplicated
+		t.Delivered += s.Delivered
+		t.Overtaken += s.Overtaken
+		t.Bytes += s.Bytes
 	}
 	return t
 }
@@ -227,10 +260,10 @@ func (n *Network) link(from, to NodeID) *link {
 		return l
 	}
 	stream := uint64(uint32(from))<<32 | uint64(uint32(to))
-	l := &link{net: n, from: from, to: to, cfg: n.fallback}
+	l := &link{linkState: linkState{cfg: n.fallback}}
 	l.pcg.Seed(n.sim.streamSeed(stream ^ 0x6c696e6b)) // the draws of Sim.Stream
 	l.rng = *rand.New(&l.pcg)
-	n.sim.addLink(l)
+	n.sim.addLink(l, linkRecv{net: n, from: from, to: to})
 	n.order = append(n.order, l)
 	if !dense(from) || !dense(to) {
 		n.farLinks[[2]NodeID{from, to}] = l
@@ -251,8 +284,7 @@ func (n *Network) link(from, to NodeID) *link {
 // Send hands a copy of datagram to the link from -> to.
 func (n *Network) Send(from, to NodeID, datagram []byte) {
 	l := n.link(from, to)
-	l.stats.Sent++
-	l.stats.Bytes += len(datagram)
+	l.bytes += len(datagram)
 	l.sentSeq++
 	seq := l.sentSeq
 	var fate Fate
@@ -260,30 +292,30 @@ func (n *Network) Send(from, to NodeID, datagram []byte) {
 		fate = n.filter(from, to, datagram)
 	}
 	if fate.Drop || (l.cfg.Loss > 0 && l.rng.Float64() < l.cfg.Loss) {
-		l.stats.Lost++
+		l.lost++
 		return
 	}
 	copies := 1
 	if fate.Duplicate || (l.cfg.Duplicate > 0 && l.rng.Float64() < l.cfg.Duplicate) {
 		copies = 2
-		l.stats.Duplicated++
+		l.duplicated++
 	}
 	for range copies {
 		n.sim.scheduleDelivery(l.delay()+max(fate.Delay, 0), l, seq, datagram)
 	}
 }
 
-// deliver hands the seq-th datagram of the link to the handler of its destination, then
-// takes its buffer back.
-func (l *link) deliver(seq uint64, b []byte) {
-	l.stats.Delivered++
-	if seq < l.delivered {
-		l.stats.Overtaken++
+// deliver hands the seq-th datagram of a link (r, its entry in Sim.recv) to the handler of
+// its destination.
+func (r *linkRecv) deliver(seq uint64, b []byte) {
+	r.delivered++
+	if seq < r.highest {
+		r.overtaken++
 	} else {
-		l.delivered = seq
+		r.highest = seq
 	}
-	if h := l.net.handler(l.to); h != nil {
-		h(l.from, b)
+	if h := r.net.handler(r.to); h != nil {
+		h(r.from, b)
 	}
 }
 

@@ -40,7 +40,9 @@ type Sim struct {
 	queue  queue
 	nextID uint64
 	rng    *rand.Rand
-	links  []*link // every network link, by number (deliveries name theirs)
+	// recv holds what a delivery touches of every network link, by the link's number
+	// (deliveries name theirs).
+	recv []linkRecv
 	// timers holds the functions of the queued events that call one, by number (the
 	// event names its number); free lists the numbers of the spent ones, for reuse.
 	timers []timer
@@ -112,10 +114,10 @@ func (s *Sim) scheduleDelivery(d time.Duration, l *link, seq uint64, datagram []
 	s.queue.pushDelivery(s.now+d, s.nextID, l.num, seq, datagram)
 }
 
-// addLink numbers l among the links of the simulator's networks.
-func (s *Sim) addLink(l *link) {
-	l.num = uint32(len(s.links))
-	s.links = append(s.links, l)
+// addLink numbers l among the links of the simulator's networks; r is its delivery side.
+func (s *Sim) addLink(l *link, r linkRecv) {
+	l.num = uint32(len(s.recv))
+	s.recv = append(s.recv, r)
 }
 
 // After schedules fn to run d after the current virtual time.
@@ -167,7 +169,7 @@ func (s *Sim) run(h int64) {
 			s.schedule(s.now+tm.period, tm) // as After(period) would, once fn returned
 		}
 	} else {
-		s.links[e.ref].deliver(seq, datagram)
+		s.recv[e.ref].deliver(seq, datagram)
 	}
 	s.queue.recycle()
 }
