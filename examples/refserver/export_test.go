@@ -101,5 +101,8 @@ func OwedHidesOf(w *World, id PlayerID) int {
 	if p == nil {
 		return 0
 	}
-	return len(p.owedHides)
+	if d := w.debtOf(p); d != nil {
+		return len(d.hides)
+	}
+	return 0
 }

@@ -23,17 +23,32 @@ type owedHide struct {
 	vehicle bool
 }
 
-// debtor is a connection with owed hides, and the join it was made for (a connection
-// that left drops its debts with it).
+// debtor is a connection with owed hides (oldest first, at most one per id), and the
+// join it was made for (a connection that left drops its debts with it). The player keeps
+// only its place in World.debtors (player.debt), so a connection that owes nothing pays
+// four bytes for the rule.
 type debtor struct {
-	id   PlayerID
-	join uint64
+	id    PlayerID
+	join  uint64
+	hides []owedHide
+}
+
+// debtOf is r's entry in w.debtors, nil when it owes nothing.
+func (w *World) debtOf(r *player) *debtor {
+	if r.debt == 0 || int(r.debt) > len(w.debtors) {
+		return nil
+	}
+	d := &w.debtors[r.debt-1]
+	if d.id != r.id || d.join != r.joinSerial {
+		return nil
+	}
+	return d
 }
 
 // hidePlayer queues a PlayerHide of subject id (the connection's token) on r's lane, or
 // owes it when the lane refuses it ([stream-hide-owed]).
 func (w *World) hidePlayer(now time.Duration, r *player, id PlayerID, token uint32) {
-	r.vis.add(id, now, false)
+	r.vis.add(id, now-r.joinedAt, false)
 	w.hide(now, r, owedHide{id: uint16(id), token: token})
 }
 
@@ -47,9 +62,9 @@ func (w *World) hideVehicle(now time.Duration, r *player, id uint16) {
 // the lane refuses it at its soft cap. A lane that must disconnect drops the connection
 // (and with it every debt).
 func (w *World) hide(now time.Duration, r *player, h owedHide) {
-	if len(r.owedHides) > 0 {
-		w.payHides(now, r) // the older ones first: the client applies them in order
-		if len(r.owedHides) > 0 {
+	if d := w.debtOf(r); d != nil && len(d.hides) > 0 {
+		w.payHides(now, r, d) // the older ones first: the client applies them in order
+		if len(d.hides) > 0 {
 			w.owe(r, h)
 			return
 		}
@@ -86,54 +101,69 @@ func (w *World) queueHide(now time.Duration, r *player, h owedHide) bool {
 // token to match), so a connection owes at most MaxPlayers player hides and MaxVehicles
 // vehicle hides.
 func (w *World) owe(r *player, h owedHide) {
-	for i := range r.owedHides {
-		if o := &r.owedHides[i]; o.id == h.id && o.vehicle == h.vehicle {
+	d := w.debtOf(r)
+	if d == nil {
+		w.debtors = append(w.debtors, debtor{id: r.id, join: r.joinSerial})
+		r.debt = uint32(len(w.debtors))
+		d = &w.debtors[len(w.debtors)-1]
+	}
+	w.stats.HidesOwed++
+	for i := range d.hides {
+		if o := &d.hides[i]; o.id == h.id && o.vehicle == h.vehicle {
 			o.token = h.token
 			return
 		}
 	}
-	if len(r.owedHides) == 0 {
-		w.debtors = append(w.debtors, debtor{id: r.id, join: r.joinSerial})
-	}
-	r.owedHides = append(r.owedHides, h)
-	w.stats.HidesOwed++
+	d.hides = append(d.hides, h)
 }
 
 // forgive cancels r's owed hide of the id just shown to it (vehicle tells which kind).
 func (w *World) forgive(r *player, id uint16, vehicle bool) {
-	for i, o := range r.owedHides {
+	d := w.debtOf(r)
+	if d == nil {
+		return
+	}
+	for i, o := range d.hides {
 		if o.id == id && o.vehicle == vehicle {
-			r.owedHides = append(r.owedHides[:i], r.owedHides[i+1:]...)
+			d.hides = append(d.hides[:i], d.hides[i+1:]...)
 			return
 		}
 	}
 }
 
-// payHides queues r's owed hides, oldest first, while its lane takes them.
-func (w *World) payHides(now time.Duration, r *player) {
+// payHides queues r's owed hides (d), oldest first, while its lane takes them.
+func (w *World) payHides(now time.Duration, r *player, d *debtor) {
 	n := 0
-	for _, o := range r.owedHides {
+	for _, o := range d.hides {
 		if !w.queueHide(now, r, o) {
 			break
 		}
 		n++
 	}
-	r.owedHides = append(r.owedHides[:0], r.owedHides[n:]...)
+	d.hides = append(d.hides[:0], d.hides[n:]...)
 }
 
 // payDebts queues the owed hides of every connection that has some, while their lanes
 // take them (Tick, before the shows of the tick).
 func (w *World) payDebts(now time.Duration) {
+	if len(w.debtors) == 0 {
+		return
+	}
 	kept := w.debtors[:0]
-	for _, d := range w.debtors {
+	for i := range w.debtors {
+		d := w.debtors[i]
 		r := w.conn(d.id)
-		if r == nil || r.joinSerial != d.join || len(r.owedHides) == 0 {
+		if r == nil || r.joinSerial != d.join {
+			continue // gone: its debts with it
+		}
+		w.payHides(now, r, &d)
+		if len(d.hides) == 0 {
+			r.debt = 0
 			continue
 		}
-		w.payHides(now, r)
-		if len(r.owedHides) > 0 {
-			kept = append(kept, d)
-		}
+		kept = append(kept, d)
+		r.debt = uint32(len(kept))
 	}
+	clear(w.debtors[len(kept):]) // the dropped entries' hides let go
 	w.debtors = kept
 }

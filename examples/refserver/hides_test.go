@@ -54,8 +54,8 @@ func TestOwedVehicleHideIsCancelledByAShowBeforeTheNextTick(t *testing.T) {
 		_ = w.Flush(bw.now, func(PlayerID, []byte) {})
 	}
 	want := []owedHide{{id: 1, token: p1token(w)}, {id: 1, vehicle: true}}
-	if w.SeesVehicle(0, 1) || !slices.Equal(p.owedHides, want) || w.stats.HidesOwed != owed+2 {
-		t.Fatalf("sees %v, owed %v (%d refused)", w.SeesVehicle(0, 1), p.owedHides, w.stats.HidesOwed-owed)
+	if w.SeesVehicle(0, 1) || !slices.Equal(owedOf(w, p), want) || w.stats.HidesOwed != owed+2 {
+		t.Fatalf("sees %v, owed %v (%d refused)", w.SeesVehicle(0, 1), owedOf(w, p), w.stats.HidesOwed-owed)
 	}
 	// The client acknowledges everything (Flushes, no Tick): the lane drains.
 	for range 30 {
@@ -65,7 +65,7 @@ func TestOwedVehicleHideIsCancelledByAShowBeforeTheNextTick(t *testing.T) {
 	if q := p.ep.Lane().Stats().Queued; q >= ShowBacklogRoom {
 		t.Fatalf("%d still queued", q)
 	}
-	if len(p.owedHides) != 2 {
+	if len(owedOf(w, p)) != 2 {
 		t.Fatal("only a Tick pays a debt")
 	}
 	if err := w.MoveVehicle(bw.now, 1, wire.Vec3{X: f.Position.X + 10, Y: f.Position.Y}, wire.Quat{W: 1}); err != nil {
@@ -74,14 +74,14 @@ func TestOwedVehicleHideIsCancelledByAShowBeforeTheNextTick(t *testing.T) {
 	if !w.SeesVehicle(0, 1) {
 		t.Fatal("moved next to it: shown at once")
 	}
-	if !slices.Equal(p.owedHides, want[:1]) {
-		t.Fatalf("the show left the car's hide owed: %v", p.owedHides)
+	if !slices.Equal(owedOf(w, p), want[:1]) {
+		t.Fatalf("the show left the car's hide owed: %v", owedOf(w, p))
 	}
 	if err := w.Tick(bw.now); err != nil {
 		t.Fatal(err)
 	}
-	if !w.SeesVehicle(0, 1) || len(p.owedHides) != 0 || len(w.debtors) != 0 {
-		t.Fatalf("sees %v, owed %v, debtors %v", w.SeesVehicle(0, 1), p.owedHides, w.debtors)
+	if !w.SeesVehicle(0, 1) || len(owedOf(w, p)) != 0 || len(w.debtors) != 0 {
+		t.Fatalf("sees %v, owed %v, debtors %v", w.SeesVehicle(0, 1), owedOf(w, p), w.debtors)
 	}
 }
 
@@ -112,8 +112,8 @@ func TestRespawnedVehicleWithoutRoomForItsShowIsHidden(t *testing.T) {
 	if w.SeesVehicle(0, 1) {
 		t.Fatal("no room for the show: hidden")
 	}
-	if q := p.ep.Lane().Stats().Queued; q != before+2 || len(p.owedHides) != 0 {
-		t.Fatalf("queued %d (want the pose and the hide, %d), owed %v", q, before+2, p.owedHides)
+	if q := p.ep.Lane().Stats().Queued; q != before+2 || len(owedOf(w, p)) != 0 {
+		t.Fatalf("queued %d (want the pose and the hide, %d), owed %v", q, before+2, owedOf(w, p))
 	}
 	for range 30 {
 		bw.now += 33 * time.Millisecond
@@ -125,4 +125,12 @@ func TestRespawnedVehicleWithoutRoomForItsShowIsHidden(t *testing.T) {
 	if !w.SeesVehicle(0, 1) {
 		t.Fatal("shown again once the lane drained")
 	}
+}
+
+// owedOf is the hides p is owed, nil when none.
+func owedOf(w *World, p *player) []owedHide {
+	if d := w.debtOf(p); d != nil {
+		return d.hides
+	}
+	return nil
 }

@@ -68,10 +68,9 @@ type player struct {
 	// yet (its PlayerShow waits for room on the lane). Such a subject's frames and
 	// lifecycle edges are not sent here: its show builds the copy from the current state.
 	unshown []uint64
-	// owedHides are the PlayerHides and VehicleHides this connection's lane refused at its
-	// soft cap, oldest first, queued again at every Tick ([stream-hide-owed]): at most one
-	// per id.
-	owedHides []owedHide
+	// debt is this connection's place in World.debtors plus one while it is owed hides
+	// its lane refused at its soft cap ([stream-hide-owed]), else 0.
+	debt uint32
 	// vis is the last shows and hides of other players to this connection, which a
 	// report's action is checked against ([stream-reports]).
 	vis visLog
@@ -595,9 +594,9 @@ func (w *World) show(now time.Duration, recipient, subject *player) bool {
 	}
 	_, ok := w.queue(now, recipient, m)
 	if ok {
-		recipient.vis.add(subject.id, now, true)
+		recipient.vis.add(subject.id, now-recipient.joinedAt, true)
 	}
-	if ok && len(recipient.owedHides) > 0 {
+	if ok && recipient.debt != 0 {
 		w.forgive(recipient, uint16(subject.id), false) // the show replaces the copy ([stream-hide-owed])
 	}
 	return ok

@@ -24,18 +24,40 @@ const (
 )
 
 // visLog is a connection's visibility log: the last VisibilityLog shows and hides of
-// other players to it, oldest first from n-VisibilityLog (a ring).
+// other players to it, oldest first from n-VisibilityLog (a ring). Times are kept in
+// milliseconds since the connection joined (102 bytes a connection); a connection older
+// than the uint32 milliseconds can count (49 days) is given the benefit of the doubt.
 type visLog struct {
-	at   [VisibilityLog]time.Duration
+	at   [VisibilityLog]uint32 // milliseconds since the join
 	id   [VisibilityLog]PlayerID
 	show uint16 // bit i: entry i is a show (else a hide)
 	n    uint32 // the changes recorded since the connection joined
 }
 
-// add records that subject id was shown (or hidden) to the connection at at.
-func (l *visLog) add(id PlayerID, at time.Duration, show bool) {
+// visMS is since, a time since the join, in the log's milliseconds rounded down (up with
+// up), and false beyond what they can count.
+func visMS(since time.Duration, up bool) (uint32, bool) {
+	if since < 0 {
+		return 0, true
+	}
+	ms := since / time.Millisecond
+	if up && since%time.Millisecond != 0 {
+		ms++
+	}
+	if ms > math.MaxUint32 {
+		return 0, false
+	}
+	return uint32(ms), true
+}
+
+// add records that subject id was shown (or hidden) to the connection at since its join.
+func (l *visLog) add(id PlayerID, since time.Duration, show bool) {
+	ms, ok := visMS(since, false)
+	if !ok {
+		ms = math.MaxUint32
+	}
 	k := l.n % VisibilityLog
-	l.at[k], l.id[k] = at, id
+	l.at[k], l.id[k] = ms, id
 	if show {
 		l.show |= 1 << k
 	} else {
@@ -45,12 +67,18 @@ func (l *visLog) add(id PlayerID, at time.Duration, show bool) {
 }
 
 // sawDuring reports whether the connection had subject id shown at some moment from from
-// to to (an instant with a change counts on both sides of it), seesNow being whether it
-// has it shown now; true also when the log lost changes made since from.
+// to to (times since its join; an instant with a change counts on both sides of it, and
+// the same millisecond is the same instant), seesNow being whether it has it shown now;
+// true also when the log lost changes made since from, or cannot count to to.
 func (l *visLog) sawDuring(id PlayerID, from, to time.Duration, seesNow bool) bool {
+	lo, _ := visMS(from, false)
+	hi, ok := visMS(to, true)
+	if !ok {
+		return true
+	}
 	kept := min(l.n, VisibilityLog)
 	start := l.n - kept
-	if l.n > VisibilityLog && l.at[start%VisibilityLog] >= from {
+	if l.n > VisibilityLog && l.at[start%VisibilityLog] >= lo {
 		return true // changes since from were dropped: the benefit of the doubt
 	}
 	// Before its first change kept, the subject was in the state that change left; with
@@ -62,22 +90,22 @@ func (l *visLog) sawDuring(id PlayerID, from, to time.Duration, seesNow bool) bo
 			break
 		}
 	}
-	since := time.Duration(math.MinInt64)
+	since, first := uint32(0), true
 	for i := start; i < l.n; i++ {
 		k := i % VisibilityLog
 		if l.id[k] != id {
 			continue
 		}
-		if shown && since <= to && l.at[k] >= from {
+		if shown && (first || since <= hi) && l.at[k] >= lo {
 			return true
 		}
-		since, shown = l.at[k], l.show&(1<<k) != 0
+		since, shown, first = l.at[k], l.show&(1<<k) != 0, false
 	}
-	return shown && since <= to
+	return shown && (first || since <= hi)
 }
 
 // sawActor reports whether victim p was sent the relay of a shot of a accepted at:
 // whether it had a shown between at and at+RelayFlushSlack ([stream-reports]).
 func (w *World) sawActor(p, a *player, at time.Duration) bool {
-	return p.vis.sawDuring(a.id, at, at+RelayFlushSlack, p.sees(a.id))
+	return p.vis.sawDuring(a.id, at-p.joinedAt, at+RelayFlushSlack-p.joinedAt, p.sees(a.id))
 }

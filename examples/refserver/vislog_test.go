@@ -52,4 +52,9 @@ func TestVisibilityLogAnswersFromTheChangesItKept(t *testing.T) {
 	if !l.sawDuring(9, ms(250), ms(260), false) {
 		t.Error("lost changes within the interval: the benefit of the doubt")
 	}
+	// Past what its milliseconds count (49 days after the join): the benefit of the doubt.
+	day := 24 * time.Hour
+	if l.sawDuring(9, ms(2000), ms(2100), false) || !l.sawDuring(9, 50*day, 50*day+time.Second, false) {
+		t.Error("49 days and more: the benefit of the doubt, and only then")
+	}
 }

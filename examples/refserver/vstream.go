@@ -271,7 +271,7 @@ func (w *World) vsShow(now time.Duration, p *player, r *vrecip, id uint16) bool 
 	if _, ok := w.queue(now, p, m); !ok {
 		return false
 	}
-	if len(p.owedHides) > 0 {
+	if p.debt != 0 {
 		w.forgive(p, id, true) // the show replaces the copy ([stream-hide-owed])
 	}
 	r.shown[id/64] |= 1 << (id % 64)
