@@ -2,6 +2,7 @@ package refserver
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"testing"
 	"time"
@@ -33,6 +34,9 @@ type benchWorld struct {
 	events []Event
 	// centres are the clusters' places (nil: the grid of pos).
 	centres []wire.Vec3
+	// moving walks every player around a circle of walkRadius about its place at
+	// walkSpeed (pos depends on now), so that no one stands still.
+	moving bool
 	// sent counts the datagrams the World emitted (bundles count once).
 	sent int
 	// laneDue is when each client's lane next wants a Flush (its NextDeadline after the
@@ -127,11 +131,24 @@ func newBenchWorldAt(b testing.TB, cfg Config, centres []wire.Vec3) *benchWorld 
 	return bw
 }
 
+// walkRadius and walkSpeed are the circle a moving benchmark's players walk, in metres
+// and metres a second (a walking pace).
+const (
+	walkRadius = 4
+	walkSpeed  = 1.4
+)
+
 func (bw *benchWorld) pos(i int) wire.Vec3 {
 	cluster := i / 10
 	if bw.centres != nil {
 		c := bw.centres[cluster]
-		return wire.Vec3{X: c.X + float32(i%10), Y: c.Y}
+		p := wire.Vec3{X: c.X + float32(i%10), Y: c.Y}
+		if bw.moving {
+			sin, cos := math.Sincos(bw.now.Seconds()*walkSpeed/walkRadius + float64(i))
+			p.X += float32(walkRadius * cos)
+			p.Y += float32(walkRadius * sin)
+		}
+		return p
 	}
 	return wire.Vec3{X: float32(cluster%32)*100 + float32(i%10), Y: float32(cluster/32) * 100}
 }
@@ -179,6 +196,9 @@ func (bw *benchWorld) tick(shoot bool) (frames, shots int) {
 	for i := range bw.n {
 		f := &bw.frames[i]
 		f.Seq++
+		if bw.moving {
+			f.Position = bw.pos(i)
+		}
 		b, _ := f.Append(bw.bufs[i][:0])
 		_ = w.Receive(bw.now, PlayerID(i), b)
 		frames++
