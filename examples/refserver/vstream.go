@@ -30,9 +30,11 @@ type vstream struct {
 	cap    int
 	every  time.Duration
 	recips []vrecip // per player slot
-	// Scratch: the candidates of one evaluation, the new shown set's marks.
-	near []interest.Point
-	mark []uint64
+	// Scratch: the candidates of one evaluation, the new shown set's marks, the
+	// connections standing near an offered vehicle.
+	near  []interest.Point
+	mark  []uint64
+	offer []PlayerID
 	// fires lists the effect slots of the fires that may still be live (pruned as they
 	// burn out): a connection that comes within reach is sent them ([stream-effects]).
 	fires []uint16
@@ -288,16 +290,16 @@ func (w *World) vsOffer(now time.Duration, id uint16) {
 	if !w.vs.on || v == nil {
 		return
 	}
-	d2 := w.vs.dist * w.vs.dist
-	for _, c := range w.conns {
-		p := w.players[c]
-		r := w.vrecipOf(p)
-		if !r.placed || len(r.list) >= w.vs.cap {
+	// The connections within the distance, from the interest grid (not a walk over every
+	// connection).
+	w.vs.offer = w.stream.Within(w.vs.offer[:0], v.pos.X, v.pos.Y, w.vs.dist)
+	for _, c := range w.vs.offer {
+		p := w.conn(c)
+		if p == nil {
 			continue
 		}
-		x, y := w.vsPos(p.id, r)
-		dx, dy := x-v.pos.X, y-v.pos.Y
-		if dx*dx+dy*dy > d2 {
+		r := w.vrecipOf(p)
+		if !r.placed || len(r.list) >= w.vs.cap {
 			continue
 		}
 		w.vs.grow(r)
