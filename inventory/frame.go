@@ -66,6 +66,10 @@ func (r FrameResult) String() string {
 	return r.Verdict.String() + ", fire spent " + strconv.Itoa(int(r.FireSpent))
 }
 
+// Touch reads the line of the store Frame and Shot read first and returns a word of it; it
+// changes nothing (see vitals.Player.Touch).
+func (inv *Inventory) Touch() uint64 { return uint64(inv.rev) }
+
 // Frame takes the weapons part of an owner frame of the current life (the host passes
 // only frames lifecycle accepts as the current life's; a frame of a dead player in that
 // life is fine). now is the arrival time. It never allocates. In order:
@@ -89,10 +93,6 @@ func (r FrameResult) String() string {
 //     the frame already counted do not cost them a second time when they arrive after it.
 //
 // Rules: [inventory-only-falls], [weapon-revision], [server-spends-continuous], [never-below-client].
-// Touch reads the line of the store Frame and Shot read first and returns a word of it; it
-// changes nothing (see vitals.Player.Touch).
-func (inv *Inventory) Touch() uint64 { return uint64(inv.rev) }
-
 func (inv *Inventory) Frame(now time.Duration, f Frame) FrameResult {
 	future := revision.Newer(f.WeaponRev, inv.rev)
 	if inv.displaced != 0 {
