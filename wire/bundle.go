@@ -174,6 +174,25 @@ func (w *BundleWriter) Add(elem []byte) ([]byte, error) {
 	return w.buf[start:end:end], nil
 }
 
+// Append is Add's common case alone, small enough to be inlined where a relay loop copies
+// many elements: elem goes in beside the elements already there when it fits (it is not
+// the first, the payload and MaxBundleElements have room), and its copy is returned; else
+// nothing is written and ok is false (call Add). The caller vouches that elem is a valid
+// element: at least HeaderSize bytes and not a bundle.
+func (w *BundleWriter) Append(elem []byte) (c []byte, ok bool) {
+	start := len(w.buf) + BundlePrefixSize
+	end := start + len(elem)
+	if w.n == 0 || end > w.payload || w.n >= MaxBundleElements {
+		return nil, false
+	}
+	b := w.buf[:end]
+	w.buf = b
+	binary.LittleEndian.PutUint16(b[start-BundlePrefixSize:], uint16(len(elem)))
+	copy(b[start:], elem)
+	w.n++
+	return b[start:end:end], true
+}
+
 // add is Add's full path: every refusal, and the first element.
 func (w *BundleWriter) add(elem []byte) ([]byte, error) {
 	l := len(elem)

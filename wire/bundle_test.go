@@ -335,3 +335,85 @@ func BenchmarkBundle(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/element")
 }
+
+// Append is Add's common case: the same bytes where Add would put an element beside
+// others, and nothing at all where Add would have to refuse or start the bundle.
+func TestBundleAppendIsAddsCommonCase(t *testing.T) {
+	frame := encoded(t, &RemotePlayerSync{Player: 3, Health: 100, Vehicle: NoVehicle})
+	for _, payload := range []int{len(frame), 3*len(frame) + 5, 1200} {
+		var a, b BundleWriter
+		a.Reset(payload)
+		b.Reset(payload)
+		if _, ok := b.Append(frame); ok {
+			t.Fatal("the first element is Add's")
+		}
+		if _, err := a.Add(frame); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.Add(frame); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			before := b.Size()
+			c, ok := b.Append(frame)
+			_, err := a.Add(frame)
+			if !ok {
+				if err == nil || b.Size() != before {
+					t.Fatalf("payload %d: Append refused what Add took (%v), or wrote", payload, err)
+				}
+				break
+			}
+			if err != nil || !bytes.Equal(c, frame) || !bytes.Equal(a.Bytes(), b.Bytes()) || a.Len() != b.Len() {
+				t.Fatalf("payload %d: Append and Add differ (%v)", payload, err)
+			}
+		}
+	}
+	// MaxBundleElements: Append stops where Add does.
+	tiny := []byte{Version, byte(IDPing)}
+	var a, b BundleWriter
+	a.Reset(1 << 15)
+	b.Reset(1 << 15)
+	_, _ = a.Add(tiny)
+	_, _ = b.Add(tiny)
+	for {
+		_, ok := b.Append(tiny)
+		_, err := a.Add(tiny)
+		if ok != (err == nil) {
+			t.Fatalf("at %d elements: Append %v, Add %v", b.Len(), ok, err)
+		}
+		if !ok {
+			break
+		}
+	}
+	if b.Len() != MaxBundleElements {
+		t.Fatalf("%d elements", b.Len())
+	}
+}
+
+// BenchmarkBundleWriter packs twenty relayed frames into a 1,200-byte bundle, element by
+// element with Add, and with the inlined Append after the first (a relay loop's way).
+func BenchmarkBundleWriter(b *testing.B) {
+	frame := encoded(b, &RemotePlayerSync{Player: 3, Health: 100, Vehicle: NoVehicle})
+	var w BundleWriter
+	b.Run("add", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			w.Reset(1200)
+			for range 20 {
+				_, _ = w.Add(frame)
+			}
+		}
+	})
+	b.Run("append", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			w.Reset(1200)
+			_, _ = w.Add(frame)
+			for range 19 {
+				if _, ok := w.Append(frame); !ok {
+					_, _ = w.Add(frame)
+				}
+			}
+		}
+	})
+}

@@ -214,6 +214,7 @@ func (w *World) emitStreamed(r *player, emit func([]byte)) {
 		return
 	}
 	group := w.teams.Group(r.id)
+	bw := w.pack.Bundle()
 	for _, s := range seen {
 		if int(s) >= len(heads) || s == r.id {
 			continue
@@ -229,8 +230,16 @@ func (w *World) emitStreamed(r *player, emit func([]byte)) {
 			teammate = w.teams.Teammates(s, r.id)
 		}
 		if h.n > 0 {
-			// The sender's first message, inline (fanLog.add): it skips nobody.
-			if b, err := w.pack.Add(h.msg[:h.n], emit); err == nil {
+			// The sender's first message, inline (fanLog.add): it skips nobody. Logged
+			// messages are valid elements: the inlined Append first, Add when the bundle
+			// is full.
+			b, ok := bw.Append(h.msg[:h.n])
+			if !ok {
+				var err error
+				b, err = w.pack.Add(h.msg[:h.n], emit)
+				ok = err == nil
+			}
+			if ok {
 				if h.rev != rev || teammate {
 					w.stampCopy(b, s, r.id, h.rev, rev, teammate)
 				}
@@ -245,9 +254,12 @@ func (w *World) emitStreamed(r *player, emit func([]byte)) {
 			if e.skipStart != e.skipEnd && f.skips(e, r.id) {
 				continue
 			}
-			b, err := w.pack.Add(buf[e.start:e.end], emit)
-			if err != nil {
-				continue // never: a relay is at most wire.MaxSize bytes, far below MinPayloadSize
+			b, ok := bw.Append(buf[e.start:e.end])
+			if !ok {
+				var err error
+				if b, err = w.pack.Add(buf[e.start:e.end], emit); err != nil {
+					continue // never: a relay is at most wire.MaxSize bytes, far below MinPayloadSize
+				}
 			}
 			if e.rev != rev || teammate {
 				w.stampCopy(b, s, r.id, e.rev, rev, teammate)

@@ -47,6 +47,11 @@ func (p *Packer) Add(d []byte, emit func([]byte)) ([]byte, error) {
 	return c, nil
 }
 
+// Bundle is the bundle being built, for a hot loop to append valid elements to it with
+// wire.BundleWriter.Append (inlined, where Add is a call), falling back to Add when that
+// reports no room: Finish counts what it holds either way.
+func (p *Packer) Bundle() *wire.BundleWriter { return &p.w }
+
 // full is Add's path when d did not go in: a full bundle leaves first.
 func (p *Packer) full(d []byte, emit func([]byte), err error) ([]byte, error) {
 	if err != wire.ErrBundleFull {
