@@ -627,7 +627,7 @@ func (w *World) sendNearBlast(p *player, m wire.Message, stamp *wire.Stamp, pos 
 	if w.stream == nil {
 		return // everyone sees everyone: sendToOthers sent it to all
 	}
-	w.ids = w.stream.Within(w.ids[:0], pos.X, pos.Y, w.vs.dist+w.vs.margin+BlastRadius)
+	w.ids = w.stream.Within(w.ids[:0], pos.X, pos.Y, w.vs.reach(BlastRadius))
 	for _, id := range w.ids {
 		q := w.conn(id)
 		if q == nil || q == p || q.sees(p.id) {

@@ -30,20 +30,53 @@ func fillLane(t *testing.T, k *simkit.Kit, r *simkit.Raw) {
 // kinds lists the PlayerShow and PlayerHide of subject r received, in order, as "show"
 // and "hide".
 func kinds(r *simkit.Raw, subject refserver.PlayerID) []string {
-	var out []string
-	for _, m := range r.Received() {
+	return showsAndHides(r, func(m wire.Message) (uint16, bool, bool) {
 		switch m := m.(type) {
 		case *wire.PlayerShow:
-			if m.Player == subject {
-				out = append(out, "show")
-			}
+			return uint16(m.Player), true, true
 		case *wire.PlayerHide:
-			if m.Player == subject {
+			return uint16(m.Player), false, true
+		}
+		return 0, false, false
+	}, uint16(subject))
+}
+
+// vkinds is kinds of vehicle v's VehicleShow and VehicleHide.
+func vkinds(r *simkit.Raw, v uint16) []string {
+	return showsAndHides(r, func(m wire.Message) (uint16, bool, bool) {
+		switch m := m.(type) {
+		case *wire.VehicleShow:
+			return m.Vehicle, true, true
+		case *wire.VehicleHide:
+			return m.Vehicle, false, true
+		}
+		return 0, false, false
+	}, v)
+}
+
+// showsAndHides lists, in order, "show" or "hide" for each received message that of
+// reports as a show or a hide of id.
+func showsAndHides(r *simkit.Raw, of func(wire.Message) (id uint16, show, ok bool), id uint16) []string {
+	var out []string
+	for _, m := range r.Received() {
+		if got, show, ok := of(m); ok && got == id {
+			if show {
+				out = append(out, "show")
+			} else {
 				out = append(out, "hide")
 			}
 		}
 	}
 	return out
+}
+
+// speakAgain lets r (silenced by fillLane) acknowledge again, and its lane drain over two
+// evaluation periods.
+func speakAgain(t *testing.T, k *simkit.Kit, r *simkit.Raw) {
+	t.Helper()
+	r.SetSilent(false)
+	evaluate(t, k)
+	evaluate(t, k)
 }
 
 func TestStreamHideRefusedByAFullLaneIsOwedUntilTheLaneDrains(t *testing.T) {
@@ -65,9 +98,7 @@ func TestStreamHideRefusedByAFullLaneIsOwedUntilTheLaneDrains(t *testing.T) {
 	require.Zero(t, framesOf(a.r, b.r.ID()), "no frames of a subject hidden, even with its hide owed")
 	require.Empty(t, kinds(a.r, b.r.ID()))
 	// The client speaks again: its lane drains, and the owed hide goes.
-	a.r.SetSilent(false)
-	evaluate(t, k)
-	evaluate(t, k)
+	speakAgain(t, k, a.r)
 	require.Zero(t, refserver.OwedHidesOf(w, a.r.ID()))
 	require.Equal(t, []string{"hide"}, kinds(a.r, b.r.ID()))
 }
@@ -85,9 +116,7 @@ func TestStreamOwedHideGoesBeforeTheShowThatFollowsIt(t *testing.T) {
 	b.walkTo(wire.Vec3{X: 150})
 	evaluate(t, k)
 	require.False(t, w.Sees(a.r.ID(), b.r.ID()), "no room for the show yet")
-	a.r.SetSilent(false)
-	evaluate(t, k)
-	evaluate(t, k)
+	speakAgain(t, k, a.r)
 	require.True(t, w.Sees(a.r.ID(), b.r.ID()))
 	require.Zero(t, refserver.OwedHidesOf(w, a.r.ID()))
 	require.Equal(t, []string{"hide", "show"}, kinds(a.r, b.r.ID()), "the client drops the old copy, then builds the new")
@@ -101,9 +130,7 @@ func TestStreamOwedHideOfADepartedPlayerGoesWithoutStreaming(t *testing.T) {
 	require.NoError(t, w.Kick(k.Now(), b.r.ID()))
 	tick(t, k)
 	require.Equal(t, 1, refserver.OwedHidesOf(w, a.r.ID()))
-	a.r.SetSilent(false)
-	evaluate(t, k)
-	evaluate(t, k)
+	speakAgain(t, k, a.r)
 	require.Zero(t, refserver.OwedHidesOf(w, a.r.ID()))
 	require.Equal(t, []string{"hide"}, kinds(a.r, b.r.ID()))
 }
@@ -138,18 +165,5 @@ func TestStreamOwedVehicleHidesGoBeforeTheShowThatFollows(t *testing.T) {
 	require.True(t, w.SeesVehicle(a.r.ID(), 2))
 	require.Equal(t, 1, vhides(a.r, 1))
 	require.Len(t, vshows(a.r, 2), 1)
-	var seq []string
-	for _, m := range a.r.Received() {
-		switch m := m.(type) {
-		case *wire.VehicleShow:
-			if m.Vehicle == 2 {
-				seq = append(seq, "show")
-			}
-		case *wire.VehicleHide:
-			if m.Vehicle == 2 {
-				seq = append(seq, "hide")
-			}
-		}
-	}
-	require.Equal(t, []string{"hide", "show"}, seq, "never a hide after the show")
+	require.Equal(t, []string{"hide", "show"}, vkinds(a.r, 2), "never a hide after the show")
 }

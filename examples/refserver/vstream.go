@@ -91,6 +91,10 @@ func (w *World) vrecipOf(p *player) *vrecip {
 	return r
 }
 
+// reach is how far from a connection something of radius is within its stream: the
+// distance plus the margin plus radius (effectReach; a detonation's neighbours).
+func (vs *vstream) reach(radius float32) float32 { return vs.dist + vs.margin + radius }
+
 // grow makes r's shown bits at its first use (a connection never placed has none).
 func (vs *vstream) grow(r *vrecip) {
 	if r.shown == nil {
@@ -317,7 +321,6 @@ func (w *World) vsReshow(now time.Duration, id uint16) {
 	if !w.vs.on || v == nil {
 		return
 	}
-	reach := w.vs.dist + w.vs.margin
 	for _, c := range w.conns {
 		p := w.players[c]
 		r := w.vrecipOf(p)
@@ -328,9 +331,7 @@ func (w *World) vsReshow(now time.Duration, id uint16) {
 		if i := slices.Index(r.list, id); i >= 0 {
 			r.list = slices.Delete(r.list, i, i+1)
 		}
-		x, y := w.vsPos(p.id, r)
-		dx, dy := x-v.pos.X, y-v.pos.Y
-		far := dx*dx+dy*dy > reach*reach && !(p.seat.held && p.seat.vehicle == id)
+		far := !w.effectReach(p, v.pos, 0) && !(p.seat.held && p.seat.vehicle == id)
 		if far || !w.vsShow(now, p, r, id) {
 			w.hideVehicle(now, p, id) // its client drops the wreck; its next evaluation shows it if near
 		}
@@ -367,7 +368,8 @@ func (w *World) vsSkipVehicle(p *player, id uint16) {
 // effectReach reports whether an effect of radius at pos reaches connection p: always
 // without streaming; else when p stands within the stream distance plus its margin plus
 // the radius of it, in the plane (the reach of the streaming: anything farther is
-// nothing p's client shows).
+// nothing p's client shows). With radius 0 it tells whether a vehicle at pos is within
+// the distance a shown vehicle stays shown (vsReshow).
 func (w *World) effectReach(p *player, pos wire.Vec3, radius float32) bool {
 	if !w.vs.on {
 		return true
@@ -376,7 +378,7 @@ func (w *World) effectReach(p *player, pos wire.Vec3, radius float32) bool {
 	if !r.placed {
 		return false
 	}
-	reach := w.vs.dist + w.vs.margin + radius
+	reach := w.vs.reach(radius)
 	x, y := w.vsPos(p.id, r)
 	dx, dy := x-pos.X, y-pos.Y
 	return dx*dx+dy*dy <= reach*reach

@@ -442,46 +442,29 @@ func TestStreamSteadyStateDoesNotAllocate(t *testing.T) {
 }
 
 func BenchmarkEvaluate(b *testing.B) {
-	for _, n := range []int{1000, 10000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			m := mustNew(b, Config{IDs: n})
-			rng := rand.New(rand.NewPCG(1, 2))
-			pos := make([][2]float32, n)
-			for i := range n {
-				pos[i] = [2]float32{rng.Float32() * 6000, rng.Float32() * 6000}
-				place(b, m, 0, ID(i), pos[i][0], pos[i][1])
-			}
-			out := make([]Change, 0, 1<<16)
-			now := time.Duration(0)
-			b.ReportAllocs()
-			for b.Loop() {
-				now += 33 * time.Millisecond
-				for i := range n {
-					pos[i][0] += 0.2
-					_, _ = m.Place(now, ID(i), pos[i][0], pos[i][1], out[:0])
-				}
-				out = m.Evaluate(now, out[:0])
-				sendAll(m, out)
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/player-tick")
-		})
-	}
+	benchEvaluate(b, false, 0.2)
 }
 
 // BenchmarkEvaluateStanding is BenchmarkEvaluate with every player standing still (each
 // still placed at every tick, at the same place) in clusters of ten over 6 km: what
 // [stream-standing] saves a world of idle players.
 func BenchmarkEvaluateStanding(b *testing.B) {
+	benchEvaluate(b, true, 0)
+}
+
+// benchEvaluate places 1,000 and 10,000 players over 6 km (at random, or in clusters of
+// ten 1 m apart), then every tick places each step metres along x and evaluates.
+func benchEvaluate(b *testing.B, clusters bool, step float32) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			m := mustNew(b, Config{IDs: n})
 			rng := rand.New(rand.NewPCG(1, 2))
 			pos := make([][2]float32, n)
 			for i := range n {
-				if i%10 == 0 {
-					pos[i] = [2]float32{rng.Float32() * 6000, rng.Float32() * 6000}
-				} else {
+				if clusters && i%10 != 0 {
 					pos[i] = [2]float32{pos[i-1][0] + 1, pos[i-1][1]}
+				} else {
+					pos[i] = [2]float32{rng.Float32() * 6000, rng.Float32() * 6000}
 				}
 				place(b, m, 0, ID(i), pos[i][0], pos[i][1])
 			}
@@ -491,6 +474,7 @@ func BenchmarkEvaluateStanding(b *testing.B) {
 			for b.Loop() {
 				now += 33 * time.Millisecond
 				for i := range n {
+					pos[i][0] += step
 					_, _ = m.Place(now, ID(i), pos[i][0], pos[i][1], out[:0])
 				}
 				out = m.Evaluate(now, out[:0])
