@@ -24,14 +24,20 @@ type shotRecord struct {
 	seq     uint16
 	rev     uint16 // the relation revision the shot was relayed with
 	valid   bool
-	cannon  bool // a Rhino cannon: its hits are the explosion's, without a floor
 	weapon  uint8
 	pellets uint8
+	// source is the damage's source: a bullet, a vehicle gun's, a Predator's, or the
+	// explosion of a Rhino cannon's shell (cannon).
 	source  vitals.Source
 	tier    inventory.Tier
 	nv      uint8
+	vehicle uint16 // the vehicle whose gun fired, NoVehicle for a hand-held weapon
 	victims [MaxShotVictims]shotVictim
 }
+
+// cannon reports whether the shot is a Rhino cannon's: its hits are the explosion's,
+// without a floor.
+func (r *shotRecord) cannon() bool { return r.source == vitals.SourceExplosion }
 
 type shotVictim struct {
 	id   PlayerID
@@ -174,7 +180,7 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 	if sr.HasDamage {
 		damage = sr.Damage
 	}
-	w.remember(now, p, m.ShotSeq, m.Weapon, sr.Credits, vitals.SourceBullet, damage, sr.Tier, false)
+	w.remember(now, p, m.ShotSeq, m.Weapon, sr.Credits, vitals.SourceBullet, damage, sr.Tier, NoVehicle)
 	w.claimHit(now, p, NoVehicle, m.HitType, m.HitID, r, res.Recipients, &aud, vitals.PlayerDamageFactor*sr.Damage, sr.Damage)
 	w.relayShot(p, NoVehicle, enc, res.Recipients, &aud, func(st wire.Stamp, rw wire.Rewind) wire.Message {
 		o.Stamp, o.Rewind = st, rw
@@ -246,12 +252,13 @@ func rewindOf(r *rewind.Recipient) wire.Rewind {
 	return out
 }
 
-// remember keeps an accepted shot for its victims' reports, in the shooter's ring.
-func (w *World) remember(now time.Duration, p *player, seq uint16, weapon uint8, pellets int, src vitals.Source, damage float32, tier inventory.Tier, cannon bool) {
+// remember keeps an accepted shot for its victims' reports, in the shooter's ring; veh is
+// the vehicle whose gun fired it (NoVehicle for a hand-held weapon).
+func (w *World) remember(now time.Duration, p *player, seq uint16, weapon uint8, pellets int, src vitals.Source, damage float32, tier inventory.Tier, veh uint16) {
 	rec := p.shots.slot(seq, now, w.rules.ShotCredit.Window, p.lifeSerial)
 	*rec = shotRecord{
 		valid:   true,
-		cannon:  cannon,
+		vehicle: veh,
 		seq:     seq,
 		weapon:  weapon,
 		pellets: uint8(min(pellets, 255)),
@@ -465,7 +472,7 @@ func (w *World) onVehicleShot(now time.Duration, p *player, m *wire.VehicleShot)
 	case inventory.GunCannon:
 		src, damage, expected = vitals.SourceExplosion, 0, 0
 	}
-	w.remember(now, p, m.ShotSeq, m.Weapon, 1, src, damage, inventory.TierStd, cannon)
+	w.remember(now, p, m.ShotSeq, m.Weapon, 1, src, damage, inventory.TierStd, m.Vehicle)
 	aud := w.audience(p)
 	if !cannon {
 		w.claimHit(now, p, m.Vehicle, m.HitType, m.HitID, r, res.Recipients, &aud, expected, vexpected)

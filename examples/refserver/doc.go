@@ -546,8 +546,10 @@
 //   - [stream-reports] Ours: a damage report that answers a shot (a player's, a vehicle
 //     gun's or a cannon's) is correlated only if its victim was sent it: if it had the
 //     shooter shown at some moment from the shot's acceptance to RelayFlushSlack (250 ms)
-//     after it, when the shared copy went out at the host's next Flush. Each connection
-//     keeps its last VisibilityLog (16) shows and hides of other players for this; a
+//     after it, when the shared copy went out at the host's next Flush, and for a vehicle
+//     gun's shot the gun's vehicle too ([stream-vehicle-relays]). Each connection keeps
+//     its last VisibilityLog (16) shows and hides of other players and of vehicles for
+//     this (changes only: a vehicle shown anew to one that has it shown is none); a
 //     report whose shot is older than changes the log has lost is given the benefit of
 //     the doubt. A victim that had the shooter shown when the shot was relayed is
 //     credited even if the shooter was hidden from it since, within the shot credit's
@@ -624,9 +626,6 @@
 //
 //   - Telling a new connection on a reused id from datagrams of the old one (the lane
 //     starts at 0 on both): the host's handshake.
-//   - A vehicle gun's shot goes only to those that have the vehicle shown
-//     ([stream-vehicle-relays]), but a report of it is checked only against the shooter's
-//     visibility ([stream-reports]), not the vehicle's.
 //   - A client that never reloads fires within its total and cadence (inventory's open
 //     hole). Vehicle health stays the driver's client's (no rule makes the server own
 //     it): a client that repairs its car between two frames shows each fall and is not

@@ -48,13 +48,14 @@ func (w *World) debtOf(r *player) *debtor {
 // hidePlayer queues a PlayerHide of subject id (the connection's token) on r's lane, or
 // owes it when the lane refuses it ([stream-hide-owed]).
 func (w *World) hidePlayer(now time.Duration, r *player, id PlayerID, token uint32) {
-	r.vis.add(id, now-r.joinedAt, false)
+	r.vis.add(visPlayer(id), now-r.joinedAt, false)
 	w.hide(now, r, owedHide{id: uint16(id), token: token})
 }
 
 // hideVehicle queues a VehicleHide of vehicle id on r's lane, or owes it when the lane
 // refuses it ([stream-hide-owed]).
 func (w *World) hideVehicle(now time.Duration, r *player, id uint16) {
+	r.vis.add(visVehicle(id), now-r.joinedAt, false)
 	w.hide(now, r, owedHide{id: id, vehicle: true})
 }
 

@@ -594,7 +594,7 @@ func (w *World) show(now time.Duration, recipient, subject *player) bool {
 	}
 	_, ok := w.queue(now, recipient, m)
 	if ok {
-		recipient.vis.add(subject.id, now-recipient.joinedAt, true)
+		recipient.vis.add(visPlayer(subject.id), now-recipient.joinedAt, true)
 	}
 	if ok && recipient.debt != 0 {
 		w.forgive(recipient, uint16(subject.id), false) // the show replaces the copy ([stream-hide-owed])

@@ -174,16 +174,16 @@ func (w *World) correlateShot(now time.Duration, p *player, m *wire.DamageReport
 	if v := w.rules.ShotCredit.Identify(found, now-rec.at, rec.serial > p.lifeSerial); v != VerdictAccepted {
 		return correlation{verdict: v}
 	}
-	if rec.cannon {
+	if rec.cannon() {
 		// The Rhino's shell explodes where the ray ends: its damage is the explosion's.
 		if m.Weapon != inventory.CauseExplosion {
 			return environment(in, VerdictWrongWeapon)
 		}
 		in.Source = vitals.SourceExplosion
 	}
-	if !w.sawActor(p, a, rec.at) {
+	if !w.sawActor(p, a, rec.at) || rec.vehicle != NoVehicle && !w.sawVehicle(p, rec.vehicle, rec.at) {
 		// Its client was never sent the shot: it could not have applied it.
-		if rec.cannon {
+		if rec.cannon() {
 			return environment(in, VerdictNotRelayed)
 		}
 		return correlation{verdict: VerdictNotRelayed}
@@ -195,10 +195,10 @@ func (w *World) correlateShot(now time.Duration, p *player, m *wire.DamageReport
 		}
 	}
 	left := slot == nil && int(rec.nv) < len(rec.victims) || slot != nil && slot.used < rec.pellets
-	if v := w.rules.ShotCredit.Credit(rec.cannon || m.Weapon == rec.weapon, left); v != VerdictAccepted {
+	if v := w.rules.ShotCredit.Credit(rec.cannon() || m.Weapon == rec.weapon, left); v != VerdictAccepted {
 		return correlation{verdict: v}
 	}
-	if !rec.cannon {
+	if !rec.cannon() {
 		in.Source = rec.source
 		in.Floor = w.bulletFloor(now, p, rec)
 	}

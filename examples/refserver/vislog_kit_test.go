@@ -100,3 +100,56 @@ func TestStreamDetonationReachesThoseNearTheBlast(t *testing.T) {
 	require.Len(t, dmg, 1)
 	require.Equal(t, a.r.ID(), dmg[0].Other, "credited to the satchel's owner")
 }
+
+// Rules [stream-reports] and [stream-vehicle-relays]: a report of a vehicle gun's shot is
+// credited only if its victim had the gun's vehicle shown when the shot was relayed, not
+// only its driver: a victim past its VehicleCap nearest cars was never sent the shot. A
+// vehicle shown anew (its driver got out) was shown throughout: a report of a shot the
+// victim was sent before is still credited.
+func TestStreamReportOfAVehicleGunShotNeedsTheVehicleShown(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		cap   int
+		shown bool
+	}{{"the vehicle shown", 0, true}, {"the vehicle past the victim's cap", 1, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			k, w, s := streamKit(t, refserver.Config{Stream: refserver.StreamConfig{VehicleCap: c.cap}}, 2)
+			a, b := s[0], s[1]
+			parkBystanders(t, k)
+			a.walkTo(wire.Vec3{})
+			b.walkTo(wire.Vec3{X: 10})
+			require.NoError(t, w.CreateVehicle(k.Now(), 2, modelSultan, wire.Vec3{X: 10, Y: 2}, wire.Quat{W: 1}))
+			require.NoError(t, w.CreateVehicle(k.Now(), 1, modelHunter, wire.Vec3{}, wire.Quat{W: 1}))
+			require.Equal(t, refserver.VerdictAccepted, a.board(1, 0, wire.Vec3{}))
+			require.NoError(t, k.Advance(3*time.Second))
+			evaluate(t, k)
+			require.True(t, w.Sees(b.r.ID(), a.r.ID()), "b sees the driver either way")
+			require.Equal(t, c.shown, w.SeesVehicle(b.r.ID(), 1))
+			a.drive(1, wire.Vec3{}, 1000)
+			b.r.Clear()
+			require.Equal(t, refserver.VerdictAccepted, must(t)(a.r.Send(&wire.VehicleShot{ShotSeq: a.shots + 1, DeathEpoch: a.gen,
+				PropertiesRev: w.Catalog().Revision(), Vehicle: 1, Weapon: minigun, HitType: wire.HitPlayer, HitID: uint16(b.r.ID()),
+				Origin: wire.Vec3{Z: 1}, HitPos: wire.Vec3{X: 30, Z: -1}})))
+			a.shots++
+			tick(t, k)
+			require.Equal(t, c.shown, len(receivedOf[*wire.RemoteVehicleShot](b.r)) > 0)
+			// Past the relay's slack, the driver gets out: the car is shown anew to b
+			// ([stream-vehicle-left]), which had it shown all along.
+			require.NoError(t, k.Advance(refserver.RelayFlushSlack+50*time.Millisecond))
+			b.r.Clear()
+			a.walkTo(wire.Vec3{X: 2})
+			tick(t, k)
+			require.Equal(t, c.shown, len(vshows(b.r, 1)) == 1)
+			v := b.hit(a.r.ID(), minigun, wire.Ref{Kind: wire.RefVehicleShot, Seq: a.shots}, 5)
+			if !c.shown {
+				require.Equal(t, refserver.VerdictNotRelayed, v, "b was never sent the gun's shot")
+				return
+			}
+			require.Contains(t, []refserver.Verdict{refserver.VerdictAccepted, refserver.VerdictHeld}, v)
+			require.NoError(t, k.Advance(time.Second)) // a held report is settled by the ledger's wait
+			dmg := k.EventsOf(refserver.EventPlayerDamage)
+			require.Len(t, dmg, 1)
+			require.Equal(t, a.r.ID(), dmg[0].Other)
+		})
+	}
+}

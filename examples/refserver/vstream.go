@@ -264,6 +264,18 @@ func (w *World) vsShow(now time.Duration, p *player, r *vrecip, id uint16) bool 
 	if r.shown[id/64]&(1<<(id%64)) != 0 {
 		return true
 	}
+	if !w.vsSend(now, p, id) {
+		return false
+	}
+	p.vis.add(visVehicle(id), now-p.joinedAt, true)
+	r.shown[id/64] |= 1 << (id % 64)
+	r.list = append(r.list, id)
+	return true
+}
+
+// vsSend queues a VehicleShow of vehicle id with its current state on p's lane, while it
+// holds fewer than ShowBacklogRoom messages, and reports whether it went out.
+func (w *World) vsSend(now time.Duration, p *player, id uint16) bool {
 	v := w.vehicle(id)
 	if v == nil {
 		return false
@@ -280,8 +292,6 @@ func (w *World) vsShow(now time.Duration, p *player, r *vrecip, id uint16) bool 
 	if p.debt != 0 {
 		w.forgive(p, id, true) // the show replaces the copy ([stream-hide-owed])
 	}
-	r.shown[id/64] |= 1 << (id % 64)
-	r.list = append(r.list, id)
 	return true
 }
 
@@ -327,14 +337,18 @@ func (w *World) vsReshow(now time.Duration, id uint16) {
 		if r.shown == nil || r.shown[id/64]&(1<<(id%64)) == 0 {
 			continue
 		}
-		r.shown[id/64] &^= 1 << (id % 64)
+		// The copy goes to the end of the list as a new show would (the order of later
+		// hides), but stays shown throughout: the log records no change.
 		if i := slices.Index(r.list, id); i >= 0 {
 			r.list = slices.Delete(r.list, i, i+1)
 		}
 		far := !w.effectReach(p, v.pos, 0) && !(p.seat.held && p.seat.vehicle == id)
-		if far || !w.vsShow(now, p, r, id) {
-			w.hideVehicle(now, p, id) // its client drops the wreck; its next evaluation shows it if near
+		if !far && w.vsSend(now, p, id) {
+			r.list = append(r.list, id)
+			continue
 		}
+		r.shown[id/64] &^= 1 << (id % 64)
+		w.hideVehicle(now, p, id) // its client drops the wreck; its next evaluation shows it if near
 	}
 }
 
