@@ -30,11 +30,17 @@ type vstream struct {
 	cap    int
 	every  time.Duration
 	recips []vrecip // per player slot
+	// viewers lists, per vehicle slot, the connections that have it shown, in the order
+	// they were shown it: a respawned or left vehicle is shown anew to them (vsReshow)
+	// without a walk over every connection. An entry of a connection that left stays until
+	// its slot is placed again (vrecipOf), and is told apart by its join.
+	viewers [][]PlayerID
 	// Scratch: the candidates of one evaluation, the new shown set's marks, the
-	// connections standing near an offered vehicle.
-	near  []interest.Point
-	mark  []uint64
-	offer []PlayerID
+	// connections standing near an offered vehicle, the viewers of a vehicle shown anew.
+	near   []interest.Point
+	mark   []uint64
+	offer  []PlayerID
+	reshow []PlayerID
 	// fires lists the effect slots of the fires that may still be live (pruned as they
 	// burn out): a connection that comes within reach is sent them ([stream-effects]).
 	fires []uint16
@@ -77,7 +83,24 @@ func newVStream(cfg StreamConfig, m *interest.Manager, maxPlayers, maxVehicles i
 	}
 	vs.index = ix
 	vs.mark = make([]uint64, (maxVehicles+63)/64)
+	vs.viewers = make([][]PlayerID, maxVehicles)
 	return vs, nil
+}
+
+// view records that connection c was shown vehicle id, and unview that it no longer has
+// it shown.
+func (vs *vstream) view(id uint16, c PlayerID) {
+	if int(id) < len(vs.viewers) {
+		vs.viewers[id] = append(vs.viewers[id], c)
+	}
+}
+func (vs *vstream) unview(id uint16, c PlayerID) {
+	if int(id) >= len(vs.viewers) {
+		return
+	}
+	if i := slices.Index(vs.viewers[id], c); i >= 0 {
+		vs.viewers[id] = slices.Delete(vs.viewers[id], i, i+1)
+	}
 }
 
 // vrecipOf returns p's share of the vehicle streaming, emptied when p is a new
@@ -85,6 +108,9 @@ func newVStream(cfg StreamConfig, m *interest.Manager, maxPlayers, maxVehicles i
 func (w *World) vrecipOf(p *player) *vrecip {
 	r := &w.vs.recips[p.id]
 	if r.join != p.joinSerial {
+		for _, id := range r.list { // the vehicles the slot's last connection had shown
+			w.vs.unview(id, p.id)
+		}
 		clear(r.shown)
 		*r = vrecip{join: p.joinSerial, shown: r.shown, list: r.list[:0]}
 	}
@@ -239,6 +265,7 @@ func (w *World) vsEvaluate(now time.Duration, p *player, r *vrecip) {
 			continue
 		}
 		r.shown[id/64] &^= 1 << (id % 64)
+		vs.unview(id, p.id)
 		w.hideVehicle(now, p, id)
 	}
 	r.list = kept
@@ -270,6 +297,7 @@ func (w *World) vsShow(now time.Duration, p *player, r *vrecip, id uint16) bool 
 	p.vis.add(visVehicle(id), now-p.joinedAt, true)
 	r.shown[id/64] |= 1 << (id % 64)
 	r.list = append(r.list, id)
+	w.vs.view(id, p.id)
 	return true
 }
 
@@ -321,7 +349,7 @@ func (w *World) vsOffer(now time.Duration, id uint16) {
 	}
 }
 
-// vsReshow sends every connection that has vehicle id shown a new VehicleShow of its
+// vsReshow sends every connection that has vehicle id shown (its viewers) a new VehicleShow of its
 // state (a respawn: the protocol has no message that repairs a wreck), while its lane has
 // room as for a show; one without room has it hidden until its next evaluation shows it,
 // and so has one that now stands beyond the stream distance plus its margin of it (and
@@ -331,8 +359,13 @@ func (w *World) vsReshow(now time.Duration, id uint16) {
 	if !w.vs.on || v == nil {
 		return
 	}
-	for _, c := range w.conns {
-		p := w.players[c]
+	// Its viewers (a copy: a hide takes the viewer off the list).
+	w.vs.reshow = append(w.vs.reshow[:0], w.vs.viewers[id]...)
+	for _, c := range w.vs.reshow {
+		p := w.conn(c)
+		if p == nil {
+			continue
+		}
 		r := w.vrecipOf(p)
 		if r.shown == nil || r.shown[id/64]&(1<<(id%64)) == 0 {
 			continue
@@ -348,6 +381,7 @@ func (w *World) vsReshow(now time.Duration, id uint16) {
 			continue
 		}
 		r.shown[id/64] &^= 1 << (id % 64)
+		w.vs.unview(id, p.id)
 		w.hideVehicle(now, p, id) // its client drops the wreck; its next evaluation shows it if near
 	}
 }
