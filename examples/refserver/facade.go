@@ -580,10 +580,8 @@ func (w *World) vehicleCommand(now time.Duration, verb string, id uint16, m wire
 	if v == nil {
 		return nil, w.refuse(NoPlayer, verb, fmt.Errorf("%w: %d", ErrUnknownVehicle, id))
 	}
-	for _, c := range w.conns {
-		if !w.vsSees(c, id) {
-			continue
-		}
+	w.viewers = w.vehicleViewers(w.viewers[:0], id)
+	for _, c := range w.viewers {
 		if err := w.players[c].ep.CanQueue(m); err != nil {
 			return nil, w.refuse(NoPlayer, verb, laneFull(c, err))
 		}
@@ -640,10 +638,9 @@ func (w *World) poseVehicle(now time.Duration, verb string, id uint16, pos wire.
 		}
 	}
 	w.vsVehiclePlaced(id, pos)
-	for _, c := range w.conns {
-		if w.vsSees(c, id) {
-			w.queue(now, w.players[c], m)
-		}
+	w.viewers = w.vehicleViewers(w.viewers[:0], id)
+	for _, c := range w.viewers {
+		w.queue(now, w.players[c], m)
 	}
 	if respawn {
 		w.vsReshow(now, id) // a wreck repaired: the copies are rebuilt
@@ -667,10 +664,9 @@ func (w *World) FreezeVehicle(now time.Duration, id uint16, frozen bool) error {
 		return w.refuse(NoPlayer, "freeze_vehicle", wrap(ErrOutOfRange, err))
 	}
 	v.frozen = frozen
-	for _, c := range w.conns {
-		if w.vsSees(c, id) {
-			w.queue(now, w.players[c], m)
-		}
+	w.viewers = w.vehicleViewers(w.viewers[:0], id)
+	for _, c := range w.viewers {
+		w.queue(now, w.players[c], m)
 	}
 	w.stats.Commands++
 	w.reap(now)

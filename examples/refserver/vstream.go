@@ -349,6 +349,23 @@ func (w *World) vsOffer(now time.Duration, id uint16) {
 	}
 }
 
+// vehicleViewers appends the connections that have vehicle id shown: its list of
+// viewers while streaming (in the order they were shown it), every connection without.
+func (w *World) vehicleViewers(dst []PlayerID, id uint16) []PlayerID {
+	if !w.vs.on {
+		return append(dst, w.conns...)
+	}
+	if int(id) >= len(w.vs.viewers) {
+		return dst
+	}
+	for _, c := range w.vs.viewers[id] {
+		if w.vsSees(c, id) { // not an entry of a connection that left
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
 // vsReshow sends every connection that has vehicle id shown (its viewers) a new VehicleShow of its
 // state (a respawn: the protocol has no message that repairs a wreck), while its lane has
 // room as for a show; one without room has it hidden until its next evaluation shows it,
