@@ -655,6 +655,10 @@
 //   - Weapon property changes and damage multiplier tables go to every connection,
 //     streamed or not (everyone needs them), and one full lane refuses the verb for all
 //     (canQueueAll); with many thousands of players a host should use them sparingly.
+//     A gamemode effect (CreateExplosion, CreateFire) asks every connection whether it
+//     stands within its reach, and clears its slot's mark on every connection: a walk
+//     over all of them per effect (a vehicle verb, a vehicle shown anew and a
+//     detonation's neighbours take only those concerned).
 //   - A fire sent late ([stream-effects]) burns on the late recipient's client for its
 //     full lifetime from when it arrived; damage it reports after the server's window
 //     (FireLifetime plus ExplosionWindow from the fire's creation) is taken unattributed
