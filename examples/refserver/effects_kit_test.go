@@ -2,6 +2,7 @@ package refserver_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -100,6 +101,38 @@ func TestStreamLiveFireIsSentOnArrival(t *testing.T) {
 	c.walkTo(wire.Vec3{X: 10})
 	evaluate(t, k)
 	require.Empty(t, receivedOf[*wire.CreateFire](c.r))
+}
+
+// Rule [stream-effects]: every CreateFire says how long its fire has burned when it is
+// sent: 0 to the connections within reach when it is lit, the time since then (in whole
+// milliseconds) to one that comes within reach later.
+func TestStreamLateFireCarriesItsAge(t *testing.T) {
+	k, w, s := streamKit(t, refserver.Config{}, 3)
+	a, c := s[0], s[2]
+	parkBystanders(t, k)
+	c.walkTo(wire.Vec3{X: 1000})
+	tick(t, k)
+	lit := k.Now()
+	id, err := w.CreateFire(lit, a.r.ID(), wire.Vec3{X: 10}, 3)
+	require.NoError(t, err)
+	tick(t, k)
+	early := receivedOf[*wire.CreateFire](a.r)
+	require.Len(t, early, 1)
+	require.Equal(t, wire.CreateFire{Effect: id, Creator: a.r.ID(), Position: wire.Vec3{X: 10}, Radius: 3,
+		Age: 0, Stamp: early[0].Stamp}, *early[0], "lit now: nothing of it burned yet")
+	require.NoError(t, k.Advance(4*time.Second+7*time.Millisecond))
+	c.walkTo(wire.Vec3{X: 10})
+	from := k.Now()
+	evaluate(t, k)
+	to := k.Now()
+	late := receivedOf[*wire.CreateFire](c.r)
+	require.Len(t, late, 1)
+	age := time.Duration(late[0].Age) * time.Millisecond
+	require.GreaterOrEqual(t, age, from-lit, "sent after c came within reach")
+	require.LessOrEqual(t, age, to-lit, "sent before the evaluation ended")
+	require.Less(t, age, refserver.FireLifetime)
+	late[0].Age = 0
+	require.Equal(t, *early[0], *late[0], "the same fire otherwise")
 }
 
 // Rule [stream-effects]: StreamConfig.Everyone sends every effect to every connection.

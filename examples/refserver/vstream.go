@@ -409,7 +409,8 @@ func (w *World) markEffect(p *player, slot int, sent bool) {
 }
 
 // vsFires sends r's connection the live fires within reach that it was not sent (it
-// came within reach after they were lit), while its lane has room as for a show.
+// came within reach after they were lit), while its lane has room as for a show, each
+// with how long it has burned (Age), so that connection burns only what is left.
 func (w *World) vsFires(now time.Duration, p *player, r *vrecip) {
 	fires := w.vs.fires[:0]
 	for _, slot := range w.vs.fires {
@@ -424,7 +425,7 @@ func (w *World) vsFires(now time.Duration, p *player, r *vrecip) {
 		creator := w.effectCreator(e)
 		m := &w.msgs.fire
 		*m = wire.CreateFire{Effect: e.id, Creator: creator, Position: e.pos, Radius: e.radius,
-			Stamp: wire.Stamp(w.teams.Stamp(creator, p.id))}
+			Age: fireAge(now - e.at), Stamp: wire.Stamp(w.teams.Stamp(creator, p.id))}
 		if p.ep.Lane().Stats().Queued >= ShowBacklogRoom || p.ep.CanQueue(m) != nil {
 			continue
 		}
@@ -433,6 +434,13 @@ func (w *World) vsFires(now time.Duration, p *player, r *vrecip) {
 		}
 	}
 	w.vs.fires = fires
+}
+
+// fireAge is the Age a CreateFire carries for a fire that has burned for burned: whole
+// milliseconds, rounded down so a recipient never finds out a fire that still burns here,
+// at most wire.MaxFireAge ([stream-effects]).
+func fireAge(burned time.Duration) uint16 {
+	return uint16(min(burned, wire.MaxFireAge*time.Millisecond) / time.Millisecond)
 }
 
 // litFire remembers a new fire's slot for the connections that come within reach later.
