@@ -6,7 +6,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/arbitergo/arbiter/examples/client"
 	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/examples/simkit"
 	"github.com/arbitergo/arbiter/wire"
 )
 
@@ -133,6 +135,70 @@ func TestStreamLateFireCarriesItsAge(t *testing.T) {
 	require.Less(t, age, refserver.FireLifetime)
 	late[0].Age = 0
 	require.Equal(t, *early[0], *late[0], "the same fire otherwise")
+}
+
+// Rule [stream-effects]: a player who comes near a burning fire late gets it with its age,
+// and its honest client puts the fire out at the same moment as the client of a player who
+// stood there when it was lit (the honest client burns what is left); every report either
+// makes of its damage reaches the server within the fire's window and is credited to
+// its creator, and nobody honest is wronged.
+func TestStreamLateFireGoesOutWithTheEarlyOnes(t *testing.T) {
+	k := simkit.New(simkit.Config{Seed: 1})
+	link := simkit.Link{RTT: 100 * time.Millisecond}
+	var ps [3]*simkit.Player
+	for i, name := range []string{"creator", "early", "late"} {
+		p, err := k.Join(name, link)
+		require.NoError(t, err)
+		ps[i] = p
+	}
+	creator, early, late := ps[0], ps[1], ps[2]
+	require.NoError(t, k.Start())
+	at := early.Position()
+	require.NoError(t, late.MoveTo(wire.Vec3{X: at.X + 1000, Y: at.Y, Z: at.Z}))
+	require.NoError(t, k.Advance(time.Second))
+	w := k.Server()
+	lit := k.Now()
+	id, err := w.CreateFire(lit, creator.ID(), at, 3)
+	require.NoError(t, err)
+	require.NoError(t, k.Advance(4*time.Second))
+	require.NoError(t, late.MoveTo(at))
+	// Both stand in the fire; the world burns each every 100 ms for as long as its game
+	// has the fire.
+	var last [2]time.Duration
+	ticks := [2]int{}
+	for k.Now() < lit+refserver.FireLifetime+4*time.Second {
+		require.NoError(t, k.Advance(100*time.Millisecond))
+		for i, p := range []*simkit.Player{early, late} {
+			if _, err := p.Client().InFire(k.Now(), id, 0.5); err == nil {
+				last[i] = k.Now()
+				ticks[i]++
+			} else {
+				require.ErrorIs(t, err, client.ErrUnknownEffect)
+			}
+		}
+	}
+	require.Positive(t, ticks[1], "the late client got the fire")
+	require.Equal(t, last[0], last[1], "the late client's fire goes out with the early one's")
+	require.LessOrEqual(t, last[1], lit+refserver.FireLifetime+link.RTT)
+	require.NoError(t, k.Advance(2*time.Second))
+	for _, p := range []*simkit.Player{early, late} {
+		d := 0
+		for _, e := range k.EventsOf(refserver.EventPlayerDamage) {
+			if e.Player == p.ID() {
+				require.Equal(t, creator.ID(), e.Other, "credited to the creator")
+				d++
+			}
+		}
+		require.Positive(t, d, "%s's fire damage was reported", p.Name())
+		for _, kind := range []refserver.EventKind{refserver.EventReportUnattributed, refserver.EventReportNotCredited} {
+			for _, e := range k.EventsOf(kind) {
+				require.NotEqual(t, p.ID(), e.Player, "%s: %v", p.Name(), e)
+			}
+		}
+	}
+	report, err := k.Report()
+	require.NoError(t, err)
+	require.Zero(t, report.HonestWronged)
 }
 
 // Rule [stream-effects]: StreamConfig.Everyone sends every effect to every connection.
