@@ -8,13 +8,14 @@ import (
 )
 
 // Rule [stream-effects]: a fire's Age is the whole milliseconds it has burned, rounded
-// down (a recipient never finds out a fire that still burns here), and never more than
-// the wire carries; the reference server's fires burn out well below that cap.
+// down (no recipient puts out a fire still burning here), within what the wire carries;
+// the reference server's fires burn out well below that cap.
 func TestStreamFireAgeIsWholeMillisecondsBurned(t *testing.T) {
 	for _, c := range []struct {
 		burned time.Duration
 		want   uint16
 	}{
+		{-time.Second, 0},
 		{0, 0},
 		{999 * time.Microsecond, 0},
 		{time.Millisecond, 1},

@@ -437,10 +437,10 @@ func (w *World) vsFires(now time.Duration, p *player, r *vrecip) {
 }
 
 // fireAge is the Age a CreateFire carries for a fire that has burned for burned: whole
-// milliseconds, rounded down so a recipient never finds out a fire that still burns here,
-// at most wire.MaxFireAge ([stream-effects]).
+// milliseconds, rounded down so that no recipient puts out a fire still burning here,
+// within 0..wire.MaxFireAge ([stream-effects]).
 func fireAge(burned time.Duration) uint16 {
-	return uint16(min(burned, wire.MaxFireAge*time.Millisecond) / time.Millisecond)
+	return uint16(min(max(burned, 0), wire.MaxFireAge*time.Millisecond) / time.Millisecond)
 }
 
 // litFire remembers a new fire's slot for the connections that come within reach later.
