@@ -101,6 +101,30 @@ func (c *codec) u16(p *uint16, name string) {
 	c.field++
 }
 
+// u16max is a little-endian uint16 valid in 0..max; a larger value is ErrOutOfRange
+// (a CreateFire's Age).
+func (c *codec) u16max(p *uint16, name string, max uint16) {
+	switch c.mode {
+	case modeEncode:
+		if *p > max {
+			c.failAt(kindOutOfRange)
+		}
+		c.buf = le.AppendUint16(c.buf, *p)
+	case modeDecode:
+		if b := c.take(2); b != nil {
+			*p = le.Uint16(b)
+			if *p > max {
+				c.failAt(kindOutOfRange)
+			}
+		}
+	case modeDescribe:
+		c.describe(field{name: name, width: 2, typ: "u16", rng: "0.." + strconv.Itoa(int(max)), prim: primU16Max, max: max})
+	case modeFormat:
+		c.print(name, strconv.Itoa(int(*p)))
+	}
+	c.field++
+}
+
 // u32 is a raw little-endian uint32.
 func (c *codec) u32(p *uint32, name string) {
 	switch c.mode {
@@ -174,7 +198,7 @@ func (c *codec) enum8(p *uint8, name string, count uint8, typ string, nameOf fun
 		}
 	case modeDescribe:
 		rng := "0.." + strconv.Itoa(int(count)-1) + ", " + typ
-		c.describe(field{name: name, width: 1, typ: "u8 enum", rng: rng, prim: primEnum, max: count - 1})
+		c.describe(field{name: name, width: 1, typ: "u8 enum", rng: rng, prim: primEnum, max: uint16(count - 1)})
 	case modeFormat:
 		c.print(name, nameOf(*p))
 	}
@@ -258,7 +282,7 @@ func (c *codec) bitsUint(p *uint8, name string, width, max uint8) {
 		}
 	case modeDescribe:
 		c.describeBits(field{name: name, bit: int(at), bits: int(width), typ: "bits",
-			rng: "0.." + strconv.Itoa(int(max)), prim: primBitsUint, max: max})
+			rng: "0.." + strconv.Itoa(int(max)), prim: primBitsUint, max: uint16(max)})
 	case modeFormat:
 		c.print(name, strconv.Itoa(int(*p)))
 	}

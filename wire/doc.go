@@ -44,7 +44,8 @@
 //     "none" (NoPlayer, NoVehicle) where the table says so, and refused where the field
 //     names a subject that must exist. Revisions, report numbers, death_epoch and
 //     sync_seq are uint16 that wrap at 65535 (compare them with internal/revision);
-//     player_token is a uint32. Weapon and cause ids, body parts, death poses,
+//     player_token is a uint32. A fire's Age (CreateFire) is a uint16 of milliseconds,
+//     0..MaxFireAge. Weapon and cause ids, body parts, death poses,
 //     explosion types and skills are raw bytes (see "What the decoder does not judge").
 //   - Floats are IEEE 754 binary32, little-endian. Health and armor keep full float32
 //     precision everywhere (the ledger's arithmetic needs it). A float must be finite
@@ -131,7 +132,9 @@
 //   - explosion types and weapon skills (raw game values);
 //   - whether a revision, report number, epoch or token is stale, fresh or from the
 //     future (the state machines compare them with internal/revision);
-//   - whether the loss a report claims matches its before and after, or any floor.
+//   - whether the loss a report claims matches its before and after, or any floor;
+//   - whether a fire's Age is past its lifetime (the lifetime is the host's: the
+//     recipient's game finds the fire out already and drops it).
 //
 // # Names
 //
@@ -273,7 +276,7 @@
 //	0x47  RemoteStealthKill        12  server to client  reliable
 //	0x48  RemoteVehicleExplode     10  server to client  reliable
 //	0x49  CreateExplosion          26  server to client  reliable
-//	0x4A  CreateFire               25  server to client  reliable
+//	0x4A  CreateFire               27  server to client  reliable
 //	0x4B  PlayerShow               41  server to client  reliable
 //	0x4C  PlayerHide                8  server to client  reliable
 //	0x4D  PlayerWasted             14  server to client  reliable
@@ -598,15 +601,16 @@
 //	24   2     Stamp.Rev       u16      0..65535                  the relation revision the answer was taken at; compare revisions with internal/revision (they wrap at 65535)
 //	rule: Stamp.Teammate is false when Creator is NoPlayer. (inconsistent fields)
 //
-// CreateFire (0x4A, 25 bytes, server to client, reliable): a gamemode fire (create_fire), with its creator and the creator's relation to the recipient.
+// CreateFire (0x4A, 27 bytes, server to client, reliable): a gamemode fire (create_fire), with its creator, how long it has burned already and the creator's relation to the recipient.
 //
 //	off  size  field           type     valid range               meaning
 //	2    2     Effect          u16      0..65535                  the server's id of this effect, shared with CreateExplosion
 //	4    2     Creator         u16 id   0..65534, 0xFFFF none     the player the gamemode credits with the fire, NoPlayer if none
 //	6    12    Position        3×f32    finite, |axis| <= 100000  the centre of the fire
 //	18   4     Radius          f32      finite, 0 < v <= 1000     the fire's radius in metres
-//	22   1     Stamp.Teammate  u8 bool  0 or 1                    true when the sender is the recipient's teammate: same non-zero damage group
-//	23   2     Stamp.Rev       u16      0..65535                  the relation revision the answer was taken at; compare revisions with internal/revision (they wrap at 65535)
+//	22   2     Age             u16      0..60000                  how long the fire had burned when the server sent this, in whole milliseconds rounded down (0 for the send when it is lit), at most MaxFireAge
+//	24   1     Stamp.Teammate  u8 bool  0 or 1                    true when the sender is the recipient's teammate: same non-zero damage group
+//	25   2     Stamp.Rev       u16      0..65535                  the relation revision the answer was taken at; compare revisions with internal/revision (they wrap at 65535)
 //	rule: Stamp.Teammate is false when Creator is NoPlayer. (inconsistent fields)
 //
 // PlayerShow (0x4B, 41 bytes, server to client, reliable): makes a player visible to the recipient (a join, or the recipient's streaming range reaching it): the current state from which the recipient builds the player's copy.

@@ -101,7 +101,7 @@ func fieldCases(id ID, valid []byte) []badCase {
 				add(f, axis+"-32768", ErrOutOfRange, func(b []byte) { le.PutUint16(b[f.off+2*i:], 0x8000) })
 			}
 		case primEnum:
-			add(f, "one past the last", ErrInvalidEnum, func(b []byte) { b[f.off] = f.max + 1 })
+			add(f, "one past the last", ErrInvalidEnum, func(b []byte) { b[f.off] = byte(f.max) + 1 })
 			add(f, "255", ErrInvalidEnum, func(b []byte) { b[f.off] = 255 })
 		case primBool:
 			add(f, "2", ErrInvalidEnum, func(b []byte) { b[f.off] = 2 })
@@ -114,9 +114,12 @@ func fieldCases(id ID, valid []byte) []badCase {
 			if int(f.max)+1 < 1<<f.bits {
 				add(f, "above max", ErrOutOfRange, func(b []byte) {
 					mask := byte(1)<<f.bits - 1
-					b[f.off] = b[f.off]&^(mask<<f.bit) | (f.max+1)<<f.bit
+					b[f.off] = b[f.off]&^(mask<<f.bit) | (byte(f.max)+1)<<f.bit
 				})
 			}
+		case primU16Max:
+			add(f, "one above max", ErrOutOfRange, func(b []byte) { le.PutUint16(b[f.off:], f.max+1) })
+			add(f, "0xFFFF", ErrOutOfRange, func(b []byte) { le.PutUint16(b[f.off:], 0xFFFF) })
 		case primID:
 			if !f.none {
 				add(f, "0xFFFF", ErrOutOfRange, func(b []byte) { le.PutUint16(b[f.off:], 0xFFFF) })
@@ -368,7 +371,7 @@ func TestAppendRefusesWhatDecodeRefuses(t *testing.T) {
 					{"Inf", func(v reflect.Value) { v.SetFloat(-inf) }, ErrNotFinite}}
 			case primEnum:
 				bads = []bad{{"past the set", func(v reflect.Value) { v.SetUint(uint64(f.max) + 1) }, ErrInvalidEnum}}
-			case primBitsUint:
+			case primBitsUint, primU16Max:
 				bads = []bad{{"above max", func(v reflect.Value) { v.SetUint(uint64(f.max) + 1) }, ErrOutOfRange}}
 			case primID:
 				if !f.none {

@@ -58,7 +58,7 @@ func samples() []Message {
 		&RemoteStealthKill{Attacker: 8, Victim: 5, VictimEpoch: 3, Weapon: 4, Stamp: Stamp{Teammate: true, Rev: 6}},
 		&RemoteVehicleExplode{Vehicle: 412, Author: 8, Weapon: 51, Stamp: Stamp{Teammate: true, Rev: 7}},
 		&CreateExplosion{Effect: 12, Creator: 8, Type: 7, Position: posC, Radius: 12.5, Stamp: Stamp{Teammate: true, Rev: 8}},
-		&CreateFire{Effect: 13, Creator: 8, Position: posB, Radius: 3.25, Stamp: Stamp{Teammate: true, Rev: 9}},
+		&CreateFire{Effect: 13, Creator: 8, Position: posB, Radius: 3.25, Age: 2500, Stamp: Stamp{Teammate: true, Rev: 9}},
 		&PlayerShow{Player: 5, PlayerToken: 0xC0FFEE01, DeathEpoch: 3, SyncSeq: 4400, Alive: true, Seat: 8,
 			DamageGroup: 2, Weapon: 24, Health: 75.5, Armor: 3, Position: posA, Facing: facing(1), Vehicle: 7},
 		&PlayerHide{Player: 5, PlayerToken: 0xC0FFEE01},

@@ -32,12 +32,12 @@ type field struct {
 	typ      string // wire type, for the documentation
 	rng      string // valid range, for the documentation
 	prim     prim
-	span     span  // f32 and vec3: the valid range
-	max      uint8 // enum and bitsUint: the highest valid value
-	none     bool  // id16: 0xFFFF (none) is valid
-	optional bool  // quat: all zero is valid
-	group    bool  // the byte of a bit group
-	reserved int   // group: the first reserved bit (bits reserved..7 must be 0)
+	span     span   // f32 and vec3: the valid range
+	max      uint16 // enum, bitsUint and u16max: the highest valid value
+	none     bool   // id16: 0xFFFF (none) is valid
+	optional bool   // quat: all zero is valid
+	group    bool   // the byte of a bit group
+	reserved int    // group: the first reserved bit (bits reserved..7 must be 0)
 }
 
 // prim is the codec primitive behind a field.
@@ -58,6 +58,7 @@ const (
 	primQuat
 	primVelocity
 	primAngle
+	primU16Max
 )
 
 // rule is a rule between fields, named after the field that breaks it.

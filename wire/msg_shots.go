@@ -430,8 +430,14 @@ func (m *CreateExplosion) walk(c *codec) {
 	c.rule(m.Creator != NoPlayer || !m.Stamp.Teammate, "Stamp.Teammate", kindInconsistent, "Stamp.Teammate is false when Creator is NoPlayer.")
 }
 
-// CreateFire is a gamemode fire (create_fire), with its creator and the creator's
-// relation to the recipient. A victim's report answers it with RefEffect.
+// CreateFire is a gamemode fire (create_fire), with its creator, how long it has burned
+// already and the creator's relation to the recipient. A victim's report answers it with
+// RefEffect.
+//
+// A server sends a fire to a recipient when it is lit, and may send it later to one that
+// comes near while it still burns; Age tells that recipient how much of the fire's
+// lifetime is gone, so its game burns only what is left and puts the fire out at the same
+// moment as everyone else's.
 type CreateFire struct {
 	// Effect is the server's id of this effect, shared with CreateExplosion.
 	Effect uint16
@@ -441,6 +447,9 @@ type CreateFire struct {
 	Position Vec3
 	// Radius is the fire's radius in metres.
 	Radius float32
+	// Age is how long the fire had burned when the server sent this, in whole
+	// milliseconds rounded down (0 for the send when it is lit), at most MaxFireAge.
+	Age uint16
 	// Stamp is Creator's teammate relation to the recipient (false without a creator).
 	Stamp Stamp
 }
@@ -450,6 +459,7 @@ func (m *CreateFire) walk(c *codec) {
 	c.player(&m.Creator, "Creator", true)
 	c.position(&m.Position, "Position")
 	c.f32(&m.Radius, "Radius", spanRadius)
+	c.u16max(&m.Age, "Age", MaxFireAge)
 	c.stamp(&m.Stamp)
 	c.rule(m.Creator != NoPlayer || !m.Stamp.Teammate, "Stamp.Teammate", kindInconsistent, "Stamp.Teammate is false when Creator is NoPlayer.")
 }

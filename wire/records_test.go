@@ -54,7 +54,8 @@ func TestEveryMessageCarriesTheFieldsItsRecordNames(t *testing.T) {
 		IDVehicleExplode:       {"Vehicle u16 id"},
 		IDRemoteVehicleExplode: {"Vehicle u16 id", "Author u16 id", "Stamp.Teammate u8 bool", "Stamp.Rev u16"},
 		IDCreateExplosion:      {"Creator u16 id", "Position 3×f32", "Effect u16", "Stamp.Teammate u8 bool"},
-		IDCreateFire:           {"Creator u16 id", "Position 3×f32", "Effect u16", "Stamp.Teammate u8 bool"},
+		// A fire sent late carries how long it has burned, so its recipient burns only what is left.
+		IDCreateFire: {"Creator u16 id", "Position 3×f32", "Effect u16", "Age u16", "Stamp.Teammate u8 bool"},
 		// The gamemode's health commands: vitals' [one-command-queue].
 		IDSetHealth:         {"Rev u16", "Health f32"},
 		IDSetArmor:          {"Rev u16", "Armor f32"},

@@ -163,7 +163,7 @@ func perturb(f field, v reflect.Value) {
 		}
 	case primID:
 		v.SetUint((v.Uint() + 1) % 0xFFFF)
-	case primEnum, primBitsUint:
+	case primEnum, primBitsUint, primU16Max:
 		v.SetUint((v.Uint() + 1) % (uint64(f.max) + 1))
 	case primBool, primBit:
 		v.SetBool(!v.Bool())
@@ -293,6 +293,12 @@ func randomField(rng *rand.Rand, f field, b []byte) {
 		le.PutUint16(b[f.off:], uint16(rng.Uint32()))
 	case primU32:
 		le.PutUint32(b[f.off:], rng.Uint32())
+	case primU16Max:
+		v := uint16(rng.IntN(int(f.max) + 1))
+		if rng.IntN(4) == 0 {
+			v = f.max * uint16(rng.IntN(2))
+		}
+		le.PutUint16(b[f.off:], v)
 	case primID:
 		v := uint16(rng.IntN(0xFFFF))
 		if f.none && rng.IntN(4) == 0 {

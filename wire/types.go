@@ -86,6 +86,13 @@ const (
 
 	// MaxEffectRadius bounds the radius of a gamemode explosion or fire (metres).
 	MaxEffectRadius = 1000
+
+	// MaxFireAge is the highest Age of a CreateFire, in milliseconds: a minute, more than
+	// any gamemode fire burns (the reference server's burn for 10 s). A fire that old is
+	// out in every client's game, so a larger age says nothing a client could use; a
+	// client that gets an Age beyond its fire's lifetime has the fire out already and
+	// drops it.
+	MaxFireAge = 60000
 )
 
 // ClampVelocity limits each axis of v to ±MaxSpeed, so that a frame carrying it

@@ -59,11 +59,12 @@ const (
 	StartHealth float32 = 100
 	// StartArmor is the armor of every new life.
 	StartArmor float32 = 0
-	// FireLife is how long a gamemode fire (CreateFire) burns in the client's game after
-	// it arrived: InFire names it by its effect id during that time. The records give a
-	// fire no duration on the wire; this is the reference server's burning time
-	// (refserver.FireLifetime), so the world never burns a player in a fire the server has
-	// put out.
+	// FireLife is how long a gamemode fire (CreateFire) burns in the client's game from
+	// when the server lit it, its arrival less the Age it carries
+	// ([fire-burns-what-is-left]): InFire names it by its effect id during that time. The
+	// records give a fire no duration on the wire; this is the reference server's burning
+	// time (refserver.FireLifetime), so the world never burns a player in a fire the server
+	// has put out, however late the fire reached this client.
 	FireLife = 10 * time.Second
 	// DefaultBodyPart is the body part the client reports for damage that does not come
 	// from a traced ray (blows, blasts, rams, fire, falls), and for a trace whose body part

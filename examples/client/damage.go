@@ -521,8 +521,8 @@ func (c *Client) environment(now time.Duration, cause uint8, amount float32) (Da
 // InFire applies one tick (amount) of a gamemode fire the player stands in, named by the
 // effect id of its CreateFire: the fire multiplier, judged by the newest stamp from the
 // fire's creator, summed per FireSumInterval and reported with RefEffect. A fire the
-// client never received (or forgot after FireLife) is ErrUnknownEffect: it does not exist
-// in the client's game.
+// client never received (or that burnt out, FireLife after it was lit:
+// [fire-burns-what-is-left]) is ErrUnknownEffect: it does not exist in the client's game.
 func (c *Client) InFire(now time.Duration, effect uint16, amount float32) (DamageResult, error) {
 	if err := c.input(now); err != nil {
 		return DamageResult{}, err
@@ -708,12 +708,22 @@ type effect struct {
 	used    bool
 	id      uint16
 	creator wire.PlayerID
-	at      time.Duration
+	at      time.Duration // when the server lit it, on the client's clock: arrival - Age
 }
 
-// onCreateFire remembers a gamemode fire, so the world's InFire ticks find its creator.
+// onCreateFire remembers a gamemode fire, so the world's InFire ticks find its creator,
+// lit Age before it arrived ([fire-burns-what-is-left]): a fire sent late burns only what
+// is left of FireLife, and one already out when it arrives is dropped (with any fire of
+// the same id the client still holds: this message is the newest word on that id).
 func (c *Client) onCreateFire(m *wire.CreateFire) {
 	c.observe(m.Creator, m.Stamp)
+	age := time.Duration(m.Age) * time.Millisecond // at most wire.MaxFireAge: the decoder refuses more
+	if age > FireLife {
+		if e := c.findEffect(m.Effect); e != nil {
+			e.used = false
+		}
+		return
+	}
 	slot := &c.effects[0]
 	for i := range c.effects {
 		e := &c.effects[i]
@@ -725,7 +735,7 @@ func (c *Client) onCreateFire(m *wire.CreateFire) {
 			slot = e
 		}
 	}
-	*slot = effect{used: true, id: m.Effect, creator: m.Creator, at: c.now}
+	*slot = effect{used: true, id: m.Effect, creator: m.Creator, at: c.now - age}
 }
 
 func (c *Client) findEffect(id uint16) *effect {

@@ -31,6 +31,12 @@
 //     the copy. The vehicle the player sits in as a passenger moves with its driver's
 //     frames as before (ShownVehicle and VehicleState agree); the vehicle it drives
 //     itself moves with its own MoveVehicle (its frames are never relayed back to it).
+//   - [fire-burns-what-is-left] A gamemode fire burns FireLife from when the server lit
+//     it: its arrival less the Age its CreateFire carries. A fire sent late (the player
+//     came near it while it burned) burns only what is left, so it goes out when it does
+//     for a player who got it when it was lit, and the reports of its damage stay within
+//     the server's window; a fire whose Age is beyond FireLife is out when it arrives and
+//     is dropped.
 //
 // # Driving a Client
 //

@@ -522,7 +522,12 @@
 //     radius of it, in the plane (beyond that nothing the effect touches is shown to
 //     them), and only their lanes must have room. A fire still burning is sent to a
 //     connection that comes within that reach later, at its next evaluation, while its
-//     lane has room as for a show. The effect's correlation (ExplosionWindow, BlastRadius,
+//     lane has room as for a show. Every CreateFire says how long its fire has burned
+//     when it is queued (Age: 0 when it is lit, the time since then for a late one, in
+//     whole milliseconds rounded down), so a late recipient's game burns only what is
+//     left: every recipient's game puts the fire out FireLifetime after it was lit, later
+//     only by the delay of its own lane and link, as for the first send, and its reports
+//     stay within the server's window. The effect's correlation (ExplosionWindow, BlastRadius,
 //     FireLifetime from its creation) is the same for every recipient. StreamConfig.Everyone
 //     sends effects to every connection.
 //   - [stealth-on-foot] Ours (the records name no seat condition; the game has no knife
@@ -659,10 +664,6 @@
 //     stands within its reach, and clears its slot's mark on every connection: a walk
 //     over all of them per effect (a vehicle verb, a vehicle shown anew and a
 //     detonation's neighbours take only those concerned).
-//   - A fire sent late ([stream-effects]) burns on the late recipient's client for its
-//     full lifetime from when it arrived; damage it reports after the server's window
-//     (FireLifetime plus ExplosionWindow from the fire's creation) is taken unattributed
-//     (report_unattributed): the victim's loss counts, the creator gets no credit.
 //   - Past interest.MaxCrowd candidates within reach (the interest manager bounds a
 //     crowd), a connection is shown the nearest of those weighed, not the true nearest.
 //

@@ -2,10 +2,13 @@ package refserver_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/arbitergo/arbiter/examples/client"
 	"github.com/arbitergo/arbiter/examples/refserver"
+	"github.com/arbitergo/arbiter/examples/simkit"
 	"github.com/arbitergo/arbiter/wire"
 )
 
@@ -100,6 +103,102 @@ func TestStreamLiveFireIsSentOnArrival(t *testing.T) {
 	c.walkTo(wire.Vec3{X: 10})
 	evaluate(t, k)
 	require.Empty(t, receivedOf[*wire.CreateFire](c.r))
+}
+
+// Rule [stream-effects]: every CreateFire says how long its fire has burned when it is
+// sent: 0 to the connections within reach when it is lit, the time since then (in whole
+// milliseconds) to one that comes within reach later.
+func TestStreamLateFireCarriesItsAge(t *testing.T) {
+	k, w, s := streamKit(t, refserver.Config{}, 3)
+	a, c := s[0], s[2]
+	parkBystanders(t, k)
+	c.walkTo(wire.Vec3{X: 1000})
+	tick(t, k)
+	lit := k.Now()
+	id, err := w.CreateFire(lit, a.r.ID(), wire.Vec3{X: 10}, 3)
+	require.NoError(t, err)
+	tick(t, k)
+	early := receivedOf[*wire.CreateFire](a.r)
+	require.Len(t, early, 1)
+	require.Equal(t, wire.CreateFire{Effect: id, Creator: a.r.ID(), Position: wire.Vec3{X: 10}, Radius: 3,
+		Age: 0, Stamp: early[0].Stamp}, *early[0], "lit now: nothing of it burned yet")
+	require.NoError(t, k.Advance(4*time.Second+7*time.Millisecond))
+	c.walkTo(wire.Vec3{X: 10})
+	from := k.Now()
+	evaluate(t, k)
+	to := k.Now()
+	late := receivedOf[*wire.CreateFire](c.r)
+	require.Len(t, late, 1)
+	age := time.Duration(late[0].Age) * time.Millisecond
+	require.GreaterOrEqual(t, age, from-lit, "sent after c came within reach")
+	require.LessOrEqual(t, age, to-lit, "sent before the evaluation ended")
+	require.Less(t, age, refserver.FireLifetime)
+	late[0].Age = 0
+	require.Equal(t, *early[0], *late[0], "the same fire otherwise")
+}
+
+// Rule [stream-effects]: a player who comes near a burning fire late gets it with its age,
+// and its honest client puts the fire out at the same moment as the client of a player who
+// stood there when it was lit (the honest client burns what is left); every report either
+// makes of its damage reaches the server within the fire's window and is credited to
+// its creator, and nobody honest is wronged.
+func TestStreamLateFireGoesOutWithTheEarlyOnes(t *testing.T) {
+	k := simkit.New(simkit.Config{Seed: 1})
+	link := simkit.Link{RTT: 100 * time.Millisecond}
+	var ps [3]*simkit.Player
+	for i, name := range []string{"creator", "early", "late"} {
+		p, err := k.Join(name, link)
+		require.NoError(t, err)
+		ps[i] = p
+	}
+	creator, early, late := ps[0], ps[1], ps[2]
+	require.NoError(t, k.Start())
+	at := early.Position()
+	require.NoError(t, late.MoveTo(wire.Vec3{X: at.X + 1000, Y: at.Y, Z: at.Z}))
+	require.NoError(t, k.Advance(time.Second))
+	w := k.Server()
+	lit := k.Now()
+	id, err := w.CreateFire(lit, creator.ID(), at, 3)
+	require.NoError(t, err)
+	require.NoError(t, k.Advance(4*time.Second))
+	require.NoError(t, late.MoveTo(at))
+	// Both stand in the fire; the world burns each every 100 ms for as long as its game
+	// has the fire.
+	var last [2]time.Duration
+	ticks := [2]int{}
+	for k.Now() < lit+refserver.FireLifetime+4*time.Second {
+		require.NoError(t, k.Advance(100*time.Millisecond))
+		for i, p := range []*simkit.Player{early, late} {
+			if _, err := p.Client().InFire(k.Now(), id, 0.5); err == nil {
+				last[i] = k.Now()
+				ticks[i]++
+			} else {
+				require.ErrorIs(t, err, client.ErrUnknownEffect)
+			}
+		}
+	}
+	require.Positive(t, ticks[1], "the late client got the fire")
+	require.Equal(t, last[0], last[1], "the late client's fire goes out with the early one's")
+	require.LessOrEqual(t, last[1], lit+refserver.FireLifetime+link.RTT)
+	require.NoError(t, k.Advance(2*time.Second))
+	for _, p := range []*simkit.Player{early, late} {
+		d := 0
+		for _, e := range k.EventsOf(refserver.EventPlayerDamage) {
+			if e.Player == p.ID() {
+				require.Equal(t, creator.ID(), e.Other, "credited to the creator")
+				d++
+			}
+		}
+		require.Positive(t, d, "%s's fire damage was reported", p.Name())
+		for _, kind := range []refserver.EventKind{refserver.EventReportUnattributed, refserver.EventReportNotCredited} {
+			for _, e := range k.EventsOf(kind) {
+				require.NotEqual(t, p.ID(), e.Player, "%s: %v", p.Name(), e)
+			}
+		}
+	}
+	report, err := k.Report()
+	require.NoError(t, err)
+	require.Zero(t, report.HonestWronged)
 }
 
 // Rule [stream-effects]: StreamConfig.Everyone sends every effect to every connection.

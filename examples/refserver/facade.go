@@ -476,7 +476,8 @@ func (w *World) CreateExplosion(now time.Duration, creator PlayerID, typ uint8, 
 }
 
 // CreateFire is create_fire: a fire at pos with radius, credited to creator (NoPlayer for
-// none), burning for FireLifetime. Sent and remembered like CreateExplosion.
+// none), burning for FireLifetime. Sent (with Age 0) and remembered like CreateExplosion;
+// a connection that comes within its reach later gets it with its age ([stream-effects]).
 func (w *World) CreateFire(now time.Duration, creator PlayerID, pos wire.Vec3, radius float32) (uint16, error) {
 	m := &w.msgs.fire
 	*m = wire.CreateFire{Creator: creator, Position: pos, Radius: radius}

@@ -474,7 +474,8 @@ func (w *World) markEffect(p *player, slot int, sent bool) {
 }
 
 // vsFires sends r's connection the live fires within reach that it was not sent (it
-// came within reach after they were lit), while its lane has room as for a show.
+// came within reach after they were lit), while its lane has room as for a show, each
+// with how long it has burned (Age), so that connection burns only what is left.
 func (w *World) vsFires(now time.Duration, p *player, r *vrecip) {
 	fires := w.vs.fires[:0]
 	for _, slot := range w.vs.fires {
@@ -489,7 +490,7 @@ func (w *World) vsFires(now time.Duration, p *player, r *vrecip) {
 		creator := w.effectCreator(e)
 		m := &w.msgs.fire
 		*m = wire.CreateFire{Effect: e.id, Creator: creator, Position: e.pos, Radius: e.radius,
-			Stamp: wire.Stamp(w.teams.Stamp(creator, p.id))}
+			Age: fireAge(now - e.at), Stamp: wire.Stamp(w.teams.Stamp(creator, p.id))}
 		if p.ep.Lane().Stats().Queued >= ShowBacklogRoom || p.ep.CanQueue(m) != nil {
 			continue
 		}
@@ -498,6 +499,13 @@ func (w *World) vsFires(now time.Duration, p *player, r *vrecip) {
 		}
 	}
 	w.vs.fires = fires
+}
+
+// fireAge is the Age a CreateFire carries for a fire that has burned for burned: whole
+// milliseconds, rounded down so that no recipient puts out a fire still burning here,
+// within 0..wire.MaxFireAge ([stream-effects]).
+func fireAge(burned time.Duration) uint16 {
+	return uint16(min(max(burned, 0), wire.MaxFireAge*time.Millisecond) / time.Millisecond)
 }
 
 // litFire remembers a new fire's slot for the connections that come within reach later.
