@@ -522,7 +522,9 @@
 //     radius of it, in the plane (beyond that nothing the effect touches is shown to
 //     them), and only their lanes must have room. A fire still burning is sent to a
 //     connection that comes within that reach later, at its next evaluation, while its
-//     lane has room as for a show. Every CreateFire says how long its fire has burned
+//     lane has room as for a show (its audience comes from the interest grid, and each
+//     effect slot remembers whom its effect was sent to, so an effect costs what it
+//     reaches, not a walk over every connection). Every CreateFire says how long its fire has burned
 //     when it is queued (Age: 0 when it is lit, the time since then for a late one, in
 //     whole milliseconds rounded down), so a late recipient's game burns only what is
 //     left: every recipient's game puts the fire out FireLifetime after it was lit, later
@@ -660,10 +662,6 @@
 //   - Weapon property changes and damage multiplier tables go to every connection,
 //     streamed or not (everyone needs them), and one full lane refuses the verb for all
 //     (canQueueAll); with many thousands of players a host should use them sparingly.
-//     A gamemode effect (CreateExplosion, CreateFire) asks every connection whether it
-//     stands within its reach, and clears its slot's mark on every connection: a walk
-//     over all of them per effect (a vehicle verb, a vehicle shown anew and a
-//     detonation's neighbours take only those concerned).
 //   - Past interest.MaxCrowd candidates within reach (the interest manager bounds a
 //     crowd), a connection is shown the nearest of those weighed, not the true nearest.
 //

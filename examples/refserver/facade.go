@@ -512,19 +512,17 @@ func (w *World) createEffect(now time.Duration, verb string, fire bool, creator 
 	if e.live(now) {
 		return 0, w.refuse(creator, verb, fmt.Errorf("%w: %d", ErrTooManyEffects, MaxEffects))
 	}
-	if err := w.canQueueReach(m, pos, radius); err != nil {
+	w.ids = w.effectAudience(w.ids[:0], pos, radius)
+	if err := w.canQueueReach(m, w.ids); err != nil {
 		return 0, w.refuse(creator, verb, err)
 	}
 	*e = effect{valid: true, fire: fire, id: id, creator: creator, join: join, pos: pos, radius: radius, at: now, serial: w.nextSerial()}
 	w.effectID++
 	slot := int(id) % MaxEffects
-	for _, r := range w.conns {
+	w.clearEffect(slot)
+	for _, r := range w.ids {
 		p := w.players[r]
-		reach := w.effectReach(p, pos, radius)
-		w.markEffect(p, slot, reach)
-		if !reach {
-			continue
-		}
+		w.markEffect(p, slot)
 		set(id, wire.Stamp(w.teams.Stamp(creator, r)))
 		w.queue(now, p, m)
 	}

@@ -43,7 +43,10 @@ type vstream struct {
 	reshow []PlayerID
 	// fires lists the effect slots of the fires that may still be live (pruned as they
 	// burn out): a connection that comes within reach is sent them ([stream-effects]).
-	fires []uint16
+	// sentTo lists, per effect slot, the connections its effect was sent to (those whose
+	// vrecip.effects mark it).
+	sentTo [MaxEffects][]PlayerID
+	fires  []uint16
 	// ticked is the moment of the last vsTick.
 	ticked time.Duration
 }
@@ -449,28 +452,58 @@ func (w *World) effectReach(p *player, pos wire.Vec3, radius float32) bool {
 	return dx*dx+dy*dy <= reach*reach
 }
 
-// canQueueReach reports whether every connection an effect at pos reaches takes m now.
-func (w *World) canQueueReach(m wire.Message, pos wire.Vec3, radius float32) error {
-	for _, id := range w.conns {
-		p := w.players[id]
-		if !w.effectReach(p, pos, radius) {
-			continue
+// effectAudience appends the connections an effect of radius at pos reaches
+// (effectReach): while streaming, those the interest grid finds within the stream's reach
+// of it (not a walk over every connection), in the grid's order; every connection
+// without.
+func (w *World) effectAudience(dst []PlayerID, pos wire.Vec3, radius float32) []PlayerID {
+	if !w.vs.on {
+		return append(dst, w.conns...)
+	}
+	start := len(dst)
+	dst = w.stream.Within(dst, pos.X, pos.Y, w.vs.reach(radius))
+	n := start
+	for _, c := range dst[start:] {
+		if p := w.conn(c); p != nil && w.effectReach(p, pos, radius) {
+			dst[n] = c
+			n++
 		}
-		if err := p.ep.CanQueue(m); err != nil {
+	}
+	return dst[:n]
+}
+
+// canQueueReach reports whether every connection of aud (an effect's audience) takes m
+// now.
+func (w *World) canQueueReach(m wire.Message, aud []PlayerID) error {
+	for _, id := range aud {
+		if err := w.players[id].ep.CanQueue(m); err != nil {
 			return laneFull(id, err)
 		}
 	}
 	return nil
 }
 
-// markEffect records whether connection p was sent the effect in slot.
-func (w *World) markEffect(p *player, slot int, sent bool) {
-	r := w.vrecipOf(p)
-	if sent {
-		r.effects[slot/64] |= 1 << (slot % 64)
-	} else {
-		r.effects[slot/64] &^= 1 << (slot % 64)
+// markEffect records that connection p was sent the effect in slot (a fire's late
+// recipients are those without the mark: vsFires).
+func (w *World) markEffect(p *player, slot int) {
+	if !w.vs.on {
+		return
 	}
+	r := w.vrecipOf(p)
+	r.effects[slot/64] |= 1 << (slot % 64)
+	w.vs.sentTo[slot] = append(w.vs.sentTo[slot], p.id)
+}
+
+// clearEffect forgets who was sent the effect that last held slot, before a new one takes
+// it: only those it was sent to carry the slot's mark.
+func (w *World) clearEffect(slot int) {
+	if !w.vs.on {
+		return
+	}
+	for _, c := range w.vs.sentTo[slot] {
+		w.vs.recips[c].effects[slot/64] &^= 1 << (slot % 64) // a connection that left: its slot's next join starts clear anyway
+	}
+	w.vs.sentTo[slot] = w.vs.sentTo[slot][:0]
 }
 
 // vsFires sends r's connection the live fires within reach that it was not sent (it
@@ -495,7 +528,7 @@ func (w *World) vsFires(now time.Duration, p *player, r *vrecip) {
 			continue
 		}
 		if _, ok := w.queue(now, p, m); ok {
-			r.effects[slot/64] |= 1 << (slot % 64)
+			w.markEffect(p, int(slot))
 		}
 	}
 	w.vs.fires = fires
