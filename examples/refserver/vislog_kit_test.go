@@ -113,15 +113,7 @@ func TestStreamReportOfAVehicleGunShotNeedsTheVehicleShown(t *testing.T) {
 		shown bool
 	}{{"the vehicle shown", 0, true}, {"the vehicle past the victim's cap", 1, false}} {
 		t.Run(c.name, func(t *testing.T) {
-			k, w, s := streamKit(t, refserver.Config{Stream: refserver.StreamConfig{VehicleCap: c.cap}}, 2)
-			a, b := s[0], s[1]
-			parkBystanders(t, k)
-			a.walkTo(wire.Vec3{})
-			b.walkTo(wire.Vec3{X: 10})
-			require.NoError(t, w.CreateVehicle(k.Now(), 2, modelSultan, wire.Vec3{X: 10, Y: 2}, wire.Quat{W: 1}))
-			require.NoError(t, w.CreateVehicle(k.Now(), 1, modelHunter, wire.Vec3{}, wire.Quat{W: 1}))
-			require.Equal(t, refserver.VerdictAccepted, a.board(1, 0, wire.Vec3{}))
-			require.NoError(t, k.Advance(3*time.Second))
+			k, w, a, b := hunterBeside(t, refserver.Config{Stream: refserver.StreamConfig{VehicleCap: c.cap}})
 			evaluate(t, k)
 			require.True(t, w.Sees(b.r.ID(), a.r.ID()), "b sees the driver either way")
 			require.Equal(t, c.shown, w.SeesVehicle(b.r.ID(), 1))

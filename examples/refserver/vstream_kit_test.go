@@ -266,10 +266,10 @@ func TestStreamVehicleCapIsChecked(t *testing.T) {
 	require.NoError(t, err)
 }
 
-// unfeltVehicleVolley has a drive a Hunter at the origin and fire 40 minigun bursts
-// through b at x = 10, 200 ms apart, each claiming a hit on b, which b never reports; b
-// stands by a car of its own. It returns the kit and b once the claims matured.
-func unfeltVehicleVolley(t *testing.T, cfg refserver.Config) (*simkit.Kit, *sender) {
+// hunterBeside has a sit at the wheel of a Hunter (vehicle 1) at the origin, and b stand at
+// x = 10 by a car of its own (vehicle 2, the nearer to b), once their round trips are
+// measured.
+func hunterBeside(t *testing.T, cfg refserver.Config) (*simkit.Kit, *refserver.World, *sender, *sender) {
 	t.Helper()
 	k, w, s := streamKit(t, cfg, 2)
 	a, b := s[0], s[1]
@@ -280,6 +280,15 @@ func unfeltVehicleVolley(t *testing.T, cfg refserver.Config) (*simkit.Kit, *send
 	require.NoError(t, w.CreateVehicle(k.Now(), 1, modelHunter, wire.Vec3{}, wire.Quat{W: 1}))
 	require.Equal(t, refserver.VerdictAccepted, a.board(1, 0, wire.Vec3{}))
 	require.NoError(t, k.Advance(3*time.Second))
+	return k, w, a, b
+}
+
+// unfeltVehicleVolley has a drive a Hunter at the origin and fire 40 minigun bursts
+// through b at x = 10, 200 ms apart, each claiming a hit on b, which b never reports; b
+// stands by a car of its own. It returns the kit and b once the claims matured.
+func unfeltVehicleVolley(t *testing.T, cfg refserver.Config) (*simkit.Kit, *sender) {
+	t.Helper()
+	k, w, a, b := hunterBeside(t, cfg)
 	for range 40 {
 		require.NoError(t, k.Advance(200*time.Millisecond))
 		require.Equal(t, refserver.VerdictAccepted, b.frame())
