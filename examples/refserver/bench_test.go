@@ -43,7 +43,17 @@ type benchWorld struct {
 	// last one; 0 before the first): the harness leaves idle client lanes alone, as the
 	// World does its own.
 	laneDue []time.Duration
+	// order is the order the tick's frames arrive in, a permutation of the players (nil:
+	// in connection order); batch feeds them through ReceiveBatch, benchBatch datagrams a
+	// call (as a host's recvmmsg reads them), dgrams their scratch.
+	order  []int
+	batch  bool
+	dgrams []Datagram
 }
+
+// benchBatch is how many datagrams a batched benchmark hands ReceiveBatch at once:
+// udphost.BatchSize, the most one recvmmsg reads.
+const benchBatch = 64
 
 func newBenchWorld(b testing.TB, n int) *benchWorld {
 	// Everybody sees everybody (StreamConfig.Everyone), as before streaming: each frame is
@@ -187,21 +197,34 @@ func (bw *benchWorld) deliver(conn PlayerID, d []byte) {
 	}
 }
 
-// tick is one frame interval: every player's frame arrives (as bytes), one player in ten
+// tick is one frame interval: every player's frame arrives (as bytes; in bw.order, through
+// ReceiveBatch when bw.batch), one player in ten
 // fires at its neighbour (the shots rotate through the players) and the neighbour's report
 // of the hit arrives, then the World ticks and flushes.
 func (bw *benchWorld) tick(shoot bool) (frames, shots int) {
 	bw.now += 33 * time.Millisecond
 	w := bw.w
-	for i := range bw.n {
+	bw.dgrams = bw.dgrams[:0]
+	for k := range bw.n {
+		i := k
+		if bw.order != nil {
+			i = bw.order[k]
+		}
 		f := &bw.frames[i]
 		f.Seq++
 		if bw.moving {
 			f.Position = bw.pos(i)
 		}
 		b, _ := f.Append(bw.bufs[i][:0])
-		_ = w.Receive(bw.now, PlayerID(i), b)
+		if bw.batch {
+			bw.dgrams = append(bw.dgrams, Datagram{Conn: PlayerID(i), Data: b})
+		} else {
+			_ = w.Receive(bw.now, PlayerID(i), b)
+		}
 		frames++
+	}
+	for start := 0; start < len(bw.dgrams); start += benchBatch {
+		w.ReceiveBatch(bw.now, bw.dgrams[start:min(start+benchBatch, len(bw.dgrams))], nil)
 	}
 	if shoot {
 		turn := int(bw.now/(33*time.Millisecond)) % 10
