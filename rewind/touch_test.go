@@ -6,7 +6,8 @@ import (
 	"time"
 )
 
-// TouchPlayer only reads, with a history and without, and an id out of range reads nothing.
+// TouchPlayer and TouchPlayerSlot only read, with a history and without, and an id out of
+// range reads nothing.
 func TestTouchPlayerChangesNothing(t *testing.T) {
 	w, err := New(Config{Players: 2, Vehicles: 1})
 	if err != nil {
@@ -24,10 +25,11 @@ func TestTouchPlayerChangesNothing(t *testing.T) {
 	}
 	players, tracks, grid := append([]player(nil), w.players...), append([]track(nil), w.ptracks...), append([]gridEntry(nil), w.grid...)
 	_, _ = w.TouchPlayer(0), w.TouchPlayer(1)
-	if w.TouchPlayer(2) != 0 || w.TouchPlayer(NoPlayer) != 0 {
-		t.Fatal("TouchPlayer out of range read something")
+	_, _ = w.TouchPlayerSlot(0), w.TouchPlayerSlot(1)
+	if w.TouchPlayer(2) != 0 || w.TouchPlayer(NoPlayer) != 0 || w.TouchPlayerSlot(2) != 0 || w.TouchPlayerSlot(NoPlayer) != 0 {
+		t.Fatal("a Touch out of range read something")
 	}
 	if !reflect.DeepEqual(players, w.players) || !reflect.DeepEqual(tracks, w.ptracks) || !reflect.DeepEqual(grid, w.grid) {
-		t.Fatal("TouchPlayer changed the World")
+		t.Fatal("a Touch changed the World")
 	}
 }

@@ -260,6 +260,19 @@ func (w *World) TouchPlayer(id PlayerID) uint64 {
 	return uint64(w.players[id].tNew) ^ uint64(w.grid[id].next) ^ uint64(tr.s[tr.last&ringMask].t) ^ uint64(tr.s[(tr.ws+1)&ringMask].t)
 }
 
+// TouchPlayerSlot reads the lines of player id that TouchPlayer reads before it can find
+// the samples (its slot, its history's bookkeeping) and returns a word of them; it changes
+// nothing (see vitals.Player.Touch). A host that reads ahead of many players' frames calls
+// it a step before TouchPlayer, whose sample reads then do not wait for the bookkeeping.
+// Zero for an id out of range.
+func (w *World) TouchPlayerSlot(id PlayerID) uint64 {
+	if int(id) >= len(w.players) {
+		return 0
+	}
+	tr := &w.ptracks[id]
+	return uint64(w.players[id].tNew) ^ uint64(w.grid[id].next) ^ uint64(tr.last) ^ uint64(tr.ws)
+}
+
 // MovePlayer records a gamemode move of player id to pos (a set-position, a put into a
 // vehicle, a teleport the server made): the history starts anew there, and no rewind
 // interpolates across the move.

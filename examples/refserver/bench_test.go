@@ -43,7 +43,17 @@ type benchWorld struct {
 	// last one; 0 before the first): the harness leaves idle client lanes alone, as the
 	// World does its own.
 	laneDue []time.Duration
+	// order is the order the tick's frames arrive in, a permutation of the players (nil:
+	// in connection order); batch feeds them through ReceiveBatch, benchBatch datagrams a
+	// call (as a host's recvmmsg reads them), dgrams their scratch.
+	order  []int
+	batch  bool
+	dgrams []Datagram
 }
+
+// benchBatch is how many datagrams a batched benchmark hands ReceiveBatch at once:
+// udphost.BatchSize, the most one recvmmsg reads.
+const benchBatch = 64
 
 func newBenchWorld(b testing.TB, n int) *benchWorld {
 	// Everybody sees everybody (StreamConfig.Everyone), as before streaming: each frame is
@@ -187,51 +197,93 @@ func (bw *benchWorld) deliver(conn PlayerID, d []byte) {
 	}
 }
 
-// tick is one frame interval: every player's frame arrives (as bytes), one player in ten
+// tick is one frame interval: every player's frame arrives (as bytes; in bw.order, and
+// through ReceiveBatch when bw.batch, as the shots and reports), one player in ten
 // fires at its neighbour (the shots rotate through the players) and the neighbour's report
 // of the hit arrives, then the World ticks and flushes.
 func (bw *benchWorld) tick(shoot bool) (frames, shots int) {
 	bw.now += 33 * time.Millisecond
 	w := bw.w
-	for i := range bw.n {
+	for k := range bw.n {
+		i := k
+		if bw.order != nil {
+			i = bw.order[k]
+		}
 		f := &bw.frames[i]
 		f.Seq++
 		if bw.moving {
 			f.Position = bw.pos(i)
 		}
 		b, _ := f.Append(bw.bufs[i][:0])
-		_ = w.Receive(bw.now, PlayerID(i), b)
+		bw.send(PlayerID(i), b)
 		frames++
 	}
+	bw.feed()
 	if shoot {
+		// One player in ten fires: in connection order, or in bw.order's.
 		turn := int(bw.now/(33*time.Millisecond)) % 10
-		for i := turn; i < bw.n; i += 10 {
-			victim := i/10*10 + (i+1)%10
-			if victim >= bw.n {
-				continue
+		if bw.order == nil {
+			for i := turn; i < bw.n; i += 10 {
+				shots += bw.shoot(i)
 			}
-			s := &bw.shots[i]
-			s.ShotSeq++
-			to := bw.pos(victim)
-			from := bw.pos(i)
-			*s = wire.WeaponShot{ShotSeq: s.ShotSeq, DeathEpoch: bw.gen[i], PropertiesRev: w.catalog.Revision(), Weapon: m4,
-				HitType: wire.HitPlayer, HitID: uint16(victim), Origin: from,
-				HitPos: wire.Vec3{X: 2*to.X - from.X, Y: 2*to.Y - from.Y, Z: 2*to.Z - from.Z}}
-			b, _ := s.Append(bw.bufs[i][:0])
-			_ = w.Receive(bw.now, PlayerID(i), b)
-			r := &bw.report[victim]
-			r.DamageSeq++
-			*r = wire.DamageReport{DamageSeq: r.DamageSeq, Attacker: wire.PlayerID(i), Weapon: m4, BodyPart: wire.BodyTorso,
-				Ref: wire.Ref{Kind: wire.RefWeaponShot, Seq: s.ShotSeq}, HealthBefore: 100, HealthAfter: 100}
-			bw.frames[victim].DamageSeq = r.DamageSeq
-			b, _ = r.Append(bw.bufs[victim][:0])
-			_ = w.Receive(bw.now, PlayerID(victim), b)
-			shots++
+		} else {
+			for _, i := range bw.order {
+				if i%10 == turn {
+					shots += bw.shoot(i)
+				}
+			}
 		}
+		bw.feed()
 	}
 	_ = w.Tick(bw.now)
 	bw.flush()
 	return frames, shots
+}
+
+// shoot sends player i's shot at its neighbour and the neighbour's report of the hit (to
+// bw.dgrams when bw.batch, else to Receive); 0 when i has no neighbour.
+func (bw *benchWorld) shoot(i int) int {
+	victim := i/10*10 + (i+1)%10
+	if victim >= bw.n {
+		return 0
+	}
+	w := bw.w
+	s := &bw.shots[i]
+	s.ShotSeq++
+	to := bw.pos(victim)
+	from := bw.pos(i)
+	*s = wire.WeaponShot{ShotSeq: s.ShotSeq, DeathEpoch: bw.gen[i], PropertiesRev: w.catalog.Revision(), Weapon: m4,
+		HitType: wire.HitPlayer, HitID: uint16(victim), Origin: from,
+		HitPos: wire.Vec3{X: 2*to.X - from.X, Y: 2*to.Y - from.Y, Z: 2*to.Z - from.Z}}
+	b, _ := s.Append(bw.bufs[i][:0])
+	bw.send(PlayerID(i), b)
+	r := &bw.report[victim]
+	r.DamageSeq++
+	*r = wire.DamageReport{DamageSeq: r.DamageSeq, Attacker: wire.PlayerID(i), Weapon: m4, BodyPart: wire.BodyTorso,
+		Ref: wire.Ref{Kind: wire.RefWeaponShot, Seq: s.ShotSeq}, HealthBefore: 100, HealthAfter: 100}
+	bw.frames[victim].DamageSeq = r.DamageSeq
+	b, _ = r.Append(bw.bufs[victim][:0])
+	bw.send(PlayerID(victim), b)
+	return 1
+}
+
+// feed hands the datagrams bw.dgrams holds to ReceiveBatch, benchBatch a call, and
+// empties it.
+func (bw *benchWorld) feed() {
+	for start := 0; start < len(bw.dgrams); start += benchBatch {
+		bw.w.ReceiveBatch(bw.now, bw.dgrams[start:min(start+benchBatch, len(bw.dgrams))], nil)
+	}
+	bw.dgrams = bw.dgrams[:0]
+}
+
+// send hands datagram d of conn to the World: queued in bw.dgrams for ReceiveBatch when
+// bw.batch, else to Receive at once.
+func (bw *benchWorld) send(conn PlayerID, d []byte) {
+	if bw.batch {
+		bw.dgrams = append(bw.dgrams, Datagram{Conn: conn, Data: d})
+		return
+	}
+	_ = bw.w.Receive(bw.now, conn, d)
 }
 
 // BenchmarkWorld is the world-scale benchmark of issue 8: n players at 30 frames a second,

@@ -45,6 +45,12 @@
 //		gamemode logic: w.Events(buf[:0]), then facade verbs (w.SetHealth, w.GiveWeapon, ...)
 //		w.Flush(now, send)            // every datagram for every connection, then Disconnects
 //
+// A host that reads its socket in batches (recvmmsg) hands each batch to ReceiveBatch: the
+// same as Receive for each datagram in order (the same errors, events, stats and
+// datagrams), but it reads the state of the next few datagrams' connections ahead of
+// handling each, so that with many players, whose state does not fit the caches, their
+// cache misses overlap.
+//
 // Receive takes raw bytes: a Hello from a new connection joins it; anything else from a
 // joined connection is opened by its Endpoint and its messages pulled one by one (an
 // unreliable message, or every message a lane datagram completes, in order), each handled

@@ -80,6 +80,37 @@ func ExampleWorld_Receive() {
 	// 3 RespawnPlayer
 }
 
+// A host that reads its socket in batches hands each batch to ReceiveBatch: the same as
+// Receive for each datagram in order, each datagram's error in its place.
+func ExampleWorld_ReceiveBatch() {
+	w, _ := refserver.New(refserver.Config{MaxPlayers: 4, MaxVehicles: 1})
+	now := time.Second
+	hello, _ := (&wire.Hello{}).Append(nil)
+	frame, _ := (&wire.PlayerSync{Seq: 1, Vehicle: wire.NoVehicle}).Append(nil)
+
+	batch := []refserver.Datagram{ // what one recvmmsg read, from three connections
+		{Conn: 0, Data: hello},
+		{Conn: 1, Data: hello},
+		{Conn: 2, Data: frame},     // before its Hello
+		{Conn: 9, Data: hello},     // beyond MaxPlayers
+		{Conn: 1, Data: frame[:2]}, // a frame cut short
+	}
+	errs := make([]error, len(batch))
+	fmt.Println("failed:", w.ReceiveBatch(now, batch, errs))
+	for i, err := range errs {
+		fmt.Println(i, err)
+	}
+	fmt.Println("joins:", w.Stats().Joins)
+	// Output:
+	// failed: 3
+	// 0 <nil>
+	// 1 <nil>
+	// 2 refserver: unknown player: connection 2 sent PlayerSync before Hello
+	// 3 refserver: unknown player: connection 9
+	// 4 wire: truncated message: PlayerSync is 48 bytes
+	// joins: 2
+}
+
 // A gamemode command is validated, committed when its message is queued on the player's
 // reliable lane, and refused with a named error otherwise.
 func ExampleWorld_SetHealth() {

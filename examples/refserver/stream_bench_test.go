@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/arbitergo/arbiter/rewind"
@@ -36,15 +37,26 @@ func BenchmarkWorldStreamed(b *testing.B) {
 	// cases walk every player around a 4 m circle at a walking pace: nobody stands still,
 	// so interest's [stream-standing] skips no evaluation there (a world of players
 	// standing still, the first three, is its best case).
+	//
+	// The last cases feed the 10,000 players' frames of a tick otherwise (feed): shuffled
+	// (seeded), as a real host's datagrams arrive, from no particular connection to the
+	// next (connection order flatters the hardware prefetcher), and through ReceiveBatch
+	// (64 datagrams a call, as udphost's recvmmsg reads them), in connection order and
+	// shuffled: "batch/shuffled" against "shuffled" is what the batch gains a host.
 	for _, c := range []struct {
 		n      int
 		side   float32
 		moving bool
-	}{{1000, streamSide, false}, {10000, streamSide, false}, {1000, 1897, false}, {1000, streamSide, true}, {10000, streamSide, true}} {
+		feed   string
+	}{{1000, streamSide, false, ""}, {10000, streamSide, false, ""}, {1000, 1897, false, ""}, {1000, streamSide, true, ""}, {10000, streamSide, true, ""},
+		{10000, streamSide, false, "shuffled"}, {10000, streamSide, false, "batch"}, {10000, streamSide, false, "batch/shuffled"}} {
 		n := c.n
 		name := fmt.Sprintf("players=%d/side=%.0f", n, c.side)
 		if c.moving {
 			name += "/moving"
+		}
+		if c.feed != "" {
+			name += "/" + c.feed
 		}
 		b.Run(name, func(b *testing.B) {
 			var heap0, heap1 runtime.MemStats
@@ -52,6 +64,10 @@ func BenchmarkWorldStreamed(b *testing.B) {
 			runtime.ReadMemStats(&heap0)
 			bw := newBenchWorldAt(b, Config{MaxPlayers: n, MaxVehicles: 1}, spread(n, c.side))
 			bw.moving = c.moving
+			bw.batch = strings.HasPrefix(c.feed, "batch")
+			if strings.HasSuffix(c.feed, "shuffled") {
+				bw.order = rand.New(rand.NewPCG(uint64(n), 17)).Perm(n)
+			}
 			for range warmTicks {
 				bw.tick(true)
 				bw.drain(b)

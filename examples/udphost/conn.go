@@ -43,5 +43,5 @@ func (c *Conn) Run(ctx context.Context, tick time.Duration, onPacket func(now ti
 		_ = c.conn.Close()
 		return ErrTickInterval
 	}
-	return loop(ctx, c.conn, c.h.io, tick, onPacket, onTick)
+	return loop(ctx, c.conn, c.h.io, tick, each(onPacket), onTick)
 }

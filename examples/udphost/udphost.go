@@ -5,7 +5,8 @@
 //
 // The shape is the one DESIGN.md asks of a host: one goroutine owns the world and calls
 // it with the host's monotonic clock (time since the host started); a second goroutine
-// only reads the socket and hands the datagrams to the first over a channel.
+// only reads the socket and hands the datagrams to the first over a channel, a batch at
+// a time, which the server gives the world at once (refserver.World.ReceiveBatch).
 // Connections are told apart by their address (a netip.AddrPort, compared without
 // allocating): the first datagram from a new address takes the next free connection id.
 //
@@ -101,11 +102,12 @@ func (h *host) flush() {
 	}
 }
 
-// loop is a host's goroutine: it reads the socket (through read), hands every datagram
-// to onPacket and calls onTick every tick, both with the time since the loop started,
-// until ctx is done (ctx's error) or onTick returns an error; then it closes conn. The
-// datagram passed to onPacket is valid only during the call.
-func loop(ctx context.Context, conn net.PacketConn, p packetIO, every time.Duration, onPacket func(now time.Duration, from netip.AddrPort, d []byte),
+// loop is a host's goroutine: it reads the socket (through read), hands every batch of
+// datagrams read together to onBatch and calls onTick every tick, both with the time since
+// the loop started, until ctx is done (ctx's error) or onTick returns an error; then it
+// closes conn. The messages passed to onBatch (their buffers) are valid only during the
+// call.
+func loop(ctx context.Context, conn net.PacketConn, p packetIO, every time.Duration, onBatch func(now time.Duration, ms []message),
 	onTick func(time.Duration) error) error {
 	start := time.Now()
 	per := p.batch()
@@ -128,15 +130,21 @@ func loop(ctx context.Context, conn net.PacketConn, p packetIO, every time.Durat
 		case <-ctx.Done():
 			return ctx.Err()
 		case b := <-full:
-			now := time.Since(start)
-			for _, m := range b.ms[:b.n] {
-				onPacket(now, m.addr, m.buf)
-			}
+			onBatch(time.Since(start), b.ms[:b.n])
 			free <- b
 		case <-tick.C:
 			if err := onTick(time.Since(start)); err != nil {
 				return err
 			}
+		}
+	}
+}
+
+// each is loop's onBatch that hands the datagrams of a batch one by one to onPacket.
+func each(onPacket func(now time.Duration, from netip.AddrPort, d []byte)) func(time.Duration, []message) {
+	return func(now time.Duration, ms []message) {
+		for i := range ms {
+			onPacket(now, ms[i].addr, ms[i].buf)
 		}
 	}
 }
@@ -148,6 +156,9 @@ type Server struct {
 	world *refserver.World
 	ids   map[netip.AddrPort]refserver.PlayerID
 	peers []netip.AddrPort
+	// batch is the datagrams of a read batch from known addresses, for
+	// refserver.World.ReceiveBatch (BatchSize of room).
+	batch []refserver.Datagram
 	// Unknown counts datagrams from new addresses beyond the world's player slots.
 	Unknown int
 }
@@ -155,7 +166,8 @@ type Server struct {
 // NewServer returns a host for world on conn. Connection ids are given in the order
 // addresses first speak, up to the world's MaxPlayers.
 func NewServer(conn net.PacketConn, world *refserver.World) *Server {
-	return &Server{conn: conn, h: newHost(conn), world: world, ids: map[netip.AddrPort]refserver.PlayerID{}}
+	return &Server{conn: conn, h: newHost(conn), world: world, ids: map[netip.AddrPort]refserver.PlayerID{},
+		batch: make([]refserver.Datagram, 0, BatchSize)}
 }
 
 // Run drives the world until ctx is done, then closes conn. It returns ctx's error.
@@ -165,16 +177,27 @@ func (s *Server) Run(ctx context.Context) error {
 			s.h.send(d, s.peers[id])
 		}
 	}
-	return loop(ctx, s.conn, s.h.io, Tick, func(now time.Duration, from netip.AddrPort, d []byte) {
-		if id, ok := s.id(from); ok {
-			_ = s.world.Receive(now, id, d)
-		}
-	}, func(now time.Duration) error {
+	return loop(ctx, s.conn, s.h.io, Tick, s.receive, func(now time.Duration) error {
 		_ = s.world.Tick(now)
 		_ = s.world.Flush(now, emit)
 		s.h.flush()
 		return nil
 	})
+}
+
+// receive hands a batch of datagrams read together to the world at once
+// (refserver.World.ReceiveBatch: the world reads the state of the next few connections
+// ahead of each datagram, so that their cache misses overlap), those from addresses
+// beyond the world's player slots left out.
+func (s *Server) receive(now time.Duration, ms []message) {
+	for i := range ms {
+		if id, ok := s.id(ms[i].addr); ok {
+			s.batch = append(s.batch, refserver.Datagram{Conn: id, Data: ms[i].buf})
+		}
+	}
+	s.world.ReceiveBatch(now, s.batch, nil)
+	clear(s.batch) // the buffers go back to the reader
+	s.batch = s.batch[:0]
 }
 
 func (s *Server) id(addr netip.AddrPort) (refserver.PlayerID, bool) {
@@ -214,11 +237,11 @@ var ErrClosed = errors.New("udphost: connection closed")
 // Run drives the client until ctx is done or its connection ends, then closes conn.
 func (h *Client) Run(ctx context.Context) error {
 	emit := func(d []byte) { h.h.send(d, h.server) }
-	return loop(ctx, h.conn, h.h.io, Tick, func(now time.Duration, from netip.AddrPort, d []byte) {
+	return loop(ctx, h.conn, h.h.io, Tick, each(func(now time.Duration, from netip.AddrPort, d []byte) {
 		if from == h.server {
 			_ = h.c.Receive(now, d)
 		}
-	}, func(now time.Duration) error {
+	}), func(now time.Duration) error {
 		if h.Play != nil {
 			h.Play(now, h.c)
 		}

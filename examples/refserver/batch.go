@@ -1,0 +1,113 @@
+package refserver
+
+import "time"
+
+// Datagram is one datagram a host read from the network, for ReceiveBatch: the
+// connection it came from and its bytes.
+type Datagram struct {
+	// Conn is the connection that sent the datagram.
+	Conn PlayerID
+	// Data is the datagram's bytes, read only during the call.
+	Data []byte
+}
+
+// batchStride is how many datagrams ahead ReceiveBatch starts each stage of its reads:
+// the first stage (touchID) 3*batchStride datagrams ahead, the second (touchPlayer)
+// 2*batchStride, the last (touchPackages) batchStride; 0 reads nothing ahead. Measured at
+// 10,000 players with shuffled frames, strides 1 to 6 gain the same; 1 keeps the reads
+// closest to their use. A variable for the tests, which try several.
+var batchStride = 1
+
+// ReceiveBatch takes the datagrams of batch at now, in order, exactly as calling Receive
+// for each of them in turn would: the same events, stats and verdicts, the same datagrams
+// at the next Flush. The error Receive would return for batch[i] is written to errs[i]
+// (nil when it returned none) for every i below len(errs); errs may be nil. It returns how
+// many of the datagrams returned an error.
+//
+// A host that reads the socket in batches (recvmmsg) calls it instead of Receive: before
+// it handles a datagram it reads the state of the connections of the next few (their
+// player, lane, ledger, inventory, life and pose history), a stage of those reads each
+// datagram, so that in a World of many players, whose state does not fit the caches, their
+// cache misses overlap one another instead of waiting each in its turn. The reads change
+// nothing. ReceiveBatch allocates nothing (beyond the errors Receive allocates) and
+// never panics, whatever the bytes and connections.
+func (w *World) ReceiveBatch(now time.Duration, batch []Datagram, errs []error) int {
+	s := batchStride
+	failed := 0
+	if s > 0 {
+		for j := range min(3*s, len(batch)) {
+			w.touchID(batch[j].Conn)
+			if j < 2*s {
+				w.touchPlayer(batch[j].Conn)
+			}
+			if j < s {
+				w.touchPackages(batch[j].Conn)
+			}
+		}
+	}
+	for i := range batch {
+		if s > 0 {
+			if j := i + 3*s; j < len(batch) {
+				w.touchID(batch[j].Conn)
+			}
+			if j := i + 2*s; j < len(batch) {
+				w.touchPlayer(batch[j].Conn)
+			}
+			if j := i + s; j < len(batch) {
+				w.touchPackages(batch[j].Conn)
+			}
+		}
+		err := w.Receive(now, batch[i].Conn, batch[i].Data)
+		if err != nil {
+			failed++
+		}
+		if i < len(errs) {
+			errs[i] = err
+		}
+	}
+	return failed
+}
+
+// touchID reads what a datagram of conn reads first that its id alone finds (its slot
+// of players, its life, its pose history's bookkeeping, its relay log head, its place in
+// the interest manager, its damage group): the first stage of ReceiveBatch's reads.
+func (w *World) touchID(conn PlayerID) {
+	if int(conn) >= len(w.players) {
+		return
+	}
+	t := w.life.Touch(conn) ^ w.rw.TouchPlayerSlot(conn) ^ uint64(w.fan.count(conn)) ^ uint64(w.teams.Group(conn))
+	if w.players[conn] != nil {
+		t ^= 1
+	}
+	if w.stream != nil && w.stream.Placed(conn) {
+		t ^= 2
+	}
+	w.touched ^= t
+}
+
+// touchPlayer reads the lines of conn's player that a datagram and a frame read (line 0
+// to 2, and its endpoint's first): the second stage, once touchID brought its slot.
+func (w *World) touchPlayer(conn PlayerID) {
+	if int(conn) >= len(w.players) {
+		return
+	}
+	p := w.players[conn]
+	if p == nil {
+		return
+	}
+	w.touched ^= uint64(p.lastHeard) ^ uint64(p.frame.at) ^ uint64(p.seat.heldAt) ^ p.ep.Touch()
+}
+
+// touchPackages reads the packages' lines of conn that a frame reads first (its ledger
+// and its inventory, found through the player that touchPlayer brought, and its newest
+// pose samples, found through the bookkeeping touchID brought): the last stage.
+func (w *World) touchPackages(conn PlayerID) {
+	if int(conn) >= len(w.players) {
+		return
+	}
+	p := w.players[conn]
+	if p == nil || !p.connected {
+		return
+	}
+	w.touched ^= p.vit.Touch() ^ p.inv.Touch() ^ w.rw.TouchPlayer(conn)
+}
