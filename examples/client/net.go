@@ -36,6 +36,20 @@ func (c *Client) Receive(now time.Duration, datagram []byte) error {
 	return nil
 }
 
+// ShareDecoder makes the client decode what it receives into d, a decoder that the
+// clients (and other endpoints) of one goroutine may share: a message is done with when
+// the client's handling of it returns, before any other decode (transport.Endpoint's
+// ShareDecoder). A host of a crowd of clients then decodes into one decoder the caches
+// keep, rather than into each client's own (about 1 KB each, cold). d must not be nil.
+func (c *Client) ShareDecoder(d *wire.Decoder) { c.ep.ShareDecoder(d) }
+
+// ShareScratch makes the client build what it queues and its lane datagrams in *buf, a
+// scratch buffer the clients of one goroutine may share when no call of one runs inside
+// a call of another (an emit callback of Flush does not tick, flush or feed another
+// client sharing it, and is done with its datagram when it returns;
+// transport.Endpoint's ShareScratch). buf must not be nil.
+func (c *Client) ShareScratch(buf *[]byte) { c.ep.ShareScratch(buf) }
+
 // handle applies one message from the server, in arrival order.
 func (c *Client) handle(m wire.Message) {
 	if c.closed {
