@@ -43,13 +43,6 @@ func (c *Client) Receive(now time.Duration, datagram []byte) error {
 // keep, rather than into each client's own (about 1 KB each, cold). d must not be nil.
 func (c *Client) ShareDecoder(d *wire.Decoder) { c.ep.ShareDecoder(d) }
 
-// ShareScratch makes the client build what it queues and its lane datagrams in *buf, a
-// scratch buffer the clients of one goroutine may share when no call of one runs inside
-// a call of another (an emit callback of Flush does not tick, flush or feed another
-// client sharing it, and is done with its datagram when it returns;
-// transport.Endpoint's ShareScratch). buf must not be nil.
-func (c *Client) ShareScratch(buf *[]byte) { c.ep.ShareScratch(buf) }
-
 // handle applies one message from the server, in arrival order.
 func (c *Client) handle(m wire.Message) {
 	if c.closed {

@@ -184,3 +184,43 @@ func TestRemoteKeysFollowCopies(t *testing.T) {
 	require.Positive(t, h.c.Counters().FramesApplied)
 	require.Positive(t, h.c.Counters().FramesDropped)
 }
+
+// Clients that share one decoder (ShareDecoder), fed one datagram each in turn, end as
+// clients with their own decoders fed the same: a message is done with when its handling
+// returns.
+func TestSharedDecoderChangesNothing(t *testing.T) {
+	var shared wire.Decoder
+	var own, sharing [2]*harness
+	for i := range own {
+		own[i], sharing[i] = newHarness(t, Config{Seed: uint64(i)}), newHarness(t, Config{Seed: uint64(i)})
+		sharing[i].c.ShareDecoder(&shared)
+		own[i].join()
+		sharing[i].join()
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for seq := range uint16(500) {
+		for i := range own {
+			id := wire.PlayerID(20 + rng.IntN(6) + 10*i)
+			var m wire.Message = &wire.RemotePlayerSync{Player: id, SyncSeq: seq, DeathEpoch: 1, Alive: true,
+				Health: float32(1 + rng.IntN(100)), Position: wire.Vec3{X: float32(seq)}, Vehicle: wire.NoVehicle,
+				Stamp: wire.Stamp{Rev: seq / 50}}
+			if rng.IntN(10) == 0 {
+				m = &wire.PlayerShow{Player: id, PlayerToken: uint32(id), DeathEpoch: 1, Alive: true, Health: 100,
+					SyncSeq: seq, Vehicle: wire.NoVehicle}
+			}
+			own[i].send(m)
+			sharing[i].send(m)
+		}
+	}
+	for i := range own {
+		require.Positive(t, own[i].c.Counters().FramesApplied)
+		require.Equal(t, own[i].c.Counters(), sharing[i].c.Counters())
+		ids := own[i].c.AppendRemotes(nil)
+		require.Equal(t, ids, sharing[i].c.AppendRemotes(nil))
+		for _, id := range ids {
+			a, _ := own[i].c.Remote(id)
+			b, _ := sharing[i].c.Remote(id)
+			require.Equal(t, a, b)
+		}
+	}
+}
