@@ -25,10 +25,17 @@ func (c *Client) Receive(now time.Duration, datagram []byte) error {
 		return err
 	}
 	err := c.ep.Receive(now, datagram, c.handleFn)
-	for _, ok := c.ep.PopAcked(); ok; _, ok = c.ep.PopAcked() {
-		// The client keeps nothing that waits for the server's acknowledgements.
+	if id, perr := wire.Peek(datagram); perr != nil || id == wire.IDBundle || id.Transport() {
+		// A datagram that may have reached the lane (a lane datagram, a bundle): what
+		// it acknowledged is dropped, and the lane may want a Flush sooner. A message
+		// alone (most of them: relayed frames) passes the lane by, and what its handling
+		// queues sets flushDue itself (epSend, epQueue): a crowd's clients do not touch
+		// their lanes for it.
+		for _, ok := c.ep.PopAcked(); ok; _, ok = c.ep.PopAcked() {
+			// The client keeps nothing that waits for the server's acknowledgements.
+		}
+		c.flushDue = min(c.flushDue, c.laneDue())
 	}
-	c.flushDue = min(c.flushDue, c.laneDue())
 	if err != nil {
 		c.counters.Malformed++
 		return fmt.Errorf("%w: %w", ErrMalformed, err)

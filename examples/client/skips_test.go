@@ -57,6 +57,28 @@ func TestFlushSkipKeepsRetransmissions(t *testing.T) {
 	require.Greater(t, h.c.ep.Lane().Stats().Retransmits, before)
 }
 
+// A message alone (not a lane datagram, not a bundle) passes the lane by: Receive leaves
+// the lane's deadline as it was, so a retransmission due is still sent while relayed
+// frames arrive, and what the message's handling sends (a Pong) leaves at the next Flush.
+func TestLoneMessageKeepsTheLaneDue(t *testing.T) {
+	h := newHarness(t, Config{Seed: 1})
+	h.step() // Hello
+	h.send(&wire.Welcome{Player: selfID, PlayerToken: selfToken, Session: h.c.Session()})
+	h.drop = func([]byte) bool { return true }
+	h.step() // RespawnRequest{0}, lost
+	h.drop = nil
+	h.flush()
+	for i := 0; i < 100 && len(of[*wire.RespawnRequest](h.got)) == 0; i++ {
+		h.at(h.now + 10*time.Millisecond)
+		h.send(rivalFrame(uint16(i+1), apartAt(1))) // a lone relayed frame (no copy: dropped)
+		h.flush()
+	}
+	require.NotEmpty(t, of[*wire.RespawnRequest](h.got), "retransmitted between lone frames")
+	h.flush()
+	h.send(&wire.Ping{Seq: 9, Time: 5})
+	require.Equal(t, 1, flushCount(h), "the Pong")
+}
+
 // A host that keeps the endpoint (Endpoint) and queues on it later has it sent at the
 // next Flush.
 func TestFlushSendsWhatTheHostQueued(t *testing.T) {
