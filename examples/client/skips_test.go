@@ -57,6 +57,28 @@ func TestFlushSkipKeepsRetransmissions(t *testing.T) {
 	require.Greater(t, h.c.ep.Lane().Stats().Retransmits, before)
 }
 
+// A message alone (not a lane datagram, not a bundle) passes the lane by: Receive leaves
+// the lane's deadline as it was, so a retransmission due is still sent while relayed
+// frames arrive, and what the message's handling sends (a Pong) leaves at the next Flush.
+func TestLoneMessageKeepsTheLaneDue(t *testing.T) {
+	h := newHarness(t, Config{Seed: 1})
+	h.step() // Hello
+	h.send(&wire.Welcome{Player: selfID, PlayerToken: selfToken, Session: h.c.Session()})
+	h.drop = func([]byte) bool { return true }
+	h.step() // RespawnRequest{0}, lost
+	h.drop = nil
+	h.flush()
+	for i := 0; i < 100 && len(of[*wire.RespawnRequest](h.got)) == 0; i++ {
+		h.at(h.now + 10*time.Millisecond)
+		h.send(rivalFrame(uint16(i+1), apartAt(1))) // a lone relayed frame (no copy: dropped)
+		h.flush()
+	}
+	require.NotEmpty(t, of[*wire.RespawnRequest](h.got), "retransmitted between lone frames")
+	h.flush()
+	h.send(&wire.Ping{Seq: 9, Time: 5})
+	require.Equal(t, 1, flushCount(h), "the Pong")
+}
+
 // A host that keeps the endpoint (Endpoint) and queues on it later has it sent at the
 // next Flush.
 func TestFlushSendsWhatTheHostQueued(t *testing.T) {
@@ -183,4 +205,44 @@ func TestRemoteKeysFollowCopies(t *testing.T) {
 	}
 	require.Positive(t, h.c.Counters().FramesApplied)
 	require.Positive(t, h.c.Counters().FramesDropped)
+}
+
+// Clients that share one decoder (ShareDecoder), fed one datagram each in turn, end as
+// clients with their own decoders fed the same: a message is done with when its handling
+// returns.
+func TestSharedDecoderChangesNothing(t *testing.T) {
+	var shared wire.Decoder
+	var own, sharing [2]*harness
+	for i := range own {
+		own[i], sharing[i] = newHarness(t, Config{Seed: uint64(i)}), newHarness(t, Config{Seed: uint64(i)})
+		sharing[i].c.ShareDecoder(&shared)
+		own[i].join()
+		sharing[i].join()
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for seq := range uint16(500) {
+		for i := range own {
+			id := wire.PlayerID(20 + rng.IntN(6) + 10*i)
+			var m wire.Message = &wire.RemotePlayerSync{Player: id, SyncSeq: seq, DeathEpoch: 1, Alive: true,
+				Health: float32(1 + rng.IntN(100)), Position: wire.Vec3{X: float32(seq)}, Vehicle: wire.NoVehicle,
+				Stamp: wire.Stamp{Rev: seq / 50}}
+			if rng.IntN(10) == 0 {
+				m = &wire.PlayerShow{Player: id, PlayerToken: uint32(id), DeathEpoch: 1, Alive: true, Health: 100,
+					SyncSeq: seq, Vehicle: wire.NoVehicle}
+			}
+			own[i].send(m)
+			sharing[i].send(m)
+		}
+	}
+	for i := range own {
+		require.Positive(t, own[i].c.Counters().FramesApplied)
+		require.Equal(t, own[i].c.Counters(), sharing[i].c.Counters())
+		ids := own[i].c.AppendRemotes(nil)
+		require.Equal(t, ids, sharing[i].c.AppendRemotes(nil))
+		for _, id := range ids {
+			a, _ := own[i].c.Remote(id)
+			b, _ := sharing[i].c.Remote(id)
+			require.Equal(t, a, b)
+		}
+	}
 }

@@ -51,7 +51,10 @@ type Match struct {
 	decoder wire.Decoder
 	// cheatDecoder decodes what the cheats rewrite and watch.
 	cheatDecoder wire.Decoder
-	cheaters     []*player
+	// clientDecoder is the one decoder every client decodes into (Client.ShareDecoder:
+	// the match drives them all from one goroutine, one message at a time).
+	clientDecoder wire.Decoder
+	cheaters      []*player
 	// adv measures the mutator and flood cheats (nil without them).
 	adv      *adversary
 	incident int
@@ -144,6 +147,7 @@ func New(cfg Config) (*Match, error) {
 		if err != nil {
 			return nil, err
 		}
+		c.ShareDecoder(&m.clientDecoder)
 		p.c = c
 		p.bot = newBot(p, cfg)
 		if kind != Honest {
