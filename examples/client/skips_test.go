@@ -38,15 +38,23 @@ func TestFlushSkipsOnlyWhenNothingIsDue(t *testing.T) {
 	require.Equal(t, DisconnectRepeats, flushCount(h))
 }
 
-// A reliable message the server did not receive is retransmitted by a later Flush even
-// though the client queued nothing since: the skip waits for the lane's deadline only.
-func TestFlushSkipKeepsRetransmissions(t *testing.T) {
+// lostRespawnRequest returns a harness whose client joined and whose first RespawnRequest
+// was lost on its way to the server.
+func lostRespawnRequest(t *testing.T) *harness {
+	t.Helper()
 	h := newHarness(t, Config{Seed: 1})
 	h.step() // Hello
 	h.send(&wire.Welcome{Player: selfID, PlayerToken: selfToken, Session: h.c.Session()})
 	h.drop = func([]byte) bool { return true }
 	h.step() // RespawnRequest{0}, lost
 	h.drop = nil
+	return h
+}
+
+// A reliable message the server did not receive is retransmitted by a later Flush even
+// though the client queued nothing since: the skip waits for the lane's deadline only.
+func TestFlushSkipKeepsRetransmissions(t *testing.T) {
+	h := lostRespawnRequest(t)
 	require.Empty(t, of[*wire.RespawnRequest](h.got))
 	before := h.c.ep.Lane().Stats().Retransmits
 	for i := 0; i < 100 && len(of[*wire.RespawnRequest](h.got)) == 0; i++ {
@@ -61,12 +69,7 @@ func TestFlushSkipKeepsRetransmissions(t *testing.T) {
 // the lane's deadline as it was, so a retransmission due is still sent while relayed
 // frames arrive, and what the message's handling sends (a Pong) leaves at the next Flush.
 func TestLoneMessageKeepsTheLaneDue(t *testing.T) {
-	h := newHarness(t, Config{Seed: 1})
-	h.step() // Hello
-	h.send(&wire.Welcome{Player: selfID, PlayerToken: selfToken, Session: h.c.Session()})
-	h.drop = func([]byte) bool { return true }
-	h.step() // RespawnRequest{0}, lost
-	h.drop = nil
+	h := lostRespawnRequest(t)
 	h.flush()
 	for i := 0; i < 100 && len(of[*wire.RespawnRequest](h.got)) == 0; i++ {
 		h.at(h.now + 10*time.Millisecond)

@@ -637,10 +637,7 @@ func (w *World) poseVehicle(now time.Duration, verb string, id uint16, pos wire.
 		}
 	}
 	w.vsVehiclePlaced(id, pos)
-	w.viewers = w.vehicleViewers(w.viewers[:0], id)
-	for _, c := range w.viewers {
-		w.queue(now, w.players[c], m)
-	}
+	w.queueViewers(now, id, m)
 	if respawn {
 		w.vsReshow(now, id) // a wreck repaired: the copies are rebuilt
 	}
@@ -663,10 +660,7 @@ func (w *World) FreezeVehicle(now time.Duration, id uint16, frozen bool) error {
 		return w.refuse(NoPlayer, "freeze_vehicle", wrap(ErrOutOfRange, err))
 	}
 	v.frozen = frozen
-	w.viewers = w.vehicleViewers(w.viewers[:0], id)
-	for _, c := range w.viewers {
-		w.queue(now, w.players[c], m)
-	}
+	w.queueViewers(now, id, m)
 	w.stats.Commands++
 	w.reap(now)
 	return nil

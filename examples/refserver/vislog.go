@@ -132,12 +132,18 @@ func (l *visLog) sawDuring(s visSubject, from, to time.Duration, seesNow bool) b
 // sawActor reports whether victim p was sent the relay of a shot of a accepted at:
 // whether it had a shown between at and at+RelayFlushSlack ([stream-reports]).
 func (w *World) sawActor(p, a *player, at time.Duration) bool {
-	return p.vis.sawDuring(visPlayer(a.id), at-p.joinedAt, at+RelayFlushSlack-p.joinedAt, p.sees(a.id))
+	return p.sawRelay(visPlayer(a.id), at, p.sees(a.id))
 }
 
 // sawVehicle reports whether victim p had vehicle veh shown between at and
 // at+RelayFlushSlack: a vehicle gun's shot goes only to the connections that have its
 // vehicle shown ([stream-vehicle-relays], [stream-reports]).
 func (w *World) sawVehicle(p *player, veh uint16, at time.Duration) bool {
-	return p.vis.sawDuring(visVehicle(veh), at-p.joinedAt, at+RelayFlushSlack-p.joinedAt, w.vsSees(p.id, veh))
+	return p.sawRelay(visVehicle(veh), at, w.vsSees(p.id, veh))
+}
+
+// sawRelay reports whether p had s shown at some moment from at to at+RelayFlushSlack,
+// seesNow being whether it has it shown now.
+func (p *player) sawRelay(s visSubject, at time.Duration, seesNow bool) bool {
+	return p.vis.sawDuring(s, at-p.joinedAt, at+RelayFlushSlack-p.joinedAt, seesNow)
 }

@@ -369,6 +369,14 @@ func (w *World) vehicleViewers(dst []PlayerID, id uint16) []PlayerID {
 	return dst
 }
 
+// queueViewers queues m on the lane of every connection that has vehicle id shown.
+func (w *World) queueViewers(now time.Duration, id uint16, m wire.Message) {
+	w.viewers = w.vehicleViewers(w.viewers[:0], id)
+	for _, c := range w.viewers {
+		w.queue(now, w.players[c], m)
+	}
+}
+
 // vsReshow sends every connection that has vehicle id shown (its viewers) a new VehicleShow of its
 // state (a respawn: the protocol has no message that repairs a wreck), while its lane has
 // room as for a show; one without room has it hidden until its next evaluation shows it,
@@ -380,16 +388,9 @@ func (w *World) vsReshow(now time.Duration, id uint16) {
 		return
 	}
 	// Its viewers (a copy: a hide takes the viewer off the list).
-	w.vs.reshow = append(w.vs.reshow[:0], w.vs.viewers[id]...)
+	w.vs.reshow = w.vehicleViewers(w.vs.reshow[:0], id)
 	for _, c := range w.vs.reshow {
-		p := w.conn(c)
-		if p == nil {
-			continue
-		}
-		r := w.vrecipOf(p)
-		if r.shown == nil || r.shown[id/64]&(1<<(id%64)) == 0 {
-			continue
-		}
+		p, r := w.players[c], &w.vs.recips[c]
 		// The copy goes to the end of the list as a new show would (the order of later
 		// hides), but stays shown throughout: the log records no change.
 		if i := slices.Index(r.list, id); i >= 0 {
