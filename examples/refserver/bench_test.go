@@ -28,10 +28,17 @@ type benchWorld struct {
 	// other unreliable datagrams are dropped unread, as a network would deliver them).
 	lanes  []*transport.Endpoint
 	acks   []bool
-	cur    PlayerID
-	back   func([]byte)
 	in     func(PlayerID, []byte)
 	events []Event
+	// inbox holds the copies of the datagrams a Flush sent to connections whose server lane
+	// had messages in flight, as a host copies what it sends into its socket batch: the
+	// clients read them after the Flush (readInbox), so that the World's time (clock)
+	// holds none of theirs. inboxTo and inboxEnd are each copy's connection and end.
+	inbox    []byte
+	inboxTo  []PlayerID
+	inboxEnd []int
+	// clock, when a benchmark sets one, adds up the time the World's calls take.
+	clock *serverClock
 	// centres are the clusters' places (nil: the grid of pos).
 	centres []wire.Vec3
 	// moving walks every player around a circle of walkRadius about its place at
@@ -49,6 +56,9 @@ type benchWorld struct {
 	order  []int
 	batch  bool
 	dgrams []Datagram
+	// ackBuf holds the copies of the datagrams the clients' lanes sent in a flush (their
+	// acknowledgements), handed to the World together after every lane has flushed.
+	ackBuf []byte
 }
 
 // benchBatch is how many datagrams a batched benchmark hands ReceiveBatch at once:
@@ -75,7 +85,7 @@ func newBenchWorldAt(b testing.TB, cfg Config, centres []wire.Vec3) *benchWorld 
 	bw := &benchWorld{w: w, n: n, now: time.Second, frames: make([]wire.PlayerSync, n), shots: make([]wire.WeaponShot, n),
 		report: make([]wire.DamageReport, n), bufs: make([][]byte, n), gen: make([]uint16, n),
 		lanes: make([]*transport.Endpoint, n), acks: make([]bool, n), laneDue: make([]time.Duration, n), centres: centres}
-	bw.back, bw.in = bw.toServer, bw.deliver
+	bw.in = bw.deliver
 	if err := w.SetWeaponProperties(bw.now, m4, [3]float32{0, 0, 0}, 90); err != nil {
 		b.Fatal(err)
 	}
@@ -164,43 +174,71 @@ func (bw *benchWorld) pos(i int) wire.Vec3 {
 }
 
 func (bw *benchWorld) flush() {
+	bw.clock.start()
 	_ = bw.w.Flush(bw.now, bw.in)
+	bw.clock.stop()
+	bw.readInbox()
 	for i, c := range bw.lanes {
 		// A client lane gets work only from what it receives (acks), which its handler
 		// drains at once; else only its own deadline makes it due.
 		if bw.laneDue[i] <= bw.now || bw.acks[i] {
 			bw.acks[i] = false
-			_ = c.Flush(bw.now, func(d []byte) { _ = bw.w.Receive(bw.now, PlayerID(i), d) })
+			_ = c.Flush(bw.now, func(d []byte) {
+				bw.ackBuf = append(bw.ackBuf, d...)
+				bw.dgrams = append(bw.dgrams, Datagram{Conn: PlayerID(i), Data: bw.ackBuf[len(bw.ackBuf)-len(d):]})
+			})
 			bw.laneDue[i] = laneIdle
 			if d, ok := c.NextDeadline(); ok {
 				bw.laneDue[i] = d
 			}
 		}
 	}
+	// The acknowledgements reach the World one by one, in the lanes' order.
+	bw.clock.start()
+	for _, d := range bw.dgrams {
+		_ = bw.w.Receive(bw.now, d.Conn, d.Data)
+	}
+	bw.clock.stop()
+	bw.dgrams, bw.ackBuf = bw.dgrams[:0], bw.ackBuf[:0]
 }
 
-func (bw *benchWorld) toServer(d []byte) { _ = bw.w.Receive(bw.now, bw.cur, d) }
-
+// deliver is the World's emit: it counts the datagram and, while the server's lane of
+// conn has messages in flight for the client to acknowledge, copies it to the inbox.
+// The relays are dropped unread, as a network would deliver them.
 func (bw *benchWorld) deliver(conn PlayerID, d []byte) {
 	bw.sent++
-	// Only the lane's datagrams matter (the relays are dropped unread), and only while the
-	// server's lane has messages in flight for the client to acknowledge: splitting every
-	// bundle would add a client's cost to the server's.
 	if bw.w.players[conn].laneDue == laneIdle { // nothing in flight: no deadline
 		return
 	}
-	for e := range wire.Elements(d) {
-		if id, err := wire.Peek(e); err == nil && id.Transport() {
-			_ = bw.lanes[conn].Receive(bw.now, e, func(wire.Message) {})
-			bw.acks[conn] = true
+	bw.inbox = append(bw.inbox, d...)
+	bw.inboxTo = append(bw.inboxTo, conn)
+	bw.inboxEnd = append(bw.inboxEnd, len(bw.inbox))
+}
+
+// readInbox hands each copied datagram's lane elements to its client's lane (splitting
+// every bundle would add a client's cost to the server's, so it happens after the
+// Flush) and empties the inbox.
+func (bw *benchWorld) readInbox() {
+	start := 0
+	for k, conn := range bw.inboxTo {
+		d := bw.inbox[start:bw.inboxEnd[k]]
+		start = bw.inboxEnd[k]
+		for e := range wire.Elements(d) {
+			if id, err := wire.Peek(e); err == nil && id.Transport() {
+				_ = bw.lanes[conn].Receive(bw.now, e, func(wire.Message) {})
+				bw.acks[conn] = true
+			}
 		}
 	}
+	bw.inbox, bw.inboxTo, bw.inboxEnd = bw.inbox[:0], bw.inboxTo[:0], bw.inboxEnd[:0]
 }
 
 // tick is one frame interval: every player's frame arrives (as bytes; in bw.order, and
 // through ReceiveBatch when bw.batch, as the shots and reports), one player in ten
 // fires at its neighbour (the shots rotate through the players) and the neighbour's report
-// of the hit arrives, then the World ticks and flushes.
+// of the hit arrives, then the World ticks and flushes. The clients encode a phase's
+// datagrams before the World receives them (so that bw.clock times the World alone); the
+// World receives them in the same order as if each went out as it was written.
 func (bw *benchWorld) tick(shoot bool) (frames, shots int) {
 	bw.now += 33 * time.Millisecond
 	w := bw.w
@@ -215,7 +253,7 @@ func (bw *benchWorld) tick(shoot bool) (frames, shots int) {
 			f.Position = bw.pos(i)
 		}
 		b, _ := f.Append(bw.bufs[i][:0])
-		bw.send(PlayerID(i), b)
+		bw.dgrams = append(bw.dgrams, Datagram{Conn: PlayerID(i), Data: b})
 		frames++
 	}
 	bw.feed()
@@ -235,13 +273,16 @@ func (bw *benchWorld) tick(shoot bool) (frames, shots int) {
 		}
 		bw.feed()
 	}
+	bw.clock.start()
 	_ = w.Tick(bw.now)
+	bw.clock.stop()
 	bw.flush()
 	return frames, shots
 }
 
-// shoot sends player i's shot at its neighbour and the neighbour's report of the hit (to
-// bw.dgrams when bw.batch, else to Receive); 0 when i has no neighbour.
+// shoot queues player i's shot at its neighbour and the neighbour's report of the hit
+// (in bw.dgrams, in player i's and the victim's buffers: a victim never fires in the same
+// tick as its shooter); 0 when i has no neighbour.
 func (bw *benchWorld) shoot(i int) int {
 	victim := i/10*10 + (i+1)%10
 	if victim >= bw.n {
@@ -256,34 +297,75 @@ func (bw *benchWorld) shoot(i int) int {
 		HitType: wire.HitPlayer, HitID: uint16(victim), Origin: from,
 		HitPos: wire.Vec3{X: 2*to.X - from.X, Y: 2*to.Y - from.Y, Z: 2*to.Z - from.Z}}
 	b, _ := s.Append(bw.bufs[i][:0])
-	bw.send(PlayerID(i), b)
+	bw.dgrams = append(bw.dgrams, Datagram{Conn: PlayerID(i), Data: b})
 	r := &bw.report[victim]
 	r.DamageSeq++
 	*r = wire.DamageReport{DamageSeq: r.DamageSeq, Attacker: wire.PlayerID(i), Weapon: m4, BodyPart: wire.BodyTorso,
 		Ref: wire.Ref{Kind: wire.RefWeaponShot, Seq: s.ShotSeq}, HealthBefore: 100, HealthAfter: 100}
 	bw.frames[victim].DamageSeq = r.DamageSeq
 	b, _ = r.Append(bw.bufs[victim][:0])
-	bw.send(PlayerID(victim), b)
+	bw.dgrams = append(bw.dgrams, Datagram{Conn: PlayerID(victim), Data: b})
 	return 1
 }
 
-// feed hands the datagrams bw.dgrams holds to ReceiveBatch, benchBatch a call, and
-// empties it.
+// feed hands the datagrams bw.dgrams holds to the World, in order: to ReceiveBatch,
+// benchBatch a call, when bw.batch, else to Receive one by one; and empties it.
 func (bw *benchWorld) feed() {
-	for start := 0; start < len(bw.dgrams); start += benchBatch {
-		bw.w.ReceiveBatch(bw.now, bw.dgrams[start:min(start+benchBatch, len(bw.dgrams))], nil)
+	bw.clock.start()
+	if bw.batch {
+		for start := 0; start < len(bw.dgrams); start += benchBatch {
+			bw.w.ReceiveBatch(bw.now, bw.dgrams[start:min(start+benchBatch, len(bw.dgrams))], nil)
+		}
+	} else {
+		for _, d := range bw.dgrams {
+			_ = bw.w.Receive(bw.now, d.Conn, d.Data)
+		}
 	}
+	bw.clock.stop()
 	bw.dgrams = bw.dgrams[:0]
 }
 
-// send hands datagram d of conn to the World: queued in bw.dgrams for ReceiveBatch when
-// bw.batch, else to Receive at once.
-func (bw *benchWorld) send(conn PlayerID, d []byte) {
-	if bw.batch {
-		bw.dgrams = append(bw.dgrams, Datagram{Conn: conn, Data: d})
+// serverClock adds up the time the World's own calls take (Receive, ReceiveBatch, Tick,
+// Flush): wall-clock, and the CPU time of the benchmark's thread (threadCPU; the
+// benchmark locks its goroutine to the thread), which the machine's other work does not
+// inflate. A nil clock times nothing.
+type serverClock struct {
+	wall, cpu time.Duration
+	// wall0 and cpu0 are the readings at start.
+	wall0   time.Time
+	cpu0    time.Duration
+	noCPU   bool // this platform has no thread CPU clock
+	running bool
+}
+
+func (c *serverClock) start() {
+	if c == nil {
 		return
 	}
-	_ = bw.w.Receive(bw.now, conn, d)
+	c.running = true
+	cpu, ok := threadCPU()
+	c.cpu0, c.noCPU = cpu, !ok
+	c.wall0 = time.Now()
+}
+
+func (c *serverClock) stop() {
+	if c == nil || !c.running {
+		return
+	}
+	c.wall += time.Since(c.wall0)
+	if cpu, ok := threadCPU(); ok {
+		c.cpu += cpu - c.cpu0
+	}
+	c.running = false
+}
+
+// report adds the clock's time per frame to b's metrics: server-ns/frame (wall) and
+// cpu-ns/frame (the thread's CPU time; left out where threadCPU has no clock).
+func (c *serverClock) report(b *testing.B, frames int) {
+	b.ReportMetric(float64(c.wall.Nanoseconds())/float64(frames), "server-ns/frame")
+	if !c.noCPU {
+		b.ReportMetric(float64(c.cpu.Nanoseconds())/float64(frames), "cpu-ns/frame")
+	}
 }
 
 // BenchmarkWorld is the world-scale benchmark of issue 8: n players at 30 frames a second,
@@ -311,6 +393,10 @@ func BenchmarkWorld(b *testing.B) {
 			relayed0, shots0, credited0 := bw.w.stats.Relayed, bw.w.stats.Shots, bw.w.stats.Credited
 			sent0 := bw.sent
 			frames, ticks := 0, 0
+			// The thread's CPU time is the World's alone while this goroutine keeps it.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			bw.clock = &serverClock{}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
@@ -321,6 +407,7 @@ func BenchmarkWorld(b *testing.B) {
 			}
 			b.StopTimer()
 			runtime.ReadMemStats(&ms1)
+			bw.clock.report(b, frames)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(frames), "ns/frame")
 			b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(frames), "allocs/frame")
 			b.ReportMetric(float64(bw.w.stats.Relayed-relayed0)/float64(frames), "relays/frame")
