@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbitergo/arbiter/examples/hugepages"
 	"github.com/arbitergo/arbiter/rewind"
 	"github.com/arbitergo/arbiter/wire"
 )
@@ -35,6 +36,11 @@ func spread(n int, side float32) []wire.Vec3 {
 // wait for acknowledgements); server-ns/frame is the World's calls alone, and
 // cpu-ns/frame the CPU time of the benchmark's thread in them (Linux): what "fits one
 // core" asks, and what the machine's other work inflates least.
+//
+// The "huge" cases advise the heap into huge pages after the warm-up, as
+// examples/server does (examples/hugepages): a frame's scattered reads of a large
+// World's state then miss the TLB far less. huge-MiB is what the kernel collapsed (0:
+// none here, and the case is the plain one).
 func BenchmarkWorldStreamed(b *testing.B) {
 	// The third case puts 1,000 players on a map of a tenth of the area, as dense as the
 	// 10,000: what a frame costs depends on how many see the player, not on N. The moving
@@ -53,9 +59,14 @@ func BenchmarkWorldStreamed(b *testing.B) {
 		side   float32
 		moving bool
 		feed   string
-	}{{1000, streamSide, false, ""}, {10000, streamSide, false, ""}, {1000, 1897, false, ""}, {1000, streamSide, true, ""}, {10000, streamSide, true, ""},
-		{10000, streamSide, false, "shuffled"}, {10000, streamSide, false, "batch"}, {10000, streamSide, false, "batch/shuffled"},
-		{1000, streamSide, false, "batch/shuffled"}} {
+		huge   bool
+	}{{1000, streamSide, false, "", false}, {10000, streamSide, false, "", false}, {1000, 1897, false, "", false},
+		{1000, streamSide, true, "", false}, {10000, streamSide, true, "", false},
+		{10000, streamSide, false, "shuffled", false}, {10000, streamSide, false, "batch", false},
+		{10000, streamSide, false, "batch/shuffled", false}, {1000, streamSide, false, "batch/shuffled", false},
+		// Last: the heap's mappings stay advised for the cases after these.
+		{1000, streamSide, false, "", true}, {10000, streamSide, false, "", true}, {1000, 1897, false, "", true},
+		{10000, streamSide, false, "batch/shuffled", true}} {
 		n := c.n
 		name := fmt.Sprintf("players=%d/side=%.0f", n, c.side)
 		if c.moving {
@@ -63,6 +74,9 @@ func BenchmarkWorldStreamed(b *testing.B) {
 		}
 		if c.feed != "" {
 			name += "/" + c.feed
+		}
+		if c.huge {
+			name += "/huge"
 		}
 		b.Run(name, func(b *testing.B) {
 			var heap0, heap1 runtime.MemStats
@@ -77,6 +91,10 @@ func BenchmarkWorldStreamed(b *testing.B) {
 			for range warmTicks {
 				bw.tick(true)
 				bw.drain(b)
+			}
+			var huge hugepages.Stats
+			if c.huge {
+				huge, _ = hugepages.Advise() // zero where there are none: the metric says so
 			}
 			runtime.GC()
 			runtime.ReadMemStats(&heap1)
@@ -125,6 +143,9 @@ func BenchmarkWorldStreamed(b *testing.B) {
 			b.ReportMetric(worldPerPlayer, "B/player")
 			b.ReportMetric(worldPerPlayer-history, "B/player-no-history")
 			b.ReportMetric(float64(most), "most-shown")
+			if c.huge {
+				b.ReportMetric(float64(huge.Collapsed>>20), "huge-MiB")
+			}
 			if shots == shots0 || credited == credited0 {
 				b.Fatal("no shot was accepted or credited")
 			}

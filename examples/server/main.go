@@ -18,6 +18,8 @@
 //	-record FILE     record every datagram the World receives, its ticks and flushes,
 //	                 the gamemode's commands, and a hash of all it sends, to FILE
 //	                 (examples/replay); replay it with go run ./examples/sim -replay FILE
+//	-hugepages=false do not ask Linux for huge pages for the heap (examples/hugepages;
+//	                 on by default: a large World's scattered reads miss the TLB less)
 //
 // The config file sets the refserver.Config fields an operator chooses; every field is
 // optional and unknown fields are refused:
@@ -85,6 +87,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/arbitergo/arbiter/examples/hugepages"
 	"github.com/arbitergo/arbiter/examples/luamode"
 	"github.com/arbitergo/arbiter/examples/refserver"
 	"github.com/arbitergo/arbiter/examples/replay"
@@ -149,6 +152,7 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, opts 
 	logDebug := fs.Bool("log-debug", false, "log spawns too")
 	gamemode := fs.String("gamemode", "deathmatch", "the Lua gamemode: deathmatch (built in), a script `file`, or none")
 	record := fs.String("record", "", "record the World's inputs and a hash of its outputs to this `file` (examples/replay)")
+	huge := fs.Bool("hugepages", true, "back the heap with huge pages where Linux allows (examples/hugepages): fewer address translation misses in a large World")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -258,6 +262,9 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, opts 
 		attrs = append(attrs, "metrics", maddr.String())
 	}
 	log.Info("serving", attrs...)
+	if *huge {
+		defer adviseHugePages(ctx, log)()
+	}
 	if opts.ready != nil {
 		opts.ready(game, maddr)
 	}
@@ -266,6 +273,43 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, opts 
 		return 1
 	}
 	return 0
+}
+
+// adviseHugePages advises the heap into huge pages (hugepages.Advise) now and every
+// hugepages.Interval after, on a goroutine of its own, until ctx is done or the returned
+// stop is called, which waits for it. The first result is logged at Info (or that the
+// platform has none, which ends it), the later ones at Debug.
+func adviseHugePages(ctx context.Context, log *slog.Logger) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(hugepages.Interval)
+		defer t.Stop()
+		level := slog.LevelInfo
+		for {
+			st, err := hugepages.Advise()
+			switch {
+			case errors.Is(err, hugepages.ErrUnsupported):
+				log.Info("huge_pages", "supported", false)
+				return
+			case err != nil:
+				log.Warn("huge_pages", "err", err.Error())
+			default:
+				log.Log(ctx, level, "huge_pages", "advised_mib", st.Advised>>20, "collapsed_mib", st.Collapsed>>20)
+			}
+			level = slog.LevelDebug
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
 }
 
 // flagSet reports whether the flag name was given on the command line.

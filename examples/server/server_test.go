@@ -315,3 +315,18 @@ func fromClientsVictim(v *atomic.Int32) wire.PlayerID {
 	}
 	return refserver.NoPlayer
 }
+
+// TestServerAdvisesHugePagesUnlessTold: by default the server asks for huge pages for
+// its heap and logs what it got (or that the platform has none) before it exits;
+// -hugepages=false leaves the heap alone.
+func TestServerAdvisesHugePagesUnlessTold(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{{nil, true}, {[]string{"-hugepages=false"}, false}} {
+		s := startServer(t, `{"max_players": 4}`, options{}, c.args...)
+		s.cancel()
+		require.Equal(t, 0, <-s.code, "%v", c.args)
+		require.Equal(t, c.want, strings.Contains(s.logs.String(), `"msg":"huge_pages"`), "%v: %s", c.args, s.logs.String())
+	}
+}
