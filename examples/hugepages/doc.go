@@ -9,7 +9,8 @@
 // kernel gives huge pages only where a program asks (transparent huge pages in "madvise"
 // mode, the common default), the Go runtime does not ask, so a host that wants them
 // calls [Advise] once its World has its players' state, and again now and then, as the
-// heap grows (examples/server does so every [Interval]).
+// heap grows: [Keep] does so, often at first and then every [Interval] (examples/server
+// and examples/sim run it).
 //
 // Advise marks every large anonymous read-write mapping of the process (the Go heap's
 // arenas among them) with madvise(MADV_HUGEPAGE), so that the kernel backs new pages

@@ -2,6 +2,7 @@ package hugepages
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 	"strconv"
@@ -18,9 +19,14 @@ const MinMapping = 4 << 20
 // and on arm64 with 4 KiB base pages.
 const HugePage = 2 << 20
 
-// Interval is how often examples/server calls Advise again: the heap's new arenas, and
-// blocks that were empty at the last call, get their huge pages then.
+// Interval is how often Keep calls Advise again once the heap has settled: the heap's
+// new arenas, and blocks that were empty at the last call, get their huge pages then.
 const Interval = time.Minute
+
+// firstWait is Keep's first wait between two Advise calls; each wait doubles until it
+// reaches Interval, so a heap that grows fast at the start (a World filling up, a
+// simulated match setting up) is advised while it grows.
+const firstWait = time.Second
 
 // ErrUnsupported is Advise's error where the kernel has no transparent huge pages.
 var ErrUnsupported = errors.New("hugepages: not supported on this platform")
@@ -68,5 +74,29 @@ func anonymous(r io.Reader, min uintptr) ([]span, error) {
 func (s span) blocks(f func(start uintptr)) {
 	for a := (s.lo + HugePage - 1) &^ (HugePage - 1); a+HugePage <= s.hi && a+HugePage > a; a += HugePage {
 		f(a)
+	}
+}
+
+// Keep calls Advise now, then after waits of one second doubling up to Interval, then
+// every Interval, until ctx is done, and hands report each result; it returns when ctx is
+// done, or after the first result when Advise reports ErrUnsupported. A host runs it on
+// a goroutine of its own.
+func Keep(ctx context.Context, report func(Stats, error)) {
+	wait := firstWait
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	for {
+		st, err := Advise()
+		report(st, err)
+		if errors.Is(err, ErrUnsupported) {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		wait = min(2*wait, Interval)
+		t.Reset(wait)
 	}
 }

@@ -15,8 +15,9 @@
 // (write the server's record, examples/replay), -replay FILE (replay a record offline
 // instead of playing: it verifies that every result, event and datagram is the same and
 // names the first divergence; exit code 1 if one is found), -replay-events (with -replay,
-// print every event, the server's verdicts). The run is deterministic: the same flags
-// print the same report.
+// print every event, the server's verdicts), -hugepages=false (do not ask Linux to back
+// the heap with huge pages, examples/hugepages: on by default, it only makes the run
+// faster). The run is deterministic: the same flags print the same report.
 //
 //	go run ./examples/sim -gamemode examples/server/gamemodes/deathmatch.lua
 //	go run ./examples/sim -duration 1m -record match.arb
@@ -24,6 +25,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -33,6 +35,7 @@ import (
 	"runtime/pprof"
 	"time"
 
+	"github.com/arbitergo/arbiter/examples/hugepages"
 	"github.com/arbitergo/arbiter/examples/luamode"
 	"github.com/arbitergo/arbiter/examples/match"
 	"github.com/arbitergo/arbiter/examples/refserver"
@@ -66,6 +69,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	record := fs.String("record", "", "write the server's record (inputs, commands, output hashes) to this `file`")
 	replayFile := fs.String("replay", "", "replay this record `file` offline and verify it (no match is played)")
 	replayEvents := fs.Bool("replay-events", false, "with -replay: print every event the replay raises")
+	huge := fs.Bool("hugepages", true, "back the heap with huge pages where Linux allows (examples/hugepages): the same report, sooner")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -129,6 +133,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		defer f.Close()
 		cfg.Record = f
+	}
+	if *huge {
+		// The kernel's backing of memory changes no result: the report is the same.
+		ctx, stop := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			hugepages.Keep(ctx, func(hugepages.Stats, error) {})
+		}()
+		defer func() {
+			stop()
+			<-done
+		}()
 	}
 	start := time.Now()
 	r, err := match.Run(cfg)
