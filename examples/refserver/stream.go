@@ -245,7 +245,7 @@ func (w *World) emitStreamed(r *player, emit func([]byte)) {
 				copyInline(b, &h.msg)
 			} else {
 				var err error
-				b, err = w.pack.Add(h.msg[:h.n], emit)
+				b, err = w.packAdd(h.msg[:h.n], emit)
 				ok = err == nil
 			}
 			if ok {
@@ -266,7 +266,7 @@ func (w *World) emitStreamed(r *player, emit func([]byte)) {
 			b, ok := bw.Append(buf[e.start:e.end])
 			if !ok {
 				var err error
-				if b, err = w.pack.Add(buf[e.start:e.end], emit); err != nil {
+				if b, err = w.packAdd(buf[e.start:e.end], emit); err != nil {
 					continue // never: a relay is at most wire.MaxSize bytes, far below MinPayloadSize
 				}
 			}
@@ -294,6 +294,16 @@ func (w *World) stampCopy(b []byte, sender, recipient PlayerID, logged, rev uint
 	} else if teammate {
 		_ = wire.PatchStamp(b, wire.Stamp{Teammate: true, Rev: rev})
 	}
+}
+
+// packAdd is w.pack.Add for a logged message that Reserve or Append refused: the bundle
+// being built is empty (the message goes first, through Add) or the message does not fit
+// beside it (it leaves first, as Add would make it, without Add's second try).
+func (w *World) packAdd(m []byte, emit func([]byte)) ([]byte, error) {
+	if w.pack.Bundle().Len() > 0 {
+		w.pack.Finish(emit)
+	}
+	return w.pack.Add(m, emit)
 }
 
 // emitInline is emitStreamed's common case in a loop of its own, with no call in it: from
