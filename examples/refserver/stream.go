@@ -217,7 +217,8 @@ func (w *World) emitStreamed(r *player, emit func([]byte)) {
 	bw := w.pack.Bundle()
 	for k := 0; k < len(seen); k++ {
 		var n uint64
-		k, n = emitInline(bw, heads, seen, k, r.id, g, rev)
+		var copied bool
+		k, n, copied = emitInline(bw, heads, seen, k, r.id, g, rev)
 		relayed += n
 		if k == len(seen) {
 			break
@@ -236,7 +237,7 @@ func (w *World) emitStreamed(r *player, emit func([]byte)) {
 		if h.rev != rev {
 			teammate = w.teams.Teammates(s, r.id)
 		}
-		if h.n > 0 {
+		if h.n > 0 && !copied {
 			// The sender's first message, inline (fanLog.add): it skips nobody. Logged
 			// messages are valid elements: the inlined Reserve first, Add when the
 			// bundle is full.
@@ -307,12 +308,14 @@ func (w *World) packAdd(m []byte, emit func([]byte)) ([]byte, error) {
 }
 
 // emitInline is emitStreamed's common case in a loop of its own, with no call in it: from
-// seen[k] on, each sender whose one message of the flush is inline (fanHead.n, nothing
-// chained, skipping nobody), logged at revision rev, in no group g (the recipient's,
-// 0xFFFF for none) and that fits the bundle being built is copied into it unpatched (its
-// logged stamp is the recipient's). It returns the index of the first sender that needs
-// emitStreamed's full path (len(seen): none), and how many of the copies were relays.
-func emitInline(bw *wire.BundleWriter, heads []fanHead, seen []PlayerID, k int, self PlayerID, g, rev uint16) (int, uint64) {
+// seen[k] on, each sender whose first message of the flush is inline (fanHead.n: it skips
+// nobody), logged at revision rev, from a sender in no group g (the recipient's, 0xFFFF
+// for none), and that fits the bundle being built is copied into it unpatched (its logged
+// stamp is the recipient's). It returns the index of the first sender that needs
+// emitStreamed's full path (len(seen): none), how many of the copies were relays, and
+// whether that sender's inline message is already copied (it has more messages: the
+// full path packs those, from fanHead.chain).
+func emitInline(bw *wire.BundleWriter, heads []fanHead, seen []PlayerID, k int, self PlayerID, g, rev uint16) (int, uint64, bool) {
 	relayed := uint64(0)
 	for ; k < len(seen); k++ {
 		s := seen[k]
@@ -320,7 +323,7 @@ func emitInline(bw *wire.BundleWriter, heads []fanHead, seen []PlayerID, k int, 
 			break
 		}
 		h := &heads[s]
-		if h.count != 1 || h.n == 0 || h.rev != rev || h.group == g || s == self {
+		if h.n == 0 || h.rev != rev || h.group == g || s == self {
 			if h.count == 0 {
 				continue // nothing logged
 			}
@@ -334,8 +337,11 @@ func emitInline(bw *wire.BundleWriter, heads []fanHead, seen []PlayerID, k int, 
 		if h.msg[1] == byte(wire.IDRemotePlayerSync) {
 			relayed++
 		}
+		if h.count > 1 {
+			return k, relayed, true // the rest of its messages: the full path
+		}
 	}
-	return k, relayed
+	return k, relayed, false
 }
 
 // copyInline copies the first len(dst) bytes of m (a fanHead's inline message) to dst
