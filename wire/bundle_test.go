@@ -390,6 +390,77 @@ func TestBundleAppendIsAddsCommonCase(t *testing.T) {
 	}
 }
 
+// Reserve is Append for a caller that writes the element itself: filled with the same
+// bytes, it builds what Append builds, it refuses where Append refuses (the first element,
+// the payload, MaxBundleElements), and it refuses a size no element can have, adding
+// nothing when it refuses.
+func TestBundleReserveIsAppendFilledByTheCaller(t *testing.T) {
+	frame := encoded(t, &RemotePlayerSync{Player: 3, Health: 100, Vehicle: NoVehicle})
+	ping := encoded(t, &Ping{Seq: 7})
+	for _, payload := range []int{len(frame), 3*len(frame) + 5, 1200, 1 << 15} {
+		var a, b BundleWriter
+		a.Reset(payload)
+		b.Reset(payload)
+		if _, ok := b.Reserve(len(frame)); ok || b.Len() != 0 {
+			t.Fatal("the first element is Add's")
+		}
+		if _, err := a.Add(frame); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.Add(frame); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; ; i++ {
+			elem := frame
+			if i%3 == 2 {
+				elem = ping
+			}
+			for _, n := range []int{-1, 0, HeaderSize - 1, MaxBundleElement + 1} {
+				if _, ok := b.Reserve(n); ok {
+					t.Fatalf("Reserve(%d) took it", n)
+				}
+			}
+			before, n := b.Size(), b.Len()
+			c, ok := b.Reserve(len(elem))
+			ac, aok := a.Append(elem)
+			if !ok {
+				if aok || b.Size() != before || b.Len() != n {
+					t.Fatalf("payload %d: Reserve refused what Append took, or wrote", payload)
+				}
+				break
+			}
+			if !aok || len(c) != len(elem) || cap(c) != len(elem) {
+				t.Fatalf("payload %d: Reserve gave %d bytes (cap %d) for %d, Append %v", payload, len(c), cap(c), len(elem), aok)
+			}
+			copy(c, elem)
+			if !bytes.Equal(a.Bytes(), b.Bytes()) || a.Len() != b.Len() || !bytes.Equal(ac, c) {
+				t.Fatalf("payload %d: Reserve and Append differ", payload)
+			}
+		}
+		if _, err := OpenBundle(b.Bytes()); b.Len() > 1 && err != nil {
+			t.Fatal(err)
+		}
+	}
+	// MaxBundleElements: Reserve stops where Add does.
+	tiny := []byte{Version, byte(IDPing)}
+	var b BundleWriter
+	b.Reset(1 << 15)
+	_, _ = b.Add(tiny)
+	for {
+		c, ok := b.Reserve(len(tiny))
+		if !ok {
+			break
+		}
+		copy(c, tiny)
+	}
+	if b.Len() != MaxBundleElements {
+		t.Fatalf("%d elements", b.Len())
+	}
+	if _, err := OpenBundle(b.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // BenchmarkBundleWriter packs twenty relayed frames into a 1,200-byte bundle, element by
 // element with Add, and with the inlined Append after the first (a relay loop's way).
 func BenchmarkBundleWriter(b *testing.B) {

@@ -193,29 +193,37 @@ func (w *World) relaySubject(p *player) PlayerID {
 // the senders it sees ([streaming]), stamped for it, each sender's in log order. It reads
 // only those senders' records (fanLog.heads, then fanEntry.next), so a Flush costs each
 // recipient what it sees, not the whole log: most senders' one frame is inline in their
-// record, one cache line a relay. It is emitEntry for each of them, with the teammate
-// stamp's lookup done once a sender.
+// record, one cache line a relay, and emitInline copies those in a loop with no call; the
+// others (a chain, a skip list, a teammate, an older revision, a full bundle) take the
+// full path below, emitEntry for each message with the teammate stamp's lookup done once
+// a sender.
 func (w *World) emitStreamed(r *player, emit func([]byte)) {
 	f := &w.fan
 	heads, entries, buf := f.heads, f.entries, f.buf
 	rev := w.teams.Rev()
 	relayed := uint64(0)
 	seen := w.stream.SeenIDs(r.id) // read in place: nothing changes it during a Flush
-	// Read every seen sender's record first: these loads do not wait on one another, so
-	// the core overlaps their cache misses (in a large world most are misses), and the
-	// copy loop below, whose every step waits on its record, finds them in the cache.
-	logged := 0
-	for _, s := range seen {
-		if int(s) < len(heads) {
-			logged += int(heads[s].count)
-		}
-	}
-	if logged == 0 {
+	if len(seen) == 0 {
 		return
 	}
 	group := w.teams.Group(r.id)
+	// The fast loop (emitInline) sends a sender whose group is g to the full path below:
+	// with no group, a value no sender's group takes in practice (the full path gets it
+	// right whatever the sender's group is).
+	g := group
+	if g == 0 {
+		g = 0xFFFF
+	}
 	bw := w.pack.Bundle()
-	for _, s := range seen {
+	for k := 0; k < len(seen); k++ {
+		var n uint64
+		var copied bool
+		k, n, copied = emitInline(bw, heads, seen, k, r.id, g, rev)
+		relayed += n
+		if k == len(seen) {
+			break
+		}
+		s := seen[k]
 		if int(s) >= len(heads) || s == r.id {
 			continue
 		}
@@ -229,14 +237,16 @@ func (w *World) emitStreamed(r *player, emit func([]byte)) {
 		if h.rev != rev {
 			teammate = w.teams.Teammates(s, r.id)
 		}
-		if h.n > 0 {
+		if h.n > 0 && !copied {
 			// The sender's first message, inline (fanLog.add): it skips nobody. Logged
-			// messages are valid elements: the inlined Append first, Add when the bundle
-			// is full.
-			b, ok := bw.Append(h.msg[:h.n])
-			if !ok {
+			// messages are valid elements: the inlined Reserve first, Add when the
+			// bundle is full.
+			b, ok := bw.Reserve(int(h.n))
+			if ok {
+				copyInline(b, &h.msg)
+			} else {
 				var err error
-				b, err = w.pack.Add(h.msg[:h.n], emit)
+				b, err = w.packAdd(h.msg[:h.n], emit)
 				ok = err == nil
 			}
 			if ok {
@@ -257,7 +267,7 @@ func (w *World) emitStreamed(r *player, emit func([]byte)) {
 			b, ok := bw.Append(buf[e.start:e.end])
 			if !ok {
 				var err error
-				if b, err = w.pack.Add(buf[e.start:e.end], emit); err != nil {
+				if b, err = w.packAdd(buf[e.start:e.end], emit); err != nil {
 					continue // never: a relay is at most wire.MaxSize bytes, far below MinPayloadSize
 				}
 			}
@@ -285,4 +295,68 @@ func (w *World) stampCopy(b []byte, sender, recipient PlayerID, logged, rev uint
 	} else if teammate {
 		_ = wire.PatchStamp(b, wire.Stamp{Teammate: true, Rev: rev})
 	}
+}
+
+// packAdd is w.pack.Add for a logged message that Reserve or Append refused: the bundle
+// being built is empty (the message goes first, through Add) or the message does not fit
+// beside it (it leaves first, as Add would make it, without Add's second try).
+func (w *World) packAdd(m []byte, emit func([]byte)) ([]byte, error) {
+	if w.pack.Bundle().Len() > 0 {
+		w.pack.Finish(emit)
+	}
+	return w.pack.Add(m, emit)
+}
+
+// emitInline is emitStreamed's common case in a loop of its own, with no call in it: from
+// seen[k] on, each sender whose first message of the flush is inline (fanHead.n: it skips
+// nobody), logged at revision rev, from a sender in no group g (the recipient's, 0xFFFF
+// for none), and that fits the bundle being built is copied into it unpatched (its logged
+// stamp is the recipient's). It returns the index of the first sender that needs
+// emitStreamed's full path (len(seen): none), how many of the copies were relays, and
+// whether that sender's inline message is already copied (it has more messages: the
+// full path packs those, from fanHead.chain).
+func emitInline(bw *wire.BundleWriter, heads []fanHead, seen []PlayerID, k int, self PlayerID, g, rev uint16) (int, uint64, bool) {
+	relayed := uint64(0)
+	for ; k < len(seen); k++ {
+		s := seen[k]
+		if int(s) >= len(heads) {
+			break
+		}
+		h := &heads[s]
+		if h.n == 0 || h.rev != rev || h.group == g || s == self {
+			if h.count == 0 {
+				continue // nothing logged
+			}
+			break
+		}
+		b, ok := bw.Reserve(int(h.n))
+		if !ok {
+			break
+		}
+		copyInline(b, &h.msg)
+		if h.msg[1] == byte(wire.IDRemotePlayerSync) {
+			relayed++
+		}
+		if h.count > 1 {
+			return k, relayed, true // the rest of its messages: the full path
+		}
+	}
+	return k, relayed, false
+}
+
+// copyInline copies the first len(dst) bytes of m (a fanHead's inline message) to dst
+// with moves the compiler inlines: four 16-byte copies, [0,32) and [n-32,n), that
+// overlap for the sizes of a frame's relay (44 and 49 bytes), runtime's copy below 32.
+// (16 bytes a move: a larger array's copy is a call to memmove where the compiler cannot
+// prove the two do not overlap.)
+func copyInline(dst []byte, m *[fanInline]byte) {
+	n := len(dst)
+	if n < 32 || n > fanInline {
+		copy(dst, m[:])
+		return
+	}
+	*(*[16]byte)(dst) = *(*[16]byte)(m[:16])
+	*(*[16]byte)(dst[16:]) = *(*[16]byte)(m[16:32])
+	*(*[16]byte)(dst[n-32:]) = *(*[16]byte)(m[n-32:])
+	*(*[16]byte)(dst[n-16:]) = *(*[16]byte)(m[n-16:])
 }
