@@ -70,11 +70,12 @@ func TestEmitStreamedPacksWhatTheOneLoopPacked(t *testing.T) {
 			f := &bw.frames[i]
 			f.Seq++
 			b, _ := f.Append(bw.bufs[i][:0])
-			bw.send(PlayerID(i), b)
+			_ = w.Receive(bw.now, PlayerID(i), b)
 		}
 		for i := tick % 4; i < n; i += 4 {
 			bw.shoot(i)
 		}
+		bw.feed()
 		if tick%5 == 4 {
 			_ = w.LeaveTeam(PlayerID(rng.IntN(n)))
 		}
