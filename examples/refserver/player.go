@@ -434,6 +434,7 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 	p.session = session
 	p.lastHeard = now
 	p.nextSuspect = now + SuspectInterval
+	w.timers[conn] = timerDue{} // everything due: the next Tick visits it (timerDue)
 	p.frame.vehicle = NoVehicle
 	// A new client applies the catalogue's first table until the properties it is sent
 	// now reach it.

@@ -105,8 +105,11 @@ type World struct {
 	// models is the catalogue's vehicles: seats, guns, rockets per model.
 	models *inventory.VehicleCatalog
 
-	players  []*player
-	conns    []PlayerID // connected ids, ascending
+	players []*player
+	conns   []PlayerID // connected ids, ascending
+	// timers is each slot's timerDue: while streaming, Tick's second walk visits a
+	// connection only when one of its timers may have come due (see timerDue).
+	timers   []timerDue
 	vehicles []vehicle
 	effects  [MaxEffects]effect
 	effectID uint16
@@ -210,6 +213,7 @@ func New(cfg Config) (*World, error) {
 		vnear:    c.Rewind.VehicleNearDistance,
 		players:  make([]*player, c.MaxPlayers),
 		conns:    make([]PlayerID, 0, c.MaxPlayers),
+		timers:   make([]timerDue, c.MaxPlayers),
 		vehicles: make([]vehicle, c.MaxVehicles),
 		mult:     vitals.DefaultMultipliers,
 		events:   make([]Event, 0, 256),
@@ -557,6 +561,10 @@ func (w *World) Tick(now time.Duration) error {
 		}
 	}
 	for _, id := range w.conns {
+		t := &w.timers[id]
+		if now < t.at && w.stream != nil {
+			continue // none of its timers is due: its lines are not read
+		}
 		p := w.players[id]
 		if now-p.lastHeard >= transport.LinkTimeout {
 			w.markDrop(p, wire.ReasonTimeout)
@@ -564,6 +572,7 @@ func (w *World) Tick(now time.Duration) error {
 		}
 		if w.rw.PingDue(now, id) {
 			if seq, err := w.rw.Ping(now, id); err == nil {
+				t.ping = now + rewind.PingInterval
 				w.msgs.ping = wire.Ping{Seq: seq, Time: uint32(now / time.Millisecond)}
 				p.out.send(&w.msgs.ping)
 			}
@@ -582,6 +591,7 @@ func (w *World) Tick(now time.Duration) error {
 				}
 			}
 		}
+		t.at = min(p.lastHeard+transport.LinkTimeout, t.ping, p.nextSuspect)
 	}
 	w.streamTick(now)
 	w.reap(now)
@@ -603,6 +613,18 @@ func (w *World) raiseVehicleSuspicion(now time.Duration, p *player, s vitals.Sus
 	}
 	w.raise(Event{Kind: EventVehicleGodModeSuspect, At: now, Player: p.id, Other: NoPlayer, Vehicle: v,
 		Amount: s.Claimed, Deducted: s.Felt, Seq: uint16(min(max(s.Hits, 0), 0xFFFF))})
+}
+
+// timerDue is when Tick's second walk must next visit a connection: at is the earliest of
+// its timers as of the last visit, the link timeout (lastHeard+LinkTimeout), the next ping
+// (ping) and the god-mode detector's (nextSuspect). Each only moves later between two
+// visits (a datagram moves lastHeard on; the ping and the detector move only at a visit),
+// so skipping a connection before at skips nothing it would have done. ping is when the
+// rewind's PingDue turns true: PingInterval after the last ping sent, 0 (now) for a new
+// connection (join resets the slot's timerDue to zero: everything due).
+type timerDue struct {
+	at   time.Duration
+	ping time.Duration
 }
 
 // ---- output ----
