@@ -428,6 +428,7 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 	p.connected = true
 	p.handle = h
 	p.vit = vit
+	w.vits[conn] = vit
 	p.joinSerial = w.nextSerial()
 	p.lifeSerial = p.joinSerial
 	p.joinedAt = now
