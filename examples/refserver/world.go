@@ -105,14 +105,8 @@ type World struct {
 	// models is the catalogue's vehicles: seats, guns, rockets per model.
 	models *inventory.VehicleCatalog
 
-	players []*player
-	conns   []PlayerID // connected ids, ascending
-	// timers is each slot's timerDue: while streaming, Tick's second walk visits a
-	// connection only when one of its timers may have come due (see timerDue).
-	timers []timerDue
-	// vits is each slot's vitals ledger (player.vit), for Tick's first walk: reading it
-	// here, not through the player, spares that walk a dependent read per player.
-	vits     []*vitals.Player
+	players  []*player
+	conns    []PlayerID // connected ids, ascending
 	vehicles []vehicle
 	effects  [MaxEffects]effect
 	effectID uint16
@@ -154,6 +148,13 @@ type World struct {
 	ids     []PlayerID
 	viewers []PlayerID
 	vs      vstream // the streaming of vehicles and effects (vstream.go)
+
+	// timers is each slot's timerDue: while streaming, Tick's second walk visits a
+	// connection only when one of its timers may have come due (see timerDue).
+	timers []timerDue
+	// vits is each slot's vitals ledger (player.vit), for Tick's first walk: reading it
+	// here, not through the player, spares that walk a dependent read per player.
+	vits []*vitals.Player
 }
 
 // farewell is a Disconnect still to be sent to a connection that was removed.
