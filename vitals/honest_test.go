@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -234,7 +235,22 @@ func (s *sim) serverTick() {
 	if su := s.p.Suspect(s.now); su.Raised {
 		s.fail("god-mode suspicion on an honest victim: %+v", su)
 	}
+	idle := s.p.cmds.n|s.p.nwait|s.p.nheld == 0
+	var full Effects
+	if idle { // Advance's quick path: the full one, on a copy, must return the same
+		q := *s.p
+		full = q.advance(s.now)
+	}
 	eff := s.p.Advance(s.now)
+	if idle {
+		if len(full.Reports) != 0 || len(eff.Reports) != 0 {
+			s.fail("advance with nothing in flight: reports %v, quick %v", full.Reports, eff.Reports)
+		}
+		full.Reports, eff.Reports = nil, nil
+		if !reflect.DeepEqual(full, eff) {
+			s.fail("advance with nothing in flight: %+v, quick %+v", full, eff)
+		}
+	}
 	s.stats.inFlight = max(s.stats.inFlight, s.p.cmds.n)
 	if len(eff.Reports) > 0 || eff.FramesCounted > 0 {
 		s.tracef("server advance -> %v frames=%d reports=%v", eff.Ledger, eff.FramesCounted, eff.Reports)

@@ -81,10 +81,10 @@ func (c *pendingCommand) applyTo(v Vitals) Vitals {
 // the base already (an item echoed them); they stay until they settle, to hold off what
 // the client created before taking them and the server receives out of its order.
 type pendingRing struct {
-	c      []pendingCommand // grown by doubling up to MaxPendingCommands
+	n      int // first: Advance reads it beside Player.nwait and nheld
 	head   int
-	n      int
 	folded int
+	c      []pendingCommand // grown by doubling up to MaxPendingCommands
 }
 
 func (r *pendingRing) at(i int) *pendingCommand { return &r.c[(r.head+i)%len(r.c)] }

@@ -74,11 +74,13 @@ type Player struct {
 	frameDS  uint16
 	nwait    int
 	nheld    int
+	// cmds is the commands in flight: its count beside nwait and nheld, so that Advance
+	// with nothing to take reads this one line (see Advance).
+	cmds pendingRing
 	// Per-call scratch.
 	out []Outcome // grown on demand up to maxOutcomes, reused by every call
 	eff Effects
 
-	cmds      pendingRing
 	last      LastDamage
 	creditNum uint16
 	trackSeq  uint16
@@ -536,6 +538,17 @@ func (p *Player) HitClaimed(now time.Duration, expected float32) (Suspicion, err
 // without what they waited for. Call it every tick; Frame and Report do the same for their
 // own time.
 func (p *Player) Advance(now time.Duration) Effects {
+	if p.cmds.n|p.nwait|p.nheld == 0 { // none is negative
+		// Nothing in flight, waiting or held: settle and expire would change nothing, and
+		// the per-call scratch is left alone (every call resets it first). Inlined, so
+		// that the caller's walk over many players overlaps their reads.
+		return Effects{Ledger: p.ledger}
+	}
+	return p.advance(now)
+}
+
+// advance is Advance with something to settle, expire or release.
+func (p *Player) advance(now time.Duration) Effects {
 	p.begin()
 	p.settle(now)
 	if p.nwait > 0 || p.nheld > 0 {

@@ -428,12 +428,14 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 	p.connected = true
 	p.handle = h
 	p.vit = vit
+	w.vits[conn] = vit
 	p.joinSerial = w.nextSerial()
 	p.lifeSerial = p.joinSerial
 	p.joinedAt = now
 	p.session = session
 	p.lastHeard = now
 	p.nextSuspect = now + SuspectInterval
+	w.timers[conn] = timerDue{} // everything due: the next Tick visits it (timerDue)
 	p.frame.vehicle = NoVehicle
 	// A new client applies the catalogue's first table until the properties it is sent
 	// now reach it.

@@ -148,6 +148,13 @@ type World struct {
 	ids     []PlayerID
 	viewers []PlayerID
 	vs      vstream // the streaming of vehicles and effects (vstream.go)
+
+	// timers is each slot's timerDue: while streaming, Tick's second walk visits a
+	// connection only when one of its timers may have come due (see timerDue).
+	timers []timerDue
+	// vits is each slot's vitals ledger (player.vit), for Tick's first walk: reading it
+	// here, not through the player, spares that walk a dependent read per player.
+	vits []*vitals.Player
 }
 
 // farewell is a Disconnect still to be sent to a connection that was removed.
@@ -210,6 +217,8 @@ func New(cfg Config) (*World, error) {
 		vnear:    c.Rewind.VehicleNearDistance,
 		players:  make([]*player, c.MaxPlayers),
 		conns:    make([]PlayerID, 0, c.MaxPlayers),
+		timers:   make([]timerDue, c.MaxPlayers),
+		vits:     make([]*vitals.Player, c.MaxPlayers),
 		vehicles: make([]vehicle, c.MaxVehicles),
 		mult:     vitals.DefaultMultipliers,
 		events:   make([]Event, 0, 256),
@@ -536,9 +545,10 @@ func (w *World) Tick(now time.Duration) error {
 		return fmt.Errorf("%w: %v before %v", ErrClockBackwards, now, w.now)
 	}
 	for _, id := range w.conns {
-		p := w.players[id]
-		eff := p.vit.Advance(now)
-		w.takeEffects(now, p, &eff)
+		eff := w.vits[id].Advance(now)
+		if len(eff.Reports) > 0 || eff.Died || eff.GodMode { // else takeEffects does nothing
+			w.takeEffects(now, w.players[id], &eff)
+		}
 	}
 	w.summarizeRefusals(now)
 	w.payDebts(now)
@@ -557,6 +567,10 @@ func (w *World) Tick(now time.Duration) error {
 		}
 	}
 	for _, id := range w.conns {
+		t := &w.timers[id]
+		if now < t.at && w.stream != nil {
+			continue // none of its timers is due: its lines are not read
+		}
 		p := w.players[id]
 		if now-p.lastHeard >= transport.LinkTimeout {
 			w.markDrop(p, wire.ReasonTimeout)
@@ -564,6 +578,7 @@ func (w *World) Tick(now time.Duration) error {
 		}
 		if w.rw.PingDue(now, id) {
 			if seq, err := w.rw.Ping(now, id); err == nil {
+				t.ping = now + rewind.PingInterval
 				w.msgs.ping = wire.Ping{Seq: seq, Time: uint32(now / time.Millisecond)}
 				p.out.send(&w.msgs.ping)
 			}
@@ -582,6 +597,7 @@ func (w *World) Tick(now time.Duration) error {
 				}
 			}
 		}
+		t.at = min(p.lastHeard+transport.LinkTimeout, t.ping, p.nextSuspect)
 	}
 	w.streamTick(now)
 	w.reap(now)
@@ -603,6 +619,18 @@ func (w *World) raiseVehicleSuspicion(now time.Duration, p *player, s vitals.Sus
 	}
 	w.raise(Event{Kind: EventVehicleGodModeSuspect, At: now, Player: p.id, Other: NoPlayer, Vehicle: v,
 		Amount: s.Claimed, Deducted: s.Felt, Seq: uint16(min(max(s.Hits, 0), 0xFFFF))})
+}
+
+// timerDue is when Tick's second walk must next visit a connection: at is the earliest of
+// its timers as of the last visit, the link timeout (lastHeard+LinkTimeout), the next ping
+// (ping) and the god-mode detector's (nextSuspect). Each only moves later between two
+// visits (a datagram moves lastHeard on; the ping and the detector move only at a visit),
+// so skipping a connection before at skips nothing it would have done. ping is when the
+// rewind's PingDue turns true: PingInterval after the last ping sent, 0 (now) for a new
+// connection (join resets the slot's timerDue to zero: everything due).
+type timerDue struct {
+	at   time.Duration
+	ping time.Duration
 }
 
 // ---- output ----
