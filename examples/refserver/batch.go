@@ -1,6 +1,10 @@
 package refserver
 
-import "time"
+import (
+	"time"
+
+	"github.com/arbitergo/arbiter/wire"
+)
 
 // Datagram is one datagram a host read from the network, for ReceiveBatch: the
 // connection it came from and its bytes.
@@ -95,7 +99,7 @@ func (w *World) touchPlayer(conn PlayerID) {
 	if p == nil {
 		return
 	}
-	w.touched ^= uint64(p.lastHeard) ^ uint64(p.frame.at) ^ uint64(p.seat.heldAt) ^ p.ep.Touch()
+	w.touched ^= p.touch()
 }
 
 // touchPackages reads the packages' lines of conn that a frame reads first (its ledger
@@ -110,4 +114,25 @@ func (w *World) touchPackages(conn PlayerID) {
 		return
 	}
 	w.touched ^= p.vit.Touch() ^ p.inv.Touch() ^ w.rw.TouchPlayer(conn)
+}
+
+// touchDatagram reads, for a datagram of connected p about to be handled, the lines its
+// handling reads first: p's lines and its endpoint's (touchPlayer), and for a frame or a
+// shot its packages'. Receive calls it right after touchID, so that at 10,000 players the
+// misses of a datagram overlap one another.
+func (w *World) touchDatagram(p *player, datagram []byte) {
+	t := p.touch()
+	if len(datagram) >= 2 {
+		switch wire.ID(datagram[1]) {
+		case wire.IDPlayerSync, wire.IDWeaponShot:
+			t ^= p.vit.Touch() ^ p.inv.Touch() ^ w.rw.TouchPlayer(p.id)
+		}
+	}
+	w.touched ^= t
+}
+
+// touch reads p's lines a datagram and a frame read (0 to 2, and its endpoint's first:
+// see player) and returns a word of them; it changes nothing.
+func (p *player) touch() uint64 {
+	return uint64(p.lastHeard) ^ uint64(p.frame.at) ^ uint64(p.seat.heldAt) ^ p.ep.Touch()
 }

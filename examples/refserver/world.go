@@ -335,7 +335,15 @@ func (w *World) Receive(now time.Duration, conn PlayerID, datagram []byte) error
 		w.refuseInput(conn, VerdictConnectionRange, "")
 		return fmt.Errorf("%w: connection %d", ErrUnknownPlayer, conn)
 	}
+	// At 10,000 players a datagram's state is in memory, not the caches: ask for the lines
+	// its id alone finds now, and once the player's first line is here for the rest a
+	// frame or a shot reads, so that the misses overlap rather than wait each in its turn
+	// (touchDatagram).
+	w.touchID(conn)
 	p := w.conn(conn)
+	if p != nil {
+		w.touchDatagram(p, datagram)
+	}
 	if p == nil {
 		id, err := wire.Peek(datagram)
 		if err != nil || id != wire.IDHello {
