@@ -78,16 +78,32 @@ func (s span) blocks(f func(start uintptr)) {
 }
 
 // Keep calls Advise now, then after waits of one second doubling up to Interval, then
-// every Interval, until ctx is done, and hands report each result; it returns when ctx is
-// done, or after the first result when Advise reports ErrUnsupported. A host runs it on
-// a goroutine of its own.
-func Keep(ctx context.Context, report func(Stats, error)) {
+// every Interval, on a goroutine of its own, and hands report each result (on that
+// goroutine; nil: no report). It stops when ctx is done, or after the first result when
+// Advise reports ErrUnsupported; the returned stop ends it too and waits for it.
+func Keep(ctx context.Context, report func(Stats, error)) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		keep(ctx, report)
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+// keep is Keep's loop.
+func keep(ctx context.Context, report func(Stats, error)) {
 	wait := firstWait
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	for {
 		st, err := Advise()
-		report(st, err)
+		if report != nil {
+			report(st, err)
+		}
 		if errors.Is(err, ErrUnsupported) {
 			return
 		}

@@ -11,7 +11,8 @@ import (
 )
 
 // Keep advises at once, then after 1, 2, 4, ... seconds up to Interval, then every
-// Interval, and returns when its context ends (or at once where there are no huge pages).
+// Interval, and ends when its context does (or at once where there are no huge pages);
+// stop waits for it.
 func TestKeepAdvisesOftenAtFirstThenEveryInterval(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		start := time.Now()
@@ -19,10 +20,12 @@ func TestKeepAdvisesOftenAtFirstThenEveryInterval(t *testing.T) {
 		defer cancel()
 		var at []time.Duration
 		unsupported := false
-		Keep(ctx, func(_ Stats, err error) {
+		stop := Keep(ctx, func(_ Stats, err error) {
 			at = append(at, time.Since(start))
 			unsupported = errors.Is(err, ErrUnsupported)
 		})
+		<-ctx.Done()
+		stop()
 		if unsupported {
 			require.Equal(t, []time.Duration{0}, at, "no huge pages: one call")
 			return

@@ -30,13 +30,12 @@ type benchWorld struct {
 	acks   []bool
 	in     func(PlayerID, []byte)
 	events []Event
-	// inbox holds the copies of the datagrams a Flush sent to connections whose server lane
-	// had messages in flight, as a host copies what it sends into its socket batch: the
-	// clients read them after the Flush (readInbox), so that the World's time (clock)
-	// holds none of theirs. inboxTo and inboxEnd are each copy's connection and end.
-	inbox    []byte
-	inboxTo  []PlayerID
-	inboxEnd []int
+	// inbox holds the copies (in inboxBuf) of the datagrams a Flush sent to connections
+	// whose server lane had messages in flight, as a host copies what it sends into its
+	// socket batch: the clients read them after the Flush (readInbox), so that the World's
+	// time (clock) holds none of theirs.
+	inbox    []Datagram
+	inboxBuf []byte
 	// clock, when a benchmark sets one, adds up the time the World's calls take.
 	clock *serverClock
 	// centres are the clusters' places (nil: the grid of pos).
@@ -56,8 +55,9 @@ type benchWorld struct {
 	order  []int
 	batch  bool
 	dgrams []Datagram
-	// ackBuf holds the copies of the datagrams the clients' lanes sent in a flush (their
-	// acknowledgements), handed to the World together after every lane has flushed.
+	// ackBuf holds the copies of the datagrams (in bw.dgrams) the clients' lanes sent in a
+	// flush (their acknowledgements), handed to the World together after every lane has
+	// flushed.
 	ackBuf []byte
 }
 
@@ -183,10 +183,7 @@ func (bw *benchWorld) flush() {
 		// drains at once; else only its own deadline makes it due.
 		if bw.laneDue[i] <= bw.now || bw.acks[i] {
 			bw.acks[i] = false
-			_ = c.Flush(bw.now, func(d []byte) {
-				bw.ackBuf = append(bw.ackBuf, d...)
-				bw.dgrams = append(bw.dgrams, Datagram{Conn: PlayerID(i), Data: bw.ackBuf[len(bw.ackBuf)-len(d):]})
-			})
+			_ = c.Flush(bw.now, func(d []byte) { keepCopy(&bw.dgrams, &bw.ackBuf, PlayerID(i), d) })
 			bw.laneDue[i] = laneIdle
 			if d, ok := c.NextDeadline(); ok {
 				bw.laneDue[i] = d
@@ -194,12 +191,15 @@ func (bw *benchWorld) flush() {
 		}
 	}
 	// The acknowledgements reach the World one by one, in the lanes' order.
-	bw.clock.start()
-	for _, d := range bw.dgrams {
-		_ = bw.w.Receive(bw.now, d.Conn, d.Data)
-	}
-	bw.clock.stop()
-	bw.dgrams, bw.ackBuf = bw.dgrams[:0], bw.ackBuf[:0]
+	bw.feed(false)
+	bw.ackBuf = bw.ackBuf[:0]
+}
+
+// keepCopy appends to *dst datagram d of conn, copied to the end of *buf (a copy stays
+// valid when buf grows: the old array keeps it).
+func keepCopy(dst *[]Datagram, buf *[]byte, conn PlayerID, d []byte) {
+	*buf = append(*buf, d...)
+	*dst = append(*dst, Datagram{Conn: conn, Data: (*buf)[len(*buf)-len(d):]})
 }
 
 // deliver is the World's emit: it counts the datagram and, while the server's lane of
@@ -210,27 +210,22 @@ func (bw *benchWorld) deliver(conn PlayerID, d []byte) {
 	if bw.w.players[conn].laneDue == laneIdle { // nothing in flight: no deadline
 		return
 	}
-	bw.inbox = append(bw.inbox, d...)
-	bw.inboxTo = append(bw.inboxTo, conn)
-	bw.inboxEnd = append(bw.inboxEnd, len(bw.inbox))
+	keepCopy(&bw.inbox, &bw.inboxBuf, conn, d)
 }
 
 // readInbox hands each copied datagram's lane elements to its client's lane (splitting
 // every bundle would add a client's cost to the server's, so it happens after the
 // Flush) and empties the inbox.
 func (bw *benchWorld) readInbox() {
-	start := 0
-	for k, conn := range bw.inboxTo {
-		d := bw.inbox[start:bw.inboxEnd[k]]
-		start = bw.inboxEnd[k]
-		for e := range wire.Elements(d) {
+	for _, d := range bw.inbox {
+		for e := range wire.Elements(d.Data) {
 			if id, err := wire.Peek(e); err == nil && id.Transport() {
-				_ = bw.lanes[conn].Receive(bw.now, e, func(wire.Message) {})
-				bw.acks[conn] = true
+				_ = bw.lanes[d.Conn].Receive(bw.now, e, func(wire.Message) {})
+				bw.acks[d.Conn] = true
 			}
 		}
 	}
-	bw.inbox, bw.inboxTo, bw.inboxEnd = bw.inbox[:0], bw.inboxTo[:0], bw.inboxEnd[:0]
+	bw.inbox, bw.inboxBuf = bw.inbox[:0], bw.inboxBuf[:0]
 }
 
 // tick is one frame interval: every player's frame arrives (as bytes; in bw.order, and
@@ -256,7 +251,7 @@ func (bw *benchWorld) tick(shoot bool) (frames, shots int) {
 		bw.dgrams = append(bw.dgrams, Datagram{Conn: PlayerID(i), Data: b})
 		frames++
 	}
-	bw.feed()
+	bw.feed(bw.batch)
 	if shoot {
 		// One player in ten fires: in connection order, or in bw.order's.
 		turn := int(bw.now/(33*time.Millisecond)) % 10
@@ -271,7 +266,7 @@ func (bw *benchWorld) tick(shoot bool) (frames, shots int) {
 				}
 			}
 		}
-		bw.feed()
+		bw.feed(bw.batch)
 	}
 	bw.clock.start()
 	_ = w.Tick(bw.now)
@@ -309,10 +304,10 @@ func (bw *benchWorld) shoot(i int) int {
 }
 
 // feed hands the datagrams bw.dgrams holds to the World, in order: to ReceiveBatch,
-// benchBatch a call, when bw.batch, else to Receive one by one; and empties it.
-func (bw *benchWorld) feed() {
+// benchBatch a call, when batch, else to Receive one by one; and empties it.
+func (bw *benchWorld) feed(batch bool) {
 	bw.clock.start()
-	if bw.batch {
+	if batch {
 		for start := 0; start < len(bw.dgrams); start += benchBatch {
 			bw.w.ReceiveBatch(bw.now, bw.dgrams[start:min(start+benchBatch, len(bw.dgrams))], nil)
 		}
@@ -332,31 +327,28 @@ func (bw *benchWorld) feed() {
 type serverClock struct {
 	wall, cpu time.Duration
 	// wall0 and cpu0 are the readings at start.
-	wall0   time.Time
-	cpu0    time.Duration
-	noCPU   bool // this platform has no thread CPU clock
-	running bool
+	wall0 time.Time
+	cpu0  time.Duration
+	noCPU bool // this platform has no thread CPU clock
 }
 
 func (c *serverClock) start() {
 	if c == nil {
 		return
 	}
-	c.running = true
 	cpu, ok := threadCPU()
 	c.cpu0, c.noCPU = cpu, !ok
 	c.wall0 = time.Now()
 }
 
 func (c *serverClock) stop() {
-	if c == nil || !c.running {
+	if c == nil {
 		return
 	}
 	c.wall += time.Since(c.wall0)
 	if cpu, ok := threadCPU(); ok {
 		c.cpu += cpu - c.cpu0
 	}
-	c.running = false
 }
 
 // report adds the clock's time per frame to b's metrics: server-ns/frame (wall) and

@@ -75,7 +75,7 @@ func TestEmitStreamedPacksWhatTheOneLoopPacked(t *testing.T) {
 		for i := tick % 4; i < n; i += 4 {
 			bw.shoot(i)
 		}
-		bw.feed()
+		bw.feed(bw.batch)
 		if tick%5 == 4 {
 			_ = w.LeaveTeam(PlayerID(rng.IntN(n)))
 		}

@@ -462,6 +462,10 @@ func (w *World) takeEffects(now time.Duration, p *player, eff *vitals.Effects) {
 	}
 }
 
+// hasEffects reports whether eff holds something takeEffects acts on (without, it does
+// nothing): a god-mode cut, a report's verdict or a death.
+func hasEffects(eff *vitals.Effects) bool { return eff.GodMode || len(eff.Reports) > 0 || eff.Died }
+
 // rttOf is p's measured round trip, DefaultRTT while none is measured.
 func (w *World) rttOf(p *player) time.Duration {
 	if rtt, ok := w.rw.RTT(p.id); ok {

@@ -238,18 +238,8 @@ func (w *World) emitStreamed(r *player, emit func([]byte)) {
 			teammate = w.teams.Teammates(s, r.id)
 		}
 		if h.n > 0 && !copied {
-			// The sender's first message, inline (fanLog.add): it skips nobody. Logged
-			// messages are valid elements: the inlined Reserve first, Add when the
-			// bundle is full.
-			b, ok := bw.Reserve(int(h.n))
-			if ok {
-				copyInline(b, &h.msg)
-			} else {
-				var err error
-				b, err = w.packAdd(h.msg[:h.n], emit)
-				ok = err == nil
-			}
-			if ok {
+			// The sender's first message, inline (fanLog.add): it skips nobody.
+			if b, ok := w.appendLogged(bw, h.msg[:h.n], emit); ok {
 				if h.rev != rev || teammate {
 					w.stampCopy(b, s, r.id, h.rev, rev, teammate)
 				}
@@ -264,12 +254,9 @@ func (w *World) emitStreamed(r *player, emit func([]byte)) {
 			if e.skipStart != e.skipEnd && f.skips(e, r.id) {
 				continue
 			}
-			b, ok := bw.Append(buf[e.start:e.end])
+			b, ok := w.appendLogged(bw, buf[e.start:e.end], emit)
 			if !ok {
-				var err error
-				if b, err = w.packAdd(buf[e.start:e.end], emit); err != nil {
-					continue // never: a relay is at most wire.MaxSize bytes, far below MinPayloadSize
-				}
+				continue // never: a relay is at most wire.MaxSize bytes, far below MinPayloadSize
 			}
 			if e.rev != rev || teammate {
 				w.stampCopy(b, s, r.id, e.rev, rev, teammate)
@@ -295,6 +282,17 @@ func (w *World) stampCopy(b []byte, sender, recipient PlayerID, logged, rev uint
 	} else if teammate {
 		_ = wire.PatchStamp(b, wire.Stamp{Teammate: true, Rev: rev})
 	}
+}
+
+// appendLogged adds logged message m (a valid element) to the bundle being built, bw:
+// the inlined Append first, packAdd when it does not fit beside what bw holds. It
+// returns m's copy, and false only where packAdd refuses m (never for a logged message).
+func (w *World) appendLogged(bw *wire.BundleWriter, m []byte, emit func([]byte)) ([]byte, bool) {
+	if b, ok := bw.Append(m); ok {
+		return b, true
+	}
+	b, err := w.packAdd(m, emit)
+	return b, err == nil
 }
 
 // packAdd is w.pack.Add for a logged message that Reserve or Append refused: the bundle

@@ -554,7 +554,7 @@ func (w *World) Tick(now time.Duration) error {
 	}
 	for _, id := range w.conns {
 		eff := w.vits[id].Advance(now)
-		if len(eff.Reports) > 0 || eff.Died || eff.GodMode { // else takeEffects does nothing
+		if hasEffects(&eff) { // else its player's lines are not read
 			w.takeEffects(now, w.players[id], &eff)
 		}
 	}

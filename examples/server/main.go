@@ -275,31 +275,22 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, opts 
 	return 0
 }
 
-// adviseHugePages keeps the heap advised into huge pages (hugepages.Keep) on a goroutine
-// of its own until ctx is done or the returned stop is called, which waits for it. The
-// first result is logged at Info (or that the platform has none), the later ones at Debug.
+// adviseHugePages keeps the heap advised into huge pages (hugepages.Keep) until ctx is
+// done or the returned stop is called. The first result is logged at Info (or that the
+// platform has none), the later ones at Debug.
 func adviseHugePages(ctx context.Context, log *slog.Logger) (stop func()) {
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		level := slog.LevelInfo
-		hugepages.Keep(ctx, func(st hugepages.Stats, err error) {
-			switch {
-			case errors.Is(err, hugepages.ErrUnsupported):
-				log.Info("huge_pages", "supported", false)
-			case err != nil:
-				log.Warn("huge_pages", "err", err.Error())
-			default:
-				log.Log(ctx, level, "huge_pages", "advised_mib", st.Advised>>20, "collapsed_mib", st.Collapsed>>20)
-			}
-			level = slog.LevelDebug
-		})
-	}()
-	return func() {
-		cancel()
-		<-done
-	}
+	level := slog.LevelInfo
+	return hugepages.Keep(ctx, func(st hugepages.Stats, err error) {
+		switch {
+		case errors.Is(err, hugepages.ErrUnsupported):
+			log.Info("huge_pages", "supported", false)
+		case err != nil:
+			log.Warn("huge_pages", "err", err.Error())
+		default:
+			log.Log(ctx, level, "huge_pages", "advised_mib", st.Advised>>20, "collapsed_mib", st.Collapsed>>20)
+		}
+		level = slog.LevelDebug
+	})
 }
 
 // flagSet reports whether the flag name was given on the command line.

@@ -136,16 +136,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if *huge {
 		// The kernel's backing of memory changes no result: the report is the same.
-		ctx, stop := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			hugepages.Keep(ctx, func(hugepages.Stats, error) {})
-		}()
-		defer func() {
-			stop()
-			<-done
-		}()
+		defer hugepages.Keep(context.Background(), nil)()
 	}
 	start := time.Now()
 	r, err := match.Run(cfg)
