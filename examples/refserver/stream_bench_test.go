@@ -2,6 +2,7 @@ package refserver
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"strings"
@@ -54,105 +55,132 @@ func BenchmarkWorldStreamed(b *testing.B) {
 	// (64 datagrams a call, as udphost's recvmmsg reads them), in connection order and
 	// shuffled: "batch_shuffled" against "shuffled" is what the batch gains a host, and
 	// the 1,000 players' "batch_shuffled" is the other side of a real host's pair.
-	for _, c := range []struct {
-		n      int
-		side   float32
-		moving bool
-		feed   string
-		huge   bool
-	}{{1000, streamSide, false, "", false}, {10000, streamSide, false, "", false}, {1000, 1897, false, "", false},
+	for _, c := range []streamCase{{1000, streamSide, false, "", false}, {10000, streamSide, false, "", false}, {1000, 1897, false, "", false},
 		{1000, streamSide, true, "", false}, {10000, streamSide, true, "", false},
 		{10000, streamSide, false, "shuffled", false}, {10000, streamSide, false, "batch", false},
 		{10000, streamSide, false, "batch/shuffled", false}, {1000, streamSide, false, "batch/shuffled", false},
 		// Last: the heap's mappings stay advised for the cases after these.
 		{1000, streamSide, false, "", true}, {10000, streamSide, false, "", true}, {1000, 1897, false, "", true},
 		{10000, streamSide, false, "batch/shuffled", true}} {
-		n := c.n
-		// Every case's name has the same three levels, so an anchored pattern selects one
-		// alone: -bench 'WorldStreamed/^players=10000$/^side=6000$/^standing$'.
-		variant := "standing"
-		if c.moving {
-			variant = "moving"
-		}
-		if c.feed != "" {
-			variant = strings.ReplaceAll(c.feed, "/", "_")
-		}
-		if c.huge {
-			variant += "_huge"
-		}
-		name := fmt.Sprintf("players=%d/side=%.0f/%s", n, c.side, variant)
-		b.Run(name, func(b *testing.B) {
-			var heap0, heap1 runtime.MemStats
-			runtime.GC()
-			runtime.ReadMemStats(&heap0)
-			bw := newBenchWorldAt(b, Config{MaxPlayers: n, MaxVehicles: 1}, spread(n, c.side))
-			bw.moving = c.moving
-			bw.batch = strings.HasPrefix(c.feed, "batch")
-			if strings.HasSuffix(c.feed, "shuffled") {
-				bw.order = rand.New(rand.NewPCG(uint64(n), 17)).Perm(n)
-			}
-			for range warmTicks {
-				bw.tick(true)
-				bw.drain(b)
-			}
-			var huge hugepages.Stats
-			if c.huge {
-				huge, _ = hugepages.Advise() // zero where there are none: the metric says so
-			}
-			runtime.GC()
-			runtime.ReadMemStats(&heap1)
-			perPlayer := float64(heap1.HeapAlloc-heap0.HeapAlloc) / float64(n)
-			history := rewindBytesPerPlayer(b, n)
-			most := 0
-			for id := range n {
-				most = max(most, len(bw.w.stream.Shown(nil, PlayerID(id))))
-			}
-			if most > DefaultStreamCap {
-				b.Fatalf("%d shown to one player", most)
-			}
-			var ms0, ms1 runtime.MemStats
-			runtime.ReadMemStats(&ms0)
-			relayed0, shots0, credited0 := bw.w.stats.Relayed, bw.w.stats.Shots, bw.w.stats.Credited
-			frames := 0
-			// The thread's CPU time is the World's alone while this goroutine keeps it.
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			bw.clock = &serverClock{}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for b.Loop() {
-				f, _ := bw.tick(true)
-				frames += f
-				bw.drain(b)
-			}
-			b.StopTimer()
-			runtime.ReadMemStats(&ms1)
-			bw.clock.report(b, frames)
-			// The World alone: the benchmark's clients (their lanes, frames and buffers)
-			// let go.
-			w := bw.w
-			shots, credited := w.stats.Shots, w.stats.Credited
-			bw = nil
-			runtime.GC()
-			var heap2 runtime.MemStats
-			runtime.ReadMemStats(&heap2)
-			worldPerPlayer := float64(heap2.HeapAlloc-heap0.HeapAlloc) / float64(n)
-			runtime.KeepAlive(w)
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(frames), "ns/frame")
-			b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(frames), "allocs/frame")
-			b.ReportMetric(float64(w.stats.Relayed-relayed0)/float64(frames), "relays/frame")
-			b.ReportMetric(float64(shots-shots0)/float64(frames), "shots/frame")
-			b.ReportMetric(perPlayer, "B/player+client")
-			b.ReportMetric(worldPerPlayer, "B/player")
-			b.ReportMetric(worldPerPlayer-history, "B/player-no-history")
-			b.ReportMetric(float64(most), "most-shown")
-			if c.huge {
-				b.ReportMetric(float64(huge.Collapsed>>20), "huge-MiB")
-			}
-			if shots == shots0 || credited == credited0 {
-				b.Fatal("no shot was accepted or credited")
-			}
-		})
+		b.Run(c.name(), func(b *testing.B) { runStreamed(b, c) })
+	}
+}
+
+// BenchmarkWorldDensity is BenchmarkWorldStreamed's standing case at the density of 10,000
+// players over 6 km (about 278 a square kilometre: the same players shown, the same relays
+// a frame) for worlds of 1,000 to 10,000 players: what a frame costs as the World's state
+// outgrows the processor's caches, with the work per frame held the same. Its cases take
+// as long as BenchmarkWorldStreamed's; run it alone:
+// go test -run '^$' -bench WorldDensity -benchtime 150x ./examples/refserver/
+func BenchmarkWorldDensity(b *testing.B) {
+	for _, n := range []int{1000, 2000, 3000, 5000, 7000, 10000} {
+		side := float32(math.Round(streamSide * math.Sqrt(float64(n)/10000)))
+		c := streamCase{n: n, side: side}
+		b.Run(c.name(), func(b *testing.B) { runStreamed(b, c) })
+	}
+}
+
+// streamCase is one case of BenchmarkWorldStreamed: n players in clusters of ten over a
+// square of side metres (spread), standing or walking (moving), their frames fed in
+// connection order or otherwise (feed: "shuffled", "batch", "batch/shuffled"), the heap
+// advised into huge pages after the warm-up or not.
+type streamCase struct {
+	n      int
+	side   float32
+	moving bool
+	feed   string
+	huge   bool
+}
+
+// name is the case's benchmark name. Every case's has the same three levels, so an
+// anchored pattern selects one alone:
+// -bench 'WorldStreamed/^players=10000$/^side=6000$/^standing$'.
+func (c streamCase) name() string {
+	variant := "standing"
+	if c.moving {
+		variant = "moving"
+	}
+	if c.feed != "" {
+		variant = strings.ReplaceAll(c.feed, "/", "_")
+	}
+	if c.huge {
+		variant += "_huge"
+	}
+	return fmt.Sprintf("players=%d/side=%.0f/%s", c.n, c.side, variant)
+}
+
+// runStreamed runs case c (see BenchmarkWorldStreamed for what it reports).
+func runStreamed(b *testing.B, c streamCase) {
+	n := c.n
+	var heap0, heap1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&heap0)
+	bw := newBenchWorldAt(b, Config{MaxPlayers: n, MaxVehicles: 1}, spread(n, c.side))
+	bw.moving = c.moving
+	bw.batch = strings.HasPrefix(c.feed, "batch")
+	if strings.HasSuffix(c.feed, "shuffled") {
+		bw.order = rand.New(rand.NewPCG(uint64(n), 17)).Perm(n)
+	}
+	for range warmTicks {
+		bw.tick(true)
+		bw.drain(b)
+	}
+	var huge hugepages.Stats
+	if c.huge {
+		huge, _ = hugepages.Advise() // zero where there are none: the metric says so
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&heap1)
+	perPlayer := float64(heap1.HeapAlloc-heap0.HeapAlloc) / float64(n)
+	history := rewindBytesPerPlayer(b, n)
+	most := 0
+	for id := range n {
+		most = max(most, len(bw.w.stream.Shown(nil, PlayerID(id))))
+	}
+	if most > DefaultStreamCap {
+		b.Fatalf("%d shown to one player", most)
+	}
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	relayed0, shots0, credited0 := bw.w.stats.Relayed, bw.w.stats.Shots, bw.w.stats.Credited
+	frames := 0
+	// The thread's CPU time is the World's alone while this goroutine keeps it.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	bw.clock = &serverClock{}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		f, _ := bw.tick(true)
+		frames += f
+		bw.drain(b)
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&ms1)
+	bw.clock.report(b, frames)
+	// The World alone: the benchmark's clients (their lanes, frames and buffers)
+	// let go.
+	w := bw.w
+	shots, credited := w.stats.Shots, w.stats.Credited
+	bw = nil
+	runtime.GC()
+	var heap2 runtime.MemStats
+	runtime.ReadMemStats(&heap2)
+	worldPerPlayer := float64(heap2.HeapAlloc-heap0.HeapAlloc) / float64(n)
+	runtime.KeepAlive(w)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(frames), "ns/frame")
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(frames), "allocs/frame")
+	b.ReportMetric(float64(w.stats.Relayed-relayed0)/float64(frames), "relays/frame")
+	b.ReportMetric(float64(shots-shots0)/float64(frames), "shots/frame")
+	b.ReportMetric(perPlayer, "B/player+client")
+	b.ReportMetric(worldPerPlayer, "B/player")
+	b.ReportMetric(worldPerPlayer-history, "B/player-no-history")
+	b.ReportMetric(float64(most), "most-shown")
+	if c.huge {
+		b.ReportMetric(float64(huge.Collapsed>>20), "huge-MiB")
+	}
+	if shots == shots0 || credited == credited0 {
+		b.Fatal("no shot was accepted or credited")
 	}
 }
 
