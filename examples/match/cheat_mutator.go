@@ -94,7 +94,11 @@ type mutState struct {
 	orig                               []byte
 	replays                            [][]byte
 
-	// What the server accepted of it, seen in the observer's relays.
+	// What the server accepted of it: its frames relayed to anyone (the last one's life
+	// and number in lastFrame, to take each frame once), its actions seen in the
+	// observer's relays.
+	haveFrame bool
+	lastFrame uint32
 	path      []posAt
 	lastRelay time.Duration
 	launches  map[uint16]wire.Vec3
@@ -764,23 +768,33 @@ func (a *adversary) watch(now time.Duration, to int, d []byte) {
 			}
 		}
 	}
-	if a.observer == nil || to != a.observer.idx || len(a.muts) == 0 {
+	if a.observer == nil || len(a.muts) == 0 {
+		return
+	}
+	if id == wire.IDRemotePlayerSync {
+		// A mutator's frame relayed to anyone is a place the server accepted it at and
+		// showed: with streaming the observer does not have every mutator shown at every
+		// moment (a mutator that jumped far and back is hidden from it until its next
+		// evaluation), and a path made of the observer's copies alone would miss places
+		// every screen near them was shown.
+		if msg, err := a.dec.Decode(d); err == nil {
+			if x := msg.(*wire.RemotePlayerSync); a.mut(x.Player) != nil {
+				a.mut(x.Player).relayedFrame(now, a.m, x)
+			}
+		}
+		return
+	}
+	if to != a.observer.idx {
 		return
 	}
 	switch id {
-	case wire.IDRemotePlayerSync, wire.IDRemoteVehicleSync, wire.IDRemoteWeaponShot, wire.IDRemoteVehicleShot,
+	case wire.IDRemoteVehicleSync, wire.IDRemoteWeaponShot, wire.IDRemoteVehicleShot,
 		wire.IDRemoteProjectile, wire.IDRemoteDetonation:
 	default:
 		return
 	}
 	msg, err := a.dec.Decode(d)
 	if err != nil {
-		return
-	}
-	if x, ok := msg.(*wire.RemotePlayerSync); ok {
-		if s := a.mut(x.Player); s != nil {
-			s.accepted(now, a.m, x)
-		}
 		return
 	}
 	// The decoder's message is overwritten by the next decode: keep a copy.
@@ -832,6 +846,18 @@ func (a *adversary) mut(id wire.PlayerID) *mutState {
 		return a.muts[int(id)]
 	}
 	return nil
+}
+
+// relayedFrame takes a copy of a frame the server relayed of the mutator to any connection:
+// the first copy of each frame (its life and number) is accepted, the others (the same
+// frame to the other recipients) are skipped.
+func (s *mutState) relayedFrame(now time.Duration, m *Match, x *wire.RemotePlayerSync) {
+	key := uint32(x.DeathEpoch)<<16 | uint32(x.SyncSeq)
+	if s.haveFrame && key == s.lastFrame {
+		return
+	}
+	s.haveFrame, s.lastFrame = true, key
+	s.accepted(now, m, x)
 }
 
 // accepted takes a frame the server relayed of the mutator: a position it accepted, and

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arbitergo/arbiter/wire"
 	"github.com/stretchr/testify/require"
 )
 
@@ -73,4 +74,38 @@ func TestMutatorGainsNothing(t *testing.T) {
 		require.Equal(t, c.Gains.Sum(), c.Gained)
 	}
 	require.Equal(t, r.String(), run().String(), "the same seed, the same mutations")
+}
+
+// The judge's record of where the server accepted a mutator is made of the mutator's
+// frames relayed to any connection, each frame once: with streaming the observer does not
+// have every mutator shown at every moment (one that jumped far and back stays hidden from
+// it until its next evaluation), and the places every screen near them was shown count.
+func TestMutatorPathTakesFramesRelayedToAnyone(t *testing.T) {
+	m := withCheats(t, Config{Seed: 3, Players: 4}, CheatMutator)
+	a := m.adv
+	mut := m.cheaters[0]
+	s := a.muts[mut.idx]
+	var other *player
+	for _, p := range m.players {
+		if p != mut && p != a.observer {
+			other = p
+			break
+		}
+	}
+	require.NotNil(t, other)
+	frame := func(seq uint16, x float32) []byte {
+		f := &wire.RemotePlayerSync{Player: wire.PlayerID(mut.idx), SyncSeq: seq, DeathEpoch: 1, Alive: true,
+			Health: 100, Position: wire.Vec3{X: x, Y: -20, Z: 10}, Vehicle: wire.NoVehicle}
+		d, err := f.Append(nil)
+		require.NoError(t, err)
+		return d
+	}
+	a.watch(time.Second, other.idx, frame(7, 50))
+	a.watch(time.Second, a.observer.idx, frame(7, 50)) // the same frame's other copy
+	require.Len(t, s.path, 1, "a frame relayed only to others is a place; its copies count once")
+	require.Equal(t, wire.Vec3{X: 50, Y: -20, Z: 10}, s.path[0].pos)
+	a.watch(time.Second+33*time.Millisecond, other.idx, frame(8, 60))
+	require.Len(t, s.path, 2)
+	require.True(t, s.within(time.Second+40*time.Millisecond, wire.Vec3{X: 50, Y: -21, Z: 10}, 2, time.Second))
+	require.False(t, s.within(time.Second+40*time.Millisecond, wire.Vec3{X: 90, Y: -20, Z: 10}, 2, time.Second))
 }
