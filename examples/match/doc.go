@@ -129,7 +129,10 @@
 // gains are counted by the records' measures apart (Gains: health above its client's
 // real health, ammo beyond the rounds given, damage and kills from actions the rules
 // refuse, other players' seats, vehicles and suspicions changed), with the mutation that
-// found each (CheaterReport.Findings). The flood (CheatFlood) sends bursts of FloodBurst
+// found each (CheaterReport.Findings). "Refuse" is judged against what the server accepted
+// of the mutator: the places it stood are its frames the server relayed to any connection
+// (with streaming no single player has it shown at every moment), its actions are those
+// relayed to one honest observer. The flood (CheatFlood) sends bursts of FloodBurst
 // frames, shots and junk datagrams; it gains every honest relay the server lost and
 // every event of the records it dropped. Report.Rates says how close the honest players'
 // own traffic came to the server's per-connection caps.
