@@ -10,8 +10,8 @@ import (
 )
 
 // outbox holds a connection's own unreliable messages (one datagram of its own each, which
-// Flush packs into the connection's bundles) until Flush, as transport.Endpoint.Send does: the Welcome, pings, pongs, and the shots, projectiles and
-// detonations built for that recipient alone. The World keeps its own so that the buffer
+// Flush packs into the connection's bundles) until Flush, as transport.Endpoint.Send does: the Welcome, pings, pongs, and the projectiles and
+// detonations built for that recipient alone (a shot's own copies wait in the fan log: fanLog.copies). The World keeps its own so that the buffer
 // grows by doubling (wire's Append grows a full buffer by exactly one message) and so that
 // the relays every connection shares can be served from one log (fanLog).
 type outbox struct {
