@@ -243,8 +243,8 @@ func (f *fanLog) addCopy(enc []byte, recipient PlayerID, token lifecycle.Token, 
 	return true, false
 }
 
-// copiesOf returns the indexes in byRecipient of recipient id's copies (keyed
-// recipient<<32 | index, in the order they were accepted). Flush visits its
+// copiesOf returns recipient id's keys in byRecipient (recipient<<32 | its index in
+// copies), in the order the copies were kept. Flush visits its
 // connections in ascending id, so each search starts where the last one ended.
 func (f *fanLog) copiesOf(id PlayerID) []uint64 {
 	if len(f.byRecipient) != len(f.copies) {
@@ -299,8 +299,9 @@ func (w *World) stampBefore(sender, recipient PlayerID, rev uint16) teams.Stamp 
 	return w.teams.Stamp(sender, recipient)
 }
 
-// emitTo packs into recipient r's datagrams (w.pack) its copy of every logged message,
-// copied once into the bundle and stamped there for it.
+// emitTo packs into recipient r's datagrams (w.pack) its own copies of the shots whose
+// rays passed near it (emitCopies), then its copy of every logged message, copied once
+// into the bundle and stamped there for it.
 func (w *World) emitTo(r *player, emit func([]byte)) {
 	if len(w.fan.copies) > 0 {
 		w.emitCopies(r, emit)
