@@ -103,6 +103,7 @@ func init() {
 		layouts[e.id] = l
 	}
 	initStamps()
+	initRewinds()
 }
 
 func layoutOf(id ID) *layout { return layouts[id] }

@@ -182,20 +182,21 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 	}
 	w.remember(now, p, m.ShotSeq, m.Weapon, sr.Credits, vitals.SourceBullet, damage, sr.Tier, NoVehicle)
 	w.claimHit(now, p, NoVehicle, m.HitType, m.HitID, r, res.Recipients, &aud, vitals.PlayerDamageFactor*sr.Damage, sr.Damage)
-	w.relayShot(p, NoVehicle, enc, res.Recipients, &aud, func(st wire.Stamp, rw wire.Rewind) wire.Message {
-		o.Stamp, o.Rewind = st, rw
-		return o
-	})
+	w.relayShot(p, NoVehicle, enc, res.Recipients, &aud)
 	return VerdictAccepted
 }
 
 // relayShot relays an accepted shot: the shared encoding enc (stamped by wire.PatchStamp) to
 // every other connection, and to each recipient near the ray a datagram of its own
-// instead, with the shooter's stamp for it and its rewound pose (pose fills them into
-// the message and returns it). A vehicle's shot (veh not NoVehicle) goes only to those
-// that have the vehicle shown ([stream-vehicles]). aud is p's audience (w.audience).
-func (w *World) relayShot(p *player, veh uint16, enc []byte, near []rewind.Recipient, aud *interest.Audience, pose func(wire.Stamp, wire.Rewind) wire.Message) {
-	logged := w.logRelay(enc, p, w.relaySubject(p), w.teams.Rev())
+// instead, with the shooter's stamp for it and its rewound pose. A vehicle's shot (veh not
+// NoVehicle) goes only to those that have the vehicle shown ([stream-vehicles]). aud is
+// p's audience (w.audience). Who gets its own copy is decided here, at the shot
+// ([stream-shots]); the copy itself is kept in the fan log with its rewound pose
+// (fanLog.addCopy) and written at Flush, stamped there (emitCopies), so the shot reads
+// no recipient's outbox.
+func (w *World) relayShot(p *player, veh uint16, enc []byte, near []rewind.Recipient, aud *interest.Audience) {
+	rev := w.teams.Rev()
+	logged := w.logRelay(enc, p, w.relaySubject(p), rev)
 	if logged && veh != NoVehicle {
 		w.vsSkipVehicle(p, veh)
 	}
@@ -205,7 +206,10 @@ func (w *World) relayShot(p *player, veh uint16, enc []byte, near []rewind.Recip
 		if q == nil || !w.seesShooter(aud, q) || veh != NoVehicle && !w.vsSees(q.id, veh) {
 			continue
 		}
-		w.relayTo(q, pose(wire.Stamp(w.teams.Stamp(p.id, q.id)), rewindOf(r)))
+		if _, full := w.fan.addCopy(enc, q.id, q.handle.Token, p.id, rev, rewindOf(r)); full {
+			q.caps.OutboxDropped++
+			w.stats.OutboxDropped++
+		}
 		if logged {
 			w.fan.skipLast(q.id)
 		}
@@ -214,12 +218,12 @@ func (w *World) relayShot(p *player, veh uint16, enc []byte, near []rewind.Recip
 }
 
 // touchRecipients asks for the lines of the recipients near a shot's ray that claimHit and
-// relayShot read (the slot, the outbox, the stream state), all at once: their reads then
+// relayShot read (the slot's first line, the stream state), all at once: their reads then
 // overlap, and with the shooter's work in between, instead of waiting for one another.
 func (w *World) touchRecipients(near []rewind.Recipient, aud *interest.Audience) {
 	for i := range near {
 		if q := w.conn(near[i].Player); q != nil {
-			w.touched ^= uint64(len(q.out.ends)) ^ aud.Touch(q.id)
+			w.touched ^= uint64(q.handle.Token) ^ aud.Touch(q.id)
 		}
 	}
 }
@@ -477,10 +481,7 @@ func (w *World) onVehicleShot(now time.Duration, p *player, m *wire.VehicleShot)
 	if !cannon {
 		w.claimHit(now, p, m.Vehicle, m.HitType, m.HitID, r, res.Recipients, &aud, expected, vexpected)
 	}
-	w.relayShot(p, m.Vehicle, enc, res.Recipients, &aud, func(st wire.Stamp, rw wire.Rewind) wire.Message {
-		o.Stamp, o.Rewind = st, rw
-		return o
-	})
+	w.relayShot(p, m.Vehicle, enc, res.Recipients, &aud)
 	return VerdictAccepted
 }
 

@@ -58,7 +58,8 @@
 // packages at once. Handle takes one decoded message (tests, or a host that decodes
 // itself; it is validated by the wire's rules first) and returns the World's Verdict. Tick
 // runs the timers. Flush hands, connection by connection in ascending id, first the
-// connection's own unreliable messages, then its copy of every relayed frame and shot of
+// connection's own unreliable messages, then its own copies of the shots whose rays passed
+// near it (with its rewound pose), then its copy of every relayed frame and shot of
 // the tick (stamped for it), then whatever its lane has ready, all coalesced into as few
 // datagrams of at most Config.PayloadSize bytes as fit ([coalesce-per-recipient]); a
 // lane that must disconnect (hard cap, link timeout) is removed there with a Disconnect. NextDeadline tells when a
@@ -383,8 +384,11 @@
 //   - The relay log: MaxFanOutPerSender entries per sender between two Flush calls, so
 //     MaxPlayers senders never fill MaxFanOut and no sender pushes another's frame out.
 //   - Each outbox keeps OutboxReserve datagrams for its connection's own (its Welcome,
-//     pings and pongs); other players' projectiles, detonations and rewound shots stop
-//     short of it.
+//     pings and pongs); other players' projectiles and detonations stop short of it. A
+//     shot's own copies for the recipients near its ray wait in the relay log instead, at
+//     most MaxShotCopies between two Flush calls, and a Flush writes one connection at
+//     most the same room (MaxPendingDatagrams - OutboxReserve) of them; what is over
+//     either is counted as an outbox drop.
 //   - Events: the refusal diagnostics of one connection's input (input_refused,
 //     shot_refused, projectile_refused, report_not_credited, report_unattributed,
 //     stealth_kill_refused, vehicle_explode_refused, death_report_ignored) are limited to
@@ -608,9 +612,10 @@
 //     take more than the victim lost (a floor must never be above the game's damage). The World takes the lowest damage among the shot's revision and
 //     every revision the victim may still apply, acknowledged as for multiplier tables.
 //   - [coalesce-per-recipient] Ours: what a connection gets in one Flush (its own
-//     unreliable messages, the relays, its lane datagrams, in that order) leaves in as few
-//     datagrams of at most Config.PayloadSize bytes as fit, each a bundle of whole
-//     datagrams (wire's [bundle-carries-whole-datagrams]) or one datagram bare.
+//     unreliable messages, its own copies of shots, the relays, its lane datagrams, in
+//     that order) leaves in as few datagrams of at most Config.PayloadSize bytes as fit,
+//     each a bundle of whole datagrams (wire's [bundle-carries-whole-datagrams]) or one
+//     datagram bare.
 //   - [elements-count-as-datagrams] Ours: the per-connection datagram gate (DatagramRate)
 //     charges a received bundle one unit per element and drops it whole unless all of
 //     them conform: coalescing never lets a client pass more messages than it could send

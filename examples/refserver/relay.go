@@ -1,14 +1,17 @@
 package refserver
 
 import (
+	"slices"
+
 	"github.com/arbitergo/arbiter/examples/transport"
+	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/teams"
 	"github.com/arbitergo/arbiter/wire"
 )
 
 // outbox holds a connection's own unreliable messages (one datagram of its own each, which
-// Flush packs into the connection's bundles) until Flush, as transport.Endpoint.Send does: the Welcome, pings, pongs, and the shots, projectiles and
-// detonations built for that recipient alone. The World keeps its own so that the buffer
+// Flush packs into the connection's bundles) until Flush, as transport.Endpoint.Send does: the Welcome, pings, pongs, and the projectiles and
+// detonations built for that recipient alone (a shot's own copies wait in the fan log: fanLog.copies). The World keeps its own so that the buffer
 // grows by doubling (wire's Append grows a full buffer by exactly one message) and so that
 // the relays every connection shares can be served from one log (fanLog).
 type outbox struct {
@@ -69,6 +72,34 @@ type fanLog struct {
 	// lists the senders with a record, to reset them.
 	heads   []fanHead
 	senders []PlayerID
+	// copies are the shots' own copies for the recipients near their rays, in the order
+	// they were accepted (their bytes in copyBuf, each with its rewound pose, unstamped):
+	// written at Flush into each recipient's datagrams (emitCopies) instead of into its
+	// outbox at the shot, so a shot reads no recipient's outbox. byRecipient orders them
+	// by recipient for Flush (built at its first recipient: recipient<<32 | index);
+	// next is where the following recipient's start.
+	copies      []shotCopy
+	copyBuf     []byte
+	byRecipient []uint64
+	next        int
+}
+
+// MaxShotCopies caps the shots' own copies (a recipient near a shot's ray gets the shot
+// with its rewound pose) the World holds for its connections between two Flush calls; a
+// copy over it is not sent, and counted as a datagram the recipient's outbox had no room
+// for (ConnStats.OutboxDropped, Stats.OutboxDropped). At Flush each connection takes at
+// most transport.MaxPendingDatagrams - OutboxReserve of them, the room of other players'
+// datagrams in its outbox, where these copies used to wait; the rest are counted the
+// same way. A host flushes every tick, far below it.
+const MaxShotCopies = 1 << 16
+
+// shotCopy is one recipient's own copy of a shot (fanLog.copies).
+type shotCopy struct {
+	start, end int32    // its bytes in copyBuf, its rewound pose patched in, its stamp not
+	recipient  PlayerID // who gets it
+	sender     PlayerID // the shooter: whose stamp it gets
+	rev        uint16   // the relation revision at the shot: the stamp is taken there
+	token      lifecycle.Token
 }
 
 // fanInline is the most bytes of a sender's first message its fanHead carries inline: a
@@ -192,8 +223,56 @@ func (f *fanLog) skips(e *fanEntry, id PlayerID) bool {
 	return false
 }
 
+// addCopy keeps recipient's own copy of a shot of sender, encoded as enc with its
+// rewound pose rw (wire.PatchRewind), accepted at relation revision rev; token is the
+// recipient's connection (a copy never goes to the next connection on its slot). It
+// reports false (nothing kept) when rw does not encode, full when MaxShotCopies are
+// kept.
+func (f *fanLog) addCopy(enc []byte, recipient PlayerID, token lifecycle.Token, sender PlayerID, rev uint16, rw wire.Rewind) (ok, full bool) {
+	if len(f.copies) >= MaxShotCopies {
+		return false, true
+	}
+	start := len(f.copyBuf)
+	f.copyBuf = append(f.copyBuf, enc...)
+	if wire.PatchRewind(f.copyBuf[start:], rw) != nil {
+		f.copyBuf = f.copyBuf[:start]
+		return false, false
+	}
+	f.copies = append(f.copies, shotCopy{start: int32(start), end: int32(len(f.copyBuf)), recipient: recipient,
+		sender: sender, rev: rev, token: token})
+	return true, false
+}
+
+// copiesOf returns recipient id's keys in byRecipient (recipient<<32 | its index in
+// copies), in the order the copies were kept. Flush visits its
+// connections in ascending id, so each search starts where the last one ended.
+func (f *fanLog) copiesOf(id PlayerID) []uint64 {
+	if len(f.byRecipient) != len(f.copies) {
+		f.byRecipient = f.byRecipient[:0]
+		for i := range f.copies {
+			f.byRecipient = append(f.byRecipient, uint64(f.copies[i].recipient)<<32|uint64(i))
+		}
+		slices.Sort(f.byRecipient)
+		f.next = 0
+	}
+	keys, at := f.byRecipient, f.next
+	if at > 0 && keys[at-1]>>32 >= uint64(id) {
+		at = 0 // not ascending: search from the start
+	}
+	for at < len(keys) && keys[at]>>32 < uint64(id) {
+		at++
+	}
+	end := at
+	for end < len(keys) && keys[end]>>32 == uint64(id) {
+		end++
+	}
+	f.next = end
+	return keys[at:end]
+}
+
 func (f *fanLog) reset() {
 	f.buf, f.entries, f.skip = f.buf[:0], f.entries[:0], f.skip[:0]
+	f.copies, f.copyBuf, f.byRecipient, f.next = f.copies[:0], f.copyBuf[:0], f.byRecipient[:0], 0
 	for _, s := range f.senders {
 		h := &f.heads[s]
 		h.count, h.n, h.chain, h.last = 0, 0, -1, -1
@@ -220,9 +299,13 @@ func (w *World) stampBefore(sender, recipient PlayerID, rev uint16) teams.Stamp 
 	return w.teams.Stamp(sender, recipient)
 }
 
-// emitTo packs into recipient r's datagrams (w.pack) its copy of every logged message,
-// copied once into the bundle and stamped there for it.
+// emitTo packs into recipient r's datagrams (w.pack) its own copies of the shots whose
+// rays passed near it (emitCopies), then its copy of every logged message, copied once
+// into the bundle and stamped there for it.
 func (w *World) emitTo(r *player, emit func([]byte)) {
+	if len(w.fan.copies) > 0 {
+		w.emitCopies(r, emit)
+	}
 	if w.stream != nil {
 		w.emitStreamed(r, emit)
 		return
@@ -234,6 +317,32 @@ func (w *World) emitTo(r *player, emit func([]byte)) {
 			continue
 		}
 		w.emitEntry(r, e, emit)
+	}
+}
+
+// emitCopies packs into recipient r's datagrams its own copies of the shots near it
+// (fanLog.copies), each stamped for it, in the order the shots were accepted: at most
+// the room of other players' datagrams in its outbox (MaxShotCopies).
+func (w *World) emitCopies(r *player, emit func([]byte)) {
+	f := &w.fan
+	keys := f.copiesOf(r.id)
+	room := transport.MaxPendingDatagrams - OutboxReserve
+	for _, k := range keys {
+		c := &f.copies[uint32(k)]
+		if c.token != r.handle.Token {
+			continue // for the connection that held the slot before r
+		}
+		if room == 0 {
+			r.caps.OutboxDropped++
+			w.stats.OutboxDropped++
+			continue
+		}
+		b, err := w.pack.Add(f.copyBuf[c.start:c.end], emit)
+		if err != nil {
+			continue // never: a shot is at most wire.MaxSize bytes, far below MinPayloadSize
+		}
+		room--
+		_ = wire.PatchStamp(b, wire.Stamp(w.stampAt(c.sender, r.id, c.rev))) // never fails: a shot carries a stamp
 	}
 }
 
