@@ -224,7 +224,7 @@ func (w *World) stampBefore(sender, recipient PlayerID, rev uint16) teams.Stamp 
 // copied once into the bundle and stamped there for it.
 func (w *World) emitTo(r *player, emit func([]byte)) {
 	if w.stream != nil {
-		w.emitStreamed(r, emit)
+		w.emitStreamed(r.id, emit)
 		return
 	}
 	f := &w.fan
