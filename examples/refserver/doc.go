@@ -428,7 +428,8 @@
 // message was queued, a lane datagram or bundle arrived, or the lane's own deadline came:
 // a retransmission), and Receive routes lane acknowledgements only after a lane datagram
 // or a bundle, so the frames of a connection whose lane has nothing in flight never touch
-// the lane.
+// the lane. A connection with nothing of its own (an empty outbox, a lane not due) costs
+// Flush only its relays, with no read of its player while streaming ([flush-own-due]).
 //
 // Memory per connection is bounded by the named caps, not allocated for them. The
 // acknowledgement ring (internal/ring) and the shot credits grow by doubling up to
