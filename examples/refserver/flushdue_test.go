@@ -48,11 +48,13 @@ func TestFlushDueMirrorsOutboxAndLane(t *testing.T) {
 
 // [flush-own-due] at scale: streaming players in crowds (most of them with nothing of
 // their own in a Flush), outboxes overflowed by a flood of pings, lanes woken by gamemode
-// commands: the mirror holds after every tick, and the datagrams, byte for byte, with the
-// stats, are those of a Flush that reads every connection.
+// commands, their datagrams taken by Receive and by ReceiveBatch: the mirror holds after
+// every tick, and the datagrams, byte for byte, with the stats, are those of a Flush that
+// reads every connection.
 func TestFlushDueSkipSendsWhatAVisitSends(t *testing.T) {
-	run := func(visitAll bool) (uint64, Stats) {
+	run := func(visitAll, batch bool) (uint64, Stats) {
 		bw := newBenchWorldOf(t, Config{MaxPlayers: 200, MaxVehicles: 1})
+		bw.batch = batch
 		var h hash64
 		bw.in = func(conn PlayerID, d []byte) {
 			h.add(conn, d)
@@ -101,9 +103,11 @@ func TestFlushDueSkipSendsWhatAVisitSends(t *testing.T) {
 		}
 		return h.h, w.Stats()
 	}
-	h1, s1 := run(false)
-	h2, s2 := run(true)
-	require.Equal(t, h2, h1, "the same datagrams, in the same order")
-	require.Equal(t, s2, s1)
-	require.NotZero(t, s1.Relayed)
+	for _, batch := range []bool{false, true} { // Receive, and ReceiveBatch
+		h1, s1 := run(false, batch)
+		h2, s2 := run(true, batch)
+		require.Equal(t, h2, h1, "batch %v: the same datagrams, in the same order", batch)
+		require.Equal(t, s2, s1, "batch %v", batch)
+		require.NotZero(t, s1.Relayed)
+	}
 }
