@@ -432,7 +432,8 @@
 // message was queued, a lane datagram or bundle arrived, or the lane's own deadline came:
 // a retransmission), and Receive routes lane acknowledgements only after a lane datagram
 // or a bundle, so the frames of a connection whose lane has nothing in flight never touch
-// the lane.
+// the lane. A connection with nothing of its own (an empty outbox, a lane not due) costs
+// Flush only its relays, with no read of its player while streaming ([flush-own-due]).
 //
 // Memory per connection is bounded by the named caps, not allocated for them. The
 // acknowledgement ring (internal/ring) and the shot credits grow by doubling up to
@@ -616,6 +617,14 @@
 //     that order) leaves in as few datagrams of at most Config.PayloadSize bytes as fit,
 //     each a bundle of whole datagrams (wire's [bundle-carries-whole-datagrams]) or one
 //     datagram bare.
+//   - [flush-own-due] Ours: the World keeps, for each slot, when Flush must next read the
+//     connection itself (its flushDue, in one dense array): now while its outbox holds a
+//     datagram of its own or its lane may have work, else its lane's deadline. Every
+//     outbox send and every lane wake-up sets it, each Flush that reads the connection
+//     resets it, and it always equals what it stands for (the outbox empty and the
+//     lane's due time). A connection before it gets only its own copies of shots and its relays, in the same
+//     datagrams as if it had been read, with no read of its player while streaming: at
+//     10,000 players most connections have nothing of their own in a Flush.
 //   - [elements-count-as-datagrams] Ours: the per-connection datagram gate (DatagramRate)
 //     charges a received bundle one unit per element and drops it whole unless all of
 //     them conform: coalescing never lets a client pass more messages than it could send

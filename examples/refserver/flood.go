@@ -297,5 +297,5 @@ func (w *World) relayTo(r *player, m wire.Message) bool {
 		w.stats.OutboxDropped++
 		return false
 	}
-	return r.out.send(m)
+	return w.sendOwn(r, m)
 }

@@ -94,7 +94,7 @@ func (w *World) queueHide(now time.Duration, r *player, h owedHide) bool {
 		}
 		return false
 	}
-	r.laneDue = 0
+	w.laneWork(r)
 	return true
 }
 

@@ -436,6 +436,7 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 	p.lastHeard = now
 	p.nextSuspect = now + SuspectInterval
 	w.timers[conn] = timerDue{} // everything due: the next Tick visits it (timerDue)
+	w.flushDue[conn] = 0        // the new connection's laneDue (its Welcome follows)
 	p.frame.vehicle = NoVehicle
 	// A new client applies the catalogue's first table until the properties it is sent
 	// now reach it.
@@ -471,7 +472,7 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 
 func (w *World) welcome(p *player) {
 	w.msgs.welcome = wire.Welcome{Player: p.id, PlayerToken: uint32(p.handle.Token), Session: p.session}
-	p.out.send(&w.msgs.welcome)
+	w.sendOwn(p, &w.msgs.welcome)
 }
 
 func (w *World) insertConn(id PlayerID) {

@@ -35,6 +35,9 @@ type chaos struct {
 	out     hash64
 	events  []Event
 	scratch []byte
+	// visitAll clears the World's flushDue before each Flush: it then reads every
+	// connection, as before [flush-own-due].
+	visitAll bool
 }
 
 type hash64 struct{ h uint64 }
@@ -214,6 +217,9 @@ func (c *chaos) step() {
 		c.raised = [8]bool{true, true, true, true, true, true, true, true} // a due grant
 	}
 	if c.rng.IntN(4) == 0 {
+		if c.visitAll {
+			clear(c.w.flushDue)
+		}
 		require.NoError(c.t, c.w.Flush(c.now, func(conn PlayerID, d []byte) {
 			c.out.add(conn, d)
 			if ep := c.eps[conn]; ep != nil {
@@ -259,6 +265,9 @@ func (c *chaos) check() {
 		c.health[id] = v.Health
 	}
 	require.LessOrEqual(c.t, len(c.w.events), MaxPendingEvents)
+	if !c.visitAll {
+		checkFlushDue(c.t, c.w, "seed %d", c.seed)
+	}
 }
 
 func (c *chaos) tokenAt(e Event) uint32 {

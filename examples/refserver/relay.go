@@ -304,10 +304,10 @@ func (w *World) stampBefore(sender, recipient PlayerID, rev uint16) teams.Stamp 
 // into the bundle and stamped there for it.
 func (w *World) emitTo(r *player, emit func([]byte)) {
 	if len(w.fan.copies) > 0 {
-		w.emitCopies(r, emit)
+		w.emitCopies(r.id, emit)
 	}
 	if w.stream != nil {
-		w.emitStreamed(r, emit)
+		w.emitStreamed(r.id, emit)
 		return
 	}
 	f := &w.fan
@@ -320,12 +320,16 @@ func (w *World) emitTo(r *player, emit func([]byte)) {
 	}
 }
 
-// emitCopies packs into recipient r's datagrams its own copies of the shots near it
+// emitCopies packs into connection id's datagrams its own copies of the shots near it
 // (fanLog.copies), each stamped for it, in the order the shots were accepted: at most
 // the room of other players' datagrams in its outbox (MaxShotCopies).
-func (w *World) emitCopies(r *player, emit func([]byte)) {
+func (w *World) emitCopies(id PlayerID, emit func([]byte)) {
 	f := &w.fan
-	keys := f.copiesOf(r.id)
+	keys := f.copiesOf(id)
+	if len(keys) == 0 {
+		return // read nothing of a connection that has none ([flush-own-due])
+	}
+	r := w.players[id]
 	room := transport.MaxPendingDatagrams - OutboxReserve
 	for _, k := range keys {
 		c := &f.copies[uint32(k)]

@@ -88,7 +88,7 @@ func TestEmitStreamedPacksWhatTheOneLoopPacked(t *testing.T) {
 			}
 			relayed0 := w.stats.Relayed
 			w.pack.Start(w.cfg.PayloadSize)
-			w.emitStreamed(r, keep(&got))
+			w.emitStreamed(r.id, keep(&got))
 			w.pack.Finish(keep(&got))
 			ref.Start(w.cfg.PayloadSize)
 			wantRelayed := w.emitStreamedRef(&ref, r, keep(&want))

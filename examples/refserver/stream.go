@@ -189,7 +189,7 @@ func (w *World) relaySubject(p *player) PlayerID {
 	return NoPlayer
 }
 
-// emitStreamed is emitTo while streaming: recipient r's copy of every logged message of
+// emitStreamed is emitTo while streaming: recipient rid's copy of every logged message of
 // the senders it sees ([streaming]), stamped for it, each sender's in log order. It reads
 // only those senders' records (fanLog.heads, then fanEntry.next), so a Flush costs each
 // recipient what it sees, not the whole log: most senders' one frame is inline in their
@@ -197,16 +197,16 @@ func (w *World) relaySubject(p *player) PlayerID {
 // others (a chain, a skip list, a teammate, an older revision, a full bundle) take the
 // full path below, emitEntry for each message with the teammate stamp's lookup done once
 // a sender.
-func (w *World) emitStreamed(r *player, emit func([]byte)) {
+func (w *World) emitStreamed(rid PlayerID, emit func([]byte)) {
 	f := &w.fan
 	heads, entries, buf := f.heads, f.entries, f.buf
 	rev := w.teams.Rev()
 	relayed := uint64(0)
-	seen := w.stream.SeenIDs(r.id) // read in place: nothing changes it during a Flush
+	seen := w.stream.SeenIDs(rid) // read in place: nothing changes it during a Flush
 	if len(seen) == 0 {
 		return
 	}
-	group := w.teams.Group(r.id)
+	group := w.teams.Group(rid)
 	// The fast loop (emitInline) sends a sender whose group is g to the full path below:
 	// with no group, a value no sender's group takes in practice (the full path gets it
 	// right whatever the sender's group is).
@@ -218,13 +218,13 @@ func (w *World) emitStreamed(r *player, emit func([]byte)) {
 	for k := 0; k < len(seen); k++ {
 		var n uint64
 		var copied bool
-		k, n, copied = emitInline(bw, heads, seen, k, r.id, g, rev)
+		k, n, copied = emitInline(bw, heads, seen, k, rid, g, rev)
 		relayed += n
 		if k == len(seen) {
 			break
 		}
 		s := seen[k]
-		if int(s) >= len(heads) || s == r.id {
+		if int(s) >= len(heads) || s == rid {
 			continue
 		}
 		h := &heads[s]
@@ -235,13 +235,13 @@ func (w *World) emitStreamed(r *player, emit func([]byte)) {
 		// the revision has not moved since.
 		teammate := h.group != 0 && h.group == group
 		if h.rev != rev {
-			teammate = w.teams.Teammates(s, r.id)
+			teammate = w.teams.Teammates(s, rid)
 		}
 		if h.n > 0 && !copied {
 			// The sender's first message, inline (fanLog.add): it skips nobody.
 			if b, ok := w.appendLogged(bw, h.msg[:h.n], emit); ok {
 				if h.rev != rev || teammate {
-					w.stampCopy(b, s, r.id, h.rev, rev, teammate)
+					w.stampCopy(b, s, rid, h.rev, rev, teammate)
 				}
 				if h.msg[1] == byte(wire.IDRemotePlayerSync) {
 					relayed++
@@ -251,7 +251,7 @@ func (w *World) emitStreamed(r *player, emit func([]byte)) {
 		for i := h.chain; i >= 0; {
 			e := &entries[i]
 			i = e.next
-			if e.skipStart != e.skipEnd && f.skips(e, r.id) {
+			if e.skipStart != e.skipEnd && f.skips(e, rid) {
 				continue
 			}
 			b, ok := w.appendLogged(bw, buf[e.start:e.end], emit)
@@ -259,7 +259,7 @@ func (w *World) emitStreamed(r *player, emit func([]byte)) {
 				continue // never: a relay is at most wire.MaxSize bytes, far below MinPayloadSize
 			}
 			if e.rev != rev || teammate {
-				w.stampCopy(b, s, r.id, e.rev, rev, teammate)
+				w.stampCopy(b, s, rid, e.rev, rev, teammate)
 			}
 			if e.relay {
 				relayed++

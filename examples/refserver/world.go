@@ -152,6 +152,10 @@ type World struct {
 	// timers is each slot's timerDue: while streaming, Tick's second walk visits a
 	// connection only when one of its timers may have come due (see timerDue).
 	timers []timerDue
+	// flushDue is each slot's flushDue: while now is before it, the connection has nothing
+	// of its own for Flush (an empty outbox, a lane not due), which then sends it only its
+	// relays without reading its player ([flush-own-due]).
+	flushDue []time.Duration
 	// vits is each slot's vitals ledger (player.vit), for Tick's first walk: reading it
 	// here, not through the player, spares that walk a dependent read per player.
 	vits []*vitals.Player
@@ -218,6 +222,7 @@ func New(cfg Config) (*World, error) {
 		players:  make([]*player, c.MaxPlayers),
 		conns:    make([]PlayerID, 0, c.MaxPlayers),
 		timers:   make([]timerDue, c.MaxPlayers),
+		flushDue: make([]time.Duration, c.MaxPlayers),
 		vits:     make([]*vitals.Player, c.MaxPlayers),
 		vehicles: make([]vehicle, c.MaxVehicles),
 		mult:     vitals.DefaultMultipliers,
@@ -386,7 +391,7 @@ func (w *World) Receive(now time.Duration, conn PlayerID, datagram []byte) error
 		return fmt.Errorf("%w: connection %d", ErrRateLimited, conn)
 	}
 	if laneData {
-		p.laneDue = 0
+		w.laneWork(p)
 	}
 	// The datagram's messages are pulled one by one, each with its own verdict or error.
 	err := p.ep.Open(now, datagram)
@@ -518,7 +523,7 @@ func (w *World) handle(now time.Duration, conn PlayerID, m wire.Message) Verdict
 		return w.onVehicleExplode(now, p, m)
 	case *wire.Ping:
 		w.msgs.pong = wire.Pong{Seq: m.Seq, Time: m.Time}
-		if !p.out.send(&w.msgs.pong) {
+		if !w.sendOwn(p, &w.msgs.pong) {
 			return VerdictLaneFull
 		}
 		return VerdictAccepted
@@ -588,7 +593,7 @@ func (w *World) Tick(now time.Duration) error {
 			if seq, err := w.rw.Ping(now, id); err == nil {
 				t.ping = now + rewind.PingInterval
 				w.msgs.ping = wire.Ping{Seq: seq, Time: uint32(now / time.Millisecond)}
-				p.out.send(&w.msgs.ping)
+				w.sendOwn(p, &w.msgs.ping)
 			}
 		}
 		if w.stream == nil && p.nUnshown > 0 { // while streaming nothing is unshown: its line is not read
@@ -658,10 +663,17 @@ func (w *World) Flush(now time.Duration, emit func(conn PlayerID, datagram []byt
 	}
 	sent, elems := w.pack.Datagrams, w.pack.Elements
 	for _, id := range w.conns {
-		p := w.players[id]
 		one := func(d []byte) { emit(id, d) } // does not escape: no allocation
-		add := func(d []byte) { w.pack.Send(d, one) }
 		w.pack.Start(w.cfg.PayloadSize)
+		if now < w.flushDue[id] {
+			// Nothing of its own (flushDue): only its relays, and its player is not read
+			// while streaming ([flush-own-due]).
+			w.emitRelays(id, one)
+			w.pack.Finish(one)
+			continue
+		}
+		p := w.players[id]
+		add := func(d []byte) { w.pack.Send(d, one) }
 		p.out.emit(add)
 		w.emitTo(p, one)
 		var err error
@@ -672,6 +684,7 @@ func (w *World) Flush(now time.Duration, emit func(conn PlayerID, datagram []byt
 				p.laneDue = d
 			}
 		}
+		w.flushDue[id] = p.laneDue // the outbox is empty now
 		w.pack.Finish(one)
 		if err != nil {
 			reason := wire.ReasonOverflow
@@ -717,7 +730,7 @@ const laneIdle = time.Duration(math.MaxInt64)
 
 // queue puts m on p's lane. A lane that must disconnect marks p for removal.
 func (w *World) queue(now time.Duration, p *player, m wire.Message) (lane.Seq, bool) {
-	p.laneDue = 0
+	w.laneWork(p)
 	seq, err := p.ep.Queue(now, m)
 	if err != nil {
 		if errors.Is(err, lane.ErrMustDisconnect) {
@@ -726,6 +739,37 @@ func (w *World) queue(now time.Duration, p *player, m wire.Message) (lane.Seq, b
 		return 0, false
 	}
 	return seq, true
+}
+
+// laneWork records that p's lane may have work (a message queued, a lane datagram or
+// bundle received): it is due now, for the next Flush.
+func (w *World) laneWork(p *player) {
+	p.laneDue = 0
+	w.flushDue[p.id] = 0
+}
+
+// sendOwn puts m, a datagram of p's own, in p's outbox (outbox.send) and makes p due at
+// the next Flush ([flush-own-due]); false when the outbox did not take it.
+func (w *World) sendOwn(p *player, m wire.Message) bool {
+	if !p.out.send(m) {
+		return false
+	}
+	w.flushDue[p.id] = 0
+	return true
+}
+
+// emitRelays packs into connection id's datagrams (w.pack) its own copies of shots and
+// its relays alone (emitTo):
+// while streaming, with no read of its player.
+func (w *World) emitRelays(id PlayerID, emit func([]byte)) {
+	if w.stream != nil {
+		if len(w.fan.copies) > 0 {
+			w.emitCopies(id, emit)
+		}
+		w.emitStreamed(id, emit)
+		return
+	}
+	w.emitTo(w.players[id], emit)
 }
 
 // canQueueAll reports whether every connection's lane takes m now.

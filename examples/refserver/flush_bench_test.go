@@ -1,0 +1,84 @@
+package refserver
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// BenchmarkFlushStreamed is BenchmarkWorldStreamed's standing cases (10,000 players over
+// 6 km, 1,000 as dense, 1,000 over 6 km) with only Flush timed: flush-cpu-ns/conn is the
+// CPU time of the benchmark's thread in World.Flush per connection a Flush serves (the
+// frames, shots, reports and Tick of each tick run untimed before it, as
+// BenchmarkWorldStreamed's tick runs them). It isolates what [flush-own-due] and
+// touchFlush change from the rest of the tick's noise.
+func BenchmarkFlushStreamed(b *testing.B) {
+	for _, c := range []struct {
+		n    int
+		side float32
+	}{{10000, streamSide}, {1000, 1897}, {1000, streamSide}} {
+		b.Run(fmt.Sprintf("players=%d/side=%.0f", c.n, c.side), func(b *testing.B) {
+			bw := newBenchWorldAt(b, Config{MaxPlayers: c.n, MaxVehicles: 1}, spread(c.n, c.side))
+			for range warmTicks {
+				bw.tick(true)
+				bw.drain(b)
+			}
+			runtime.GC()
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			var cpu time.Duration
+			conns := 0
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				bw.tickUntimed()
+				conns += len(bw.w.conns)
+				c0, _ := threadCPU()
+				_ = bw.w.Flush(bw.now, bw.in)
+				c1, _ := threadCPU()
+				cpu += c1 - c0
+				bw.afterFlush()
+				bw.drain(b)
+			}
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(conns), "flush-cpu-ns/conn")
+		})
+	}
+}
+
+// tickUntimed is benchWorld.tick up to its Flush: the frames, one player in ten's shot
+// and its report, and Tick.
+func (bw *benchWorld) tickUntimed() {
+	bw.now += 33 * time.Millisecond
+	for i := range bw.n {
+		f := &bw.frames[i]
+		f.Seq++
+		b, _ := f.Append(bw.bufs[i][:0])
+		bw.dgrams = append(bw.dgrams, Datagram{Conn: PlayerID(i), Data: b})
+	}
+	bw.feed(false)
+	turn := int(bw.now/(33*time.Millisecond)) % 10
+	for i := turn; i < bw.n; i += 10 {
+		bw.shoot(i)
+	}
+	bw.feed(false)
+	_ = bw.w.Tick(bw.now)
+}
+
+// afterFlush is benchWorld.flush after its Flush: the clients read what their lanes
+// wait for and acknowledge it.
+func (bw *benchWorld) afterFlush() {
+	bw.readInbox()
+	for i, c := range bw.lanes {
+		if bw.laneDue[i] <= bw.now || bw.acks[i] {
+			bw.acks[i] = false
+			_ = c.Flush(bw.now, func(d []byte) { keepCopy(&bw.dgrams, &bw.ackBuf, PlayerID(i), d) })
+			bw.laneDue[i] = laneIdle
+			if d, ok := c.NextDeadline(); ok {
+				bw.laneDue[i] = d
+			}
+		}
+	}
+	bw.feed(false)
+	bw.ackBuf = bw.ackBuf[:0]
+}
