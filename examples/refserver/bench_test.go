@@ -177,6 +177,12 @@ func (bw *benchWorld) flush() {
 	bw.clock.start()
 	_ = bw.w.Flush(bw.now, bw.in)
 	bw.clock.stop()
+	bw.afterFlush()
+}
+
+// afterFlush is what follows the World's Flush in a tick: the clients read what their
+// lanes wait for and acknowledge it.
+func (bw *benchWorld) afterFlush() {
 	bw.readInbox()
 	for i, c := range bw.lanes {
 		// A client lane gets work only from what it receives (acks), which its handler

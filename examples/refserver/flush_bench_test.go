@@ -64,21 +64,3 @@ func (bw *benchWorld) tickUntimed() {
 	bw.feed(false)
 	_ = bw.w.Tick(bw.now)
 }
-
-// afterFlush is benchWorld.flush after its Flush: the clients read what their lanes
-// wait for and acknowledge it.
-func (bw *benchWorld) afterFlush() {
-	bw.readInbox()
-	for i, c := range bw.lanes {
-		if bw.laneDue[i] <= bw.now || bw.acks[i] {
-			bw.acks[i] = false
-			_ = c.Flush(bw.now, func(d []byte) { keepCopy(&bw.dgrams, &bw.ackBuf, PlayerID(i), d) })
-			bw.laneDue[i] = laneIdle
-			if d, ok := c.NextDeadline(); ok {
-				bw.laneDue[i] = d
-			}
-		}
-	}
-	bw.feed(false)
-	bw.ackBuf = bw.ackBuf[:0]
-}
