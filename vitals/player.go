@@ -77,9 +77,9 @@ type Player struct {
 	// cmds is the commands in flight: its count beside nwait and nheld, so that Advance
 	// with nothing to take reads this one line (see Advance).
 	cmds pendingRing
-	// Per-call scratch.
-	out []Outcome // grown on demand up to maxOutcomes, reused by every call
-	eff Effects
+	// sc is the scratch the calls build their results in, never nil: its own (NewPlayer)
+	// or one it shares (ShareScratch).
+	sc *Scratch
 
 	last      LastDamage
 	creditNum uint16
@@ -106,6 +106,31 @@ type Player struct {
 	susp suspicionState
 }
 
+// Scratch is where a Player's calls build what they return: the outcomes of the reports
+// a call took or released (Effects.Reports) and the rest of its Effects. Each Player has
+// one of its own. A host with many players gives them one to share (ShareScratch): every
+// frame then writes the same few cache lines instead of lines of each Player's own, which
+// at thousands of players are cache misses. The zero value is ready to use.
+type Scratch struct {
+	out []Outcome // grown on demand up to maxOutcomes, reused by every call
+	eff Effects
+}
+
+// ShareScratch makes p build its results in s, shared with other Players (nil: a new one
+// of its own). Effects.Reports then stays valid only until the next call on any Player that
+// shares s, not only on p: a host reads each call's results before its next call into the
+// package, as a server of one goroutine does. Players that share a scratch must be used
+// from one goroutine.
+func (p *Player) ShareScratch(s *Scratch) {
+	if s == nil {
+		s = new(Scratch)
+	}
+	p.sc = s
+}
+
+// scratch is the scratch p's calls use.
+func (p *Player) scratch() *Scratch { return p.sc }
+
 // NewPlayer creates the ledger of a connection. It has no life until NewLife.
 func NewPlayer(cfg Config) (*Player, error) {
 	c, err := cfg.withDefaults()
@@ -117,6 +142,7 @@ func NewPlayer(cfg Config) (*Player, error) {
 		mult: newMultState(),
 		seen: ^uint64(0),
 		susp: newSuspicionState(c.SuspicionWindow),
+		sc:   new(Scratch),
 	}, nil
 }
 
@@ -180,15 +206,17 @@ func (p *Player) Killer(isTeammate func(attacker PlayerID) bool) PlayerID {
 // ---- per-call plumbing ----
 
 func (p *Player) begin() {
-	p.out = p.out[:0]
-	p.eff = Effects{}
+	sc := p.scratch()
+	sc.out = sc.out[:0]
+	sc.eff = Effects{}
 	p.tracking = false
 }
 
 func (p *Player) finish() Effects {
-	p.eff.Reports = p.out
-	p.eff.Ledger = p.ledger
-	return p.eff
+	sc := p.scratch()
+	sc.eff.Reports = sc.out
+	sc.eff.Ledger = p.ledger
+	return sc.eff
 }
 
 // quiet is the result of a call that changed nothing.
@@ -198,8 +226,8 @@ func (p *Player) emit(o Outcome) {
 	if p.tracking && o.Seq == p.trackSeq && p.trackVerdict == ReportHeld {
 		p.trackVerdict = o.Verdict
 	}
-	if len(p.out) < maxOutcomes {
-		p.out = append(p.out, o)
+	if sc := p.scratch(); len(sc.out) < maxOutcomes {
+		sc.out = append(sc.out, o)
 	}
 }
 
@@ -346,8 +374,9 @@ func (p *Player) countDeath(d Death) {
 	p.life = LifeCountedDead
 	p.susp.forgetYoung(d.At)
 	if !p.flushing {
-		p.eff.Died = true
-		p.eff.Death = d
+		sc := p.scratch()
+		sc.eff.Died = true
+		sc.eff.Death = d
 	}
 }
 
@@ -430,7 +459,8 @@ func (p *Player) checkCounted(what string) error {
 }
 
 func (p *Player) commandResult(c Command) CommandResult {
-	return CommandResult{Command: c, Ledger: p.ledger, Died: p.eff.Died, Death: p.eff.Death}
+	sc := p.scratch()
+	return CommandResult{Command: c, Ledger: p.ledger, Died: sc.eff.Died, Death: sc.eff.Death}
 }
 
 // SetHealth is set_health(value): an absolute value in 0..200 that may lower. The ledger

@@ -309,7 +309,7 @@ func (c *chaos) check(before *Player, ledger Vitals, raisable, rejected bool, ef
 // was. The windows' places in memory are left out, so a clone compares equal.
 func playerBytes(p *Player) []byte {
 	q := *p
-	q.held, q.waiting, q.cmds.c, q.out, q.susp.b, q.pass = nil, nil, nil, nil, nil, nil
+	q.held, q.waiting, q.cmds.c, q.sc, q.susp.b, q.pass = nil, nil, nil, nil, nil, nil
 	b := append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(&q)), unsafe.Sizeof(q))...)
 	if p.pass != nil {
 		b = append(b, unsafe.Slice((*byte)(unsafe.Pointer(p.pass)), unsafe.Sizeof(*p.pass))...)
@@ -318,7 +318,8 @@ func playerBytes(p *Player) []byte {
 	b = append(b, windowBytes(p.waiting)...)
 	b = append(b, windowBytes(p.cmds.c)...)
 	b = append(b, windowBytes(p.susp.b)...)
-	return append(b, windowBytes(p.out)...)
+	b = append(b, unsafe.Slice((*byte)(unsafe.Pointer(&p.sc.eff)), unsafe.Sizeof(p.sc.eff))...)
+	return append(b, windowBytes(p.sc.out)...)
 }
 
 // windowBytes is a window's length, capacity and contents.
@@ -342,7 +343,9 @@ func clonePlayer(p *Player) Player {
 	}
 	q.waiting = append(make([]waitingFrame, 0, cap(p.waiting)), p.waiting[:cap(p.waiting)]...)[:len(p.waiting)]
 	q.cmds.c = append(make([]pendingCommand, 0, cap(p.cmds.c)), p.cmds.c[:cap(p.cmds.c)]...)[:len(p.cmds.c)]
-	q.out = append(make([]Outcome, 0, cap(p.out)), p.out[:cap(p.out)]...)[:len(p.out)]
+	sc := *p.sc
+	sc.out = append(make([]Outcome, 0, cap(p.sc.out)), p.sc.out[:cap(p.sc.out)]...)[:len(p.sc.out)]
+	q.sc = &sc
 	q.susp.b = cloneWindow(p.susp.b)
 	return q
 }
@@ -358,7 +361,7 @@ func cloneWindow[T any](s []T) []T {
 // playerFootprint is what the player holds: the struct and the windows it grew.
 func playerFootprint(p *Player) uintptr {
 	n := unsafe.Sizeof(*p) + uintptr(cap(p.waiting))*unsafe.Sizeof(waitingFrame{}) +
-		uintptr(cap(p.cmds.c))*unsafe.Sizeof(pendingCommand{}) + uintptr(cap(p.out))*unsafe.Sizeof(Outcome{}) +
+		uintptr(cap(p.cmds.c))*unsafe.Sizeof(pendingCommand{}) + unsafe.Sizeof(*p.sc) + uintptr(cap(p.sc.out))*unsafe.Sizeof(Outcome{}) +
 		uintptr(cap(p.susp.b))*unsafe.Sizeof(bucket{})
 	n += uintptr(cap(p.held)) * unsafe.Sizeof(heldReport{})
 	if p.pass != nil {
@@ -532,4 +535,41 @@ func FuzzFloors(f *testing.F) {
 			check("PredatorFloor", PredatorFloor(m), PlayerDamageFactor*PredatorDamage*m)
 		}
 	})
+}
+
+// Players that share a Scratch (ShareScratch) return what they return with their own: two
+// chaos drivers interleaved on players sharing one scratch keep every invariant (every held
+// report gets exactly one final outcome, read from the Effects each call returns), and
+// their ledgers, revisions and held reports follow, step for step, those of the same
+// drivers on players with scratches of their own.
+func TestSharedScratchChangesNoResult(t *testing.T) {
+	seeds, steps := 8, 3000
+	if testing.Short() || raceEnabled {
+		seeds = 2
+	}
+	for seed := range uint64(seeds) {
+		var s Scratch
+		shared := [2]*chaos{newChaos(randSource{rand.New(rand.NewPCG(seed, 11))}), newChaos(randSource{rand.New(rand.NewPCG(seed, 12))})}
+		own := [2]*chaos{newChaos(randSource{rand.New(rand.NewPCG(seed, 11))}), newChaos(randSource{rand.New(rand.NewPCG(seed, 12))})}
+		for _, c := range shared {
+			c.p.ShareScratch(&s)
+		}
+		for step := range steps {
+			for i := range shared {
+				shared[i].step()
+				own[i].step()
+				for _, c := range []*chaos{shared[i], own[i]} {
+					if c.failure != "" {
+						t.Fatalf("seed %d step %d: %s", seed, step, c.failure)
+					}
+				}
+				if shared[i].p.Ledger() != own[i].p.Ledger() || shared[i].p.Revision() != own[i].p.Revision() ||
+					len(shared[i].held) != len(own[i].held) || shared[i].lastOp != own[i].lastOp {
+					t.Fatalf("seed %d step %d player %d (%s): shared %v rev %d held %d, own %v rev %d held %d", seed, step, i,
+						own[i].lastOp, shared[i].p.Ledger(), shared[i].p.Revision(), len(shared[i].held),
+						own[i].p.Ledger(), own[i].p.Revision(), len(own[i].held))
+				}
+			}
+		}
+	}
 }

@@ -376,6 +376,7 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 		rollback(err, false)
 		return
 	}
+	vit.ShareScratch(&w.vscratch)
 	if _, err := vitals.NewVehicleDetector(w.cfg.VehicleGodMode); err != nil {
 		rollback(err, false)
 		return

@@ -159,6 +159,11 @@ type World struct {
 	// vits is each slot's vitals ledger (player.vit), for Tick's first walk: reading it
 	// here, not through the player, spares that walk a dependent read per player.
 	vits []*vitals.Player
+	// vscratch is the scratch every connection's ledger builds its results in
+	// (vitals.Player.ShareScratch): a frame writes these few lines, in the cache, rather
+	// than lines of its own ledger. The World reads each call's results before its next
+	// call into vitals.
+	vscratch vitals.Scratch
 }
 
 // farewell is a Disconnect still to be sent to a connection that was removed.
