@@ -263,7 +263,9 @@
 // not safe for concurrent use. Time is the host's monotonic clock (now). Inputs are the
 // methods named after their events; outputs are returned: verdicts (FrameVerdict,
 // ReportVerdict), the outcome of every report that reached its final verdict in the call
-// (Effects.Reports, in a buffer valid until the next call), the god_mode flag, the counted
+// (Effects.Reports, in a buffer valid until the next call: on any Player sharing its Scratch,
+// when the host makes its players share one with ShareScratch, which spares each frame the
+// lines of a scratch of its own at thousands of players), the god_mode flag, the counted
 // death and the ledger to relay. Call Advance every tick so waits run out on time. Bad input
 // never panics and never changes anything: it gets a named error (ErrNotFinite,
 // ErrOutOfRange, ErrNotAlive, ...) or a discarding verdict. Memory is bounded by the
