@@ -35,6 +35,8 @@ const (
 	// maxSeenSlab is the most ids New lays out for the seen lists in one array (IDs*Cap,
 	// 8 MB): a larger world grows each recipient's list on its own.
 	maxSeenSlab = 1 << 22
+	// idsPerLine is how many ids one 64-byte cache line holds.
+	idsPerLine = 64 / 2 // an ID (ids.PlayerID) is two bytes
 	// maxTouched is the most entries of Manager.touched (16 KB).
 	maxTouched = 1 << 12
 	// MaxCoordinate bounds a position's coordinates (metres from the origin); a position
@@ -206,6 +208,9 @@ type Manager struct {
 	// without reading the player (a compact array instead of a line a recipient).
 	slab  []ID
 	seenN []uint16
+	// stride is each recipient's room in slab: Cap ids rounded up to whole 64-byte lines,
+	// so a list starts on a line of its own and a short one spans the fewest lines.
+	stride int
 	// owing is the sum of every recipient's owed.
 	owing int
 	// examined is how many subjects the last near examined within reach, weighed how
@@ -240,14 +245,15 @@ func New(cfg Config) (*Manager, error) {
 	for i := range m.players {
 		m.spots[i].next, m.spots[i].prev = none, none
 	}
-	if c.IDs*c.Cap <= maxSeenSlab {
-		// Every recipient's seen list in one array, in id order, each with room for Cap:
-		// a host walking the recipients in ascending id reads them as one stream.
-		slab := make([]ID, c.IDs*c.Cap)
+	if stride := (c.Cap + idsPerLine - 1) / idsPerLine * idsPerLine; c.IDs*stride <= maxSeenSlab {
+		// Every recipient's seen list in one array, in id order, each with room for Cap
+		// from the start of a line: a host walking the recipients in ascending id reads
+		// them as one stream.
+		slab := make([]ID, c.IDs*stride)
 		for i := range m.players {
-			m.players[i].seen = slab[i*c.Cap : i*c.Cap : (i+1)*c.Cap]
+			m.players[i].seen = slab[i*stride : i*stride : i*stride+c.Cap]
 		}
-		m.slab, m.seenN = slab, make([]uint16, c.IDs)
+		m.slab, m.seenN, m.stride = slab, make([]uint16, c.IDs), stride
 	}
 	return m, nil
 }
@@ -274,7 +280,7 @@ func (m *Manager) Sees(recipient, subject ID) bool {
 		return false
 	}
 	if m.seenN != nil {
-		base := int(recipient) * m.cfg.Cap
+		base := int(recipient) * m.stride
 		_, ok := slices.BinarySearch(m.slab[base:base+int(m.seenN[recipient])], subject)
 		return ok
 	}
@@ -305,6 +311,11 @@ func (m *Manager) Seen(dst []ID, recipient ID) []ID {
 func (m *Manager) SeenIDs(recipient ID) []ID {
 	if int(recipient) >= len(m.players) {
 		return nil
+	}
+	if m.seenN != nil {
+		// From the slab and seenN: the recipient's own line is not read.
+		base, n := int(recipient)*m.stride, int(m.seenN[recipient])
+		return m.slab[base : base+n : base+n]
 	}
 	return m.players[recipient].seen
 }

@@ -704,9 +704,12 @@ func TestStreamStandingChangesNothing(t *testing.T) {
 				if skip.OwedTotal() != full.OwedTotal() {
 					t.Fatalf("owed %d, full %d", skip.OwedTotal(), full.OwedTotal())
 				}
-				for range 20 { // Sees (read through seenN) agrees with the seen list
+				for range 20 { // Sees and SeenIDs (read through seenN) agree with the seen list
 					r, q := ID(rng.IntN(n)), ID(rng.IntN(n))
-					seen := skip.SeenIDs(r)
+					seen := skip.players[r].seen
+					if ids := skip.SeenIDs(r); !slices.Equal(ids, seen) || cap(ids) != len(ids) {
+						t.Fatalf("SeenIDs(%d) = %v (cap %d), the seen list %v", r, ids, cap(ids), seen)
+					}
 					if skip.Sees(r, q) != slices.Contains(seen, q) || len(seen) > 0 && !skip.Sees(r, seen[rng.IntN(len(seen))]) {
 						t.Fatalf("Sees(%d, %d) disagrees with the seen list %v", r, q, seen)
 					}
