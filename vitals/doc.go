@@ -266,7 +266,9 @@
 // (Effects.Reports, in a buffer valid until the next call: on any Player sharing its Scratch,
 // when the host makes its players share one with ShareScratch, which spares each frame the
 // lines of a scratch of its own at thousands of players), the god_mode flag, the counted
-// death and the ledger to relay. Call Advance every tick so waits run out on time. Bad input
+// death and the ledger to relay. Call Advance every tick so waits run out on time (on the Busy players
+// alone if the host likes: an idle one's Advance changes nothing, and TrackBusy keeps a
+// bit per player up to date for a host of thousands). Bad input
 // never panics and never changes anything: it gets a named error (ErrNotFinite,
 // ErrOutOfRange, ErrNotAlive, ...) or a discarding verdict. Memory is bounded by the
 // named caps of its windows (ReportWindow, MaxWaitingFrames, MaxPendingCommands), not fixed

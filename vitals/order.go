@@ -294,6 +294,7 @@ func (p *Player) hold(now time.Duration, r *ReportInput, floor float32) {
 	h := &p.held[int(r.Seq)&(len(p.held)-1)]
 	*h = heldReport{in: *r, floor: floor, arrived: now, used: true}
 	p.nheld++
+	p.noteBusy()
 }
 
 // dropHeld discards the held reports numbered up to last, in order, with verdict v.
@@ -308,6 +309,7 @@ func (p *Player) dropHeld(v ReportVerdict, last uint16) {
 			o.Verdict = v
 			h.used = false
 			p.nheld--
+			p.noteBusy()
 			p.emit(o)
 		}
 	}
@@ -320,12 +322,14 @@ func (p *Player) pushFrame(now time.Duration, f FrameInput) {
 	i := (p.whead + p.nwait) % len(p.waiting)
 	p.waiting[i] = waitingFrame{in: f, arrived: now}
 	p.nwait++
+	p.noteBusy()
 }
 
 func (p *Player) popFrame() FrameInput {
 	f := p.waiting[p.whead].in
 	p.whead = (p.whead + 1) % len(p.waiting)
 	p.nwait--
+	p.noteBusy()
 	return f
 }
 
@@ -590,6 +594,7 @@ func (p *Player) applyHeld(now time.Duration, h *heldReport, gap bool, gapFirst 
 	r, floor := h.in, h.floor
 	h.used = false
 	p.nheld--
+	p.noteBusy()
 	p.apply(now, &r, floor, gap, gapFirst)
 }
 

@@ -126,6 +126,7 @@ func (p *Player) popOldest() {
 	p.cmds.head = (p.cmds.head + 1) % len(p.cmds.c)
 	p.cmds.n--
 	p.cmds.folded--
+	p.noteBusy()
 }
 
 // settle forgets the commands that settled on their own clock, oldest first: their
@@ -153,6 +154,7 @@ func (p *Player) push(c pendingCommand) {
 	}
 	*p.cmds.at(p.cmds.n) = c
 	p.cmds.n++
+	p.noteBusy()
 	p.relevel()
 }
 

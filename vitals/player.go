@@ -80,6 +80,10 @@ type Player struct {
 	// sc is the scratch the calls build their results in, never nil: its own (NewPlayer)
 	// or one it shares (ShareScratch).
 	sc *Scratch
+	// busyWord and busyMask are the host's bits kept set while the Player is busy
+	// (TrackBusy; nil: none).
+	busyWord *uint64
+	busyMask uint64
 
 	last      LastDamage
 	creditNum uint16
@@ -130,6 +134,37 @@ func (p *Player) ShareScratch(s *Scratch) {
 
 // scratch is the scratch p's calls use.
 func (p *Player) scratch() *Scratch { return p.sc }
+
+// Busy reports whether Advance has anything to do: a command in flight, a frame waiting
+// for a report, a report held for an earlier one. An idle Player's Advance changes
+// nothing and returns only the ledger.
+func (p *Player) Busy() bool { return p.cmds.n|p.nwait|p.nheld != 0 }
+
+// TrackBusy makes p keep the bits of mask in *word set while it is Busy and clear while it
+// is not, from now on, whatever call changes it (nil: stop, clearing the bits it kept).
+// A host of many players keeps one bit per player and calls Advance only on the players
+// whose bit is set: an idle player's ledger is then not read at every tick. Players
+// that share a word must be used from one goroutine.
+func (p *Player) TrackBusy(word *uint64, mask uint64) {
+	if p.busyWord != nil {
+		*p.busyWord &^= p.busyMask
+	}
+	p.busyWord, p.busyMask = word, mask
+	p.noteBusy()
+}
+
+// noteBusy brings the host's bits (TrackBusy) up to date with Busy: called wherever a
+// command, a waiting frame or a held report comes or goes.
+func (p *Player) noteBusy() {
+	if p.busyWord == nil {
+		return
+	}
+	if p.Busy() {
+		*p.busyWord |= p.busyMask
+	} else {
+		*p.busyWord &^= p.busyMask
+	}
+}
 
 // NewPlayer creates the ledger of a connection. It has no life until NewLife.
 func NewPlayer(cfg Config) (*Player, error) {
@@ -251,10 +286,12 @@ func (p *Player) NewLife(now time.Duration) Effects {
 	p.begin()
 	p.dropHeld(ReportPreviousLife, p.cursor+ReportWindow)
 	p.whead, p.nwait = 0, 0
+	p.noteBusy()
 	p.life = LifeSpawned
 	// The commands sent to the previous life do not apply to this one: a new life starts
 	// after every revision sent.
 	p.cmds.reset()
+	p.noteBusy()
 	p.base = Vitals{Health: StartHealth, Armor: StartArmor}
 	p.ledger = p.base
 	p.last = LastDamage{}
@@ -288,6 +325,7 @@ func (p *Player) Died(now time.Duration) (Effects, error) {
 	}
 	p.flushing = false
 	p.whead, p.nwait = 0, 0
+	p.noteBusy()
 	p.life = LifeDead
 	p.deadValid = false
 	return p.finish(), nil
@@ -568,7 +606,7 @@ func (p *Player) HitClaimed(now time.Duration, expected float32) (Suspicion, err
 // without what they waited for. Call it every tick; Frame and Report do the same for their
 // own time.
 func (p *Player) Advance(now time.Duration) Effects {
-	if p.cmds.n|p.nwait|p.nheld == 0 { // none is negative
+	if p.cmds.n|p.nwait|p.nheld == 0 { // !Busy(); none is negative
 		// Nothing in flight, waiting or held: settle and expire would change nothing, and
 		// the per-call scratch is left alone (every call resets it first). Inlined, so
 		// that the caller's walk over many players overlaps their reads.

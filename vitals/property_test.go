@@ -53,7 +53,12 @@ type chaos struct {
 	ops     int
 	lastOp  string
 	failure string
+	// busy is the word the player keeps its Busy bit in (TrackBusy, bit chaosBusyBit).
+	busy uint64
 }
+
+// chaosBusyBit is the bit of chaos.busy the player keeps (TrackBusy).
+const chaosBusyBit = 1 << 37
 
 func (c *chaos) u16() uint16 { return uint16(c.src.u8())<<8 | uint16(c.src.u8()) }
 
@@ -258,6 +263,9 @@ func (c *chaos) step() {
 }
 
 func (c *chaos) check(before *Player, ledger Vitals, raisable, rejected bool, eff *Effects) {
+	if (c.busy == chaosBusyBit) != c.p.Busy() || c.busy&^chaosBusyBit != 0 {
+		c.fail("TrackBusy's bit %#x, Busy %v", c.busy, c.p.Busy())
+	}
 	p := c.p
 	l := p.Ledger()
 	if !finite(l.Health) || !finite(l.Armor) || l.Health < 0 || l.Armor < 0 || l.Health > MaxVitalSet || l.Armor > MaxVitalSet {
@@ -375,11 +383,13 @@ func newChaos(src byteSource) *chaos {
 	if err != nil {
 		panic(err)
 	}
+	c := &chaos{src: src, p: p, frame: 1, held: map[uint16]bool{}}
+	p.TrackBusy(&c.busy, chaosBusyBit)
 	p.NewLife(0)
 	if _, err := p.Frame(0, FrameInput{Seq: 1, Health: 100}); err != nil {
 		panic(err)
 	}
-	return &chaos{src: src, p: p, frame: 1, held: map[uint16]bool{}}
+	return c
 }
 
 // TestPropertyInvariantsHoldWhateverAClientSends: over random sequences of frames,

@@ -26,10 +26,29 @@ func checkFlushDue(t testing.TB, w *World, format string, args ...any) {
 	}
 }
 
+// checkBusy asserts the busy bits' mirror: bit id is set exactly while connection id is
+// connected and its ledger is Busy (vitals.Player.TrackBusy), and no other bit is.
+func checkBusy(t testing.TB, w *World, format string, args ...any) {
+	t.Helper()
+	want := make([]uint64, len(w.busy))
+	for _, id := range w.conns {
+		if w.vits[id].Busy() {
+			want[id/64] |= 1 << (id % 64)
+		}
+	}
+	for k := range want {
+		if want[k] != w.busy[k] {
+			t.Fatalf(format+": busy word %d is %#x, want %#x", append(args, k, w.busy[k], want[k])...)
+		}
+	}
+}
+
 // [flush-own-due]: the dense flushDue equals what it mirrors after every step of the
 // random hostile World (joins, leaves, rejoins on the same slot, drops, hostile bytes,
 // pings and pongs, lane traffic), and Flush sends exactly what it sends when it reads
-// every connection (flushDue cleared before each Flush: the World before the skip).
+// every connection (flushDue cleared before each Flush: the World before the skip). The
+// busy bits too: they mirror the ledgers, and Tick raises exactly the events it raises
+// when it advances every ledger.
 func TestFlushDueMirrorsOutboxAndLane(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		skip, all := newChaos(t, seed), newChaos(t, seed)
@@ -39,7 +58,9 @@ func TestFlushDueMirrorsOutboxAndLane(t *testing.T) {
 			skip.step()
 			all.step()
 			checkFlushDue(t, skip.w, "seed %d step %d", seed, i)
+			checkBusy(t, skip.w, "seed %d step %d", seed, i)
 			require.Equal(t, all.out.h, skip.out.h, "seed %d step %d: the datagrams differ from a Flush that reads every connection", seed, i)
+			require.Equal(t, all.events, skip.events, "seed %d step %d: the events differ from a Tick that advances every ledger", seed, i)
 		}
 		require.NotZero(t, skip.w.Stats().Joins)
 		require.NotZero(t, skip.w.Stats().Leaves)
@@ -95,6 +116,7 @@ func TestFlushDueSkipSendsWhatAVisitSends(t *testing.T) {
 			bw.tick(i%3 == 0)
 			if !visitAll {
 				checkFlushDue(t, w, "tick %d", i)
+				checkBusy(t, w, "tick %d", i)
 			}
 		}
 		if !visitAll {

@@ -377,6 +377,7 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 		return
 	}
 	vit.ShareScratch(&w.vscratch)
+	vit.TrackBusy(&w.busy[conn/64], 1<<(conn%64))
 	if _, err := vitals.NewVehicleDetector(w.cfg.VehicleGodMode); err != nil {
 		rollback(err, false)
 		return
@@ -623,6 +624,7 @@ func (w *World) leave(now time.Duration, p *player, reason wire.Reason) {
 	p.dropping = false
 	p.out.buf, p.out.ends = p.out.buf[:0], p.out.ends[:0]
 	w.removeConn(p.id)
+	p.vit.TrackBusy(nil, 0) // its bit in busy goes with the connection
 	if _, err := w.teams.Disconnect(p.id); err != nil {
 		w.packageRefused(CallLeave, p.id, err)
 	}

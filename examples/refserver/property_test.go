@@ -35,8 +35,9 @@ type chaos struct {
 	out     hash64
 	events  []Event
 	scratch []byte
-	// visitAll clears the World's flushDue before each Flush: it then reads every
-	// connection, as before [flush-own-due].
+	// visitAll clears the World's flushDue before each Flush, and sets every connection's
+	// busy bit before each Tick: Flush then reads every connection, as before
+	// [flush-own-due], and Tick advances every ledger, idle or not, as before the busy bits.
 	visitAll bool
 }
 
@@ -213,6 +214,11 @@ func (c *chaos) step() {
 		_ = c.w.Receive(c.now, PlayerID(c.rng.IntN(10)), b)
 	default: // time passes
 		c.now += time.Duration(c.rng.IntN(300)) * time.Millisecond
+		if c.visitAll {
+			for _, id := range c.w.conns { // Tick advances every ledger, busy or idle
+				c.w.busy[id/64] |= 1 << (id % 64)
+			}
+		}
 		require.NoError(c.t, c.w.Tick(c.now))
 		c.raised = [8]bool{true, true, true, true, true, true, true, true} // a due grant
 	}
@@ -267,6 +273,7 @@ func (c *chaos) check() {
 	require.LessOrEqual(c.t, len(c.w.events), MaxPendingEvents)
 	if !c.visitAll {
 		checkFlushDue(c.t, c.w, "seed %d", c.seed)
+		checkBusy(c.t, c.w, "seed %d", c.seed)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"time"
 
 	"github.com/arbitergo/arbiter/examples/transport"
@@ -164,6 +165,9 @@ type World struct {
 	// than lines of its own ledger. The World reads each call's results before its next
 	// call into vitals.
 	vscratch vitals.Scratch
+	// busy has bit id set while connection id's ledger is Busy (vitals.Player.TrackBusy):
+	// Tick advances those alone, and an idle ledger is not read at every tick.
+	busy []uint64
 }
 
 // farewell is a Disconnect still to be sent to a connection that was removed.
@@ -229,6 +233,7 @@ func New(cfg Config) (*World, error) {
 		timers:   make([]timerDue, c.MaxPlayers),
 		flushDue: make([]time.Duration, c.MaxPlayers),
 		vits:     make([]*vitals.Player, c.MaxPlayers),
+		busy:     make([]uint64, (c.MaxPlayers+63)/64),
 		vehicles: make([]vehicle, c.MaxVehicles),
 		mult:     vitals.DefaultMultipliers,
 		events:   make([]Event, 0, 256),
@@ -562,10 +567,18 @@ func (w *World) Tick(now time.Duration) error {
 	if !w.advance(now) {
 		return fmt.Errorf("%w: %v before %v", ErrClockBackwards, now, w.now)
 	}
-	for _, id := range w.conns {
-		eff := w.vits[id].Advance(now)
-		if hasEffects(&eff) { // else its player's lines are not read
-			w.takeEffects(now, w.players[id], &eff)
+	// The connections whose ledger is Busy, in ascending id as w.conns: an idle ledger's
+	// Advance would change nothing and return no effect. The word is read again after each
+	// (live, as a walk over w.conns would find a ledger an earlier one's effects made busy).
+	for k := range w.busy {
+		for word := w.busy[k]; word != 0; {
+			b := bits.TrailingZeros64(word)
+			id := PlayerID(k*64 + b)
+			eff := w.vits[id].Advance(now)
+			if hasEffects(&eff) {
+				w.takeEffects(now, w.players[id], &eff)
+			}
+			word = w.busy[k] &^ (uint64(1)<<(b+1) - 1)
 		}
 	}
 	w.summarizeRefusals(now)
