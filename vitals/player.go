@@ -80,10 +80,9 @@ type Player struct {
 	// sc is the scratch the calls build their results in, never nil: its own (NewPlayer)
 	// or one it shares (ShareScratch).
 	sc *Scratch
-	// busyWord and busyMask are the host's bits kept set while the Player is busy
+	// busyWord is the host's word whose bit busyBit is kept set while the Player is busy
 	// (TrackBusy; nil: none).
 	busyWord *uint64
-	busyMask uint64
 
 	last      LastDamage
 	creditNum uint16
@@ -96,6 +95,7 @@ type Player struct {
 	creditAt         time.Duration
 	stealthCounted   bool
 	explosionCounted bool
+	busyBit          uint8 // see busyWord
 
 	cfg           Config
 	mult          multState
@@ -140,16 +140,16 @@ func (p *Player) scratch() *Scratch { return p.sc }
 // nothing and returns only the ledger.
 func (p *Player) Busy() bool { return p.cmds.n|p.nwait|p.nheld != 0 }
 
-// TrackBusy makes p keep the bits of mask in *word set while it is Busy and clear while it
-// is not, from now on, whatever call changes it (nil: stop, clearing the bits it kept).
-// A host of many players keeps one bit per player and calls Advance only on the players
-// whose bit is set: an idle player's ledger is then not read at every tick. Players
-// that share a word must be used from one goroutine.
-func (p *Player) TrackBusy(word *uint64, mask uint64) {
+// TrackBusy makes p keep bit bit (0 to 63) of *word set while it is Busy and clear while
+// it is not, from now on, whatever call changes it (word nil: stop, clearing the bit it
+// kept). A host of many players keeps one bit per player and calls Advance only on the
+// players whose bit is set: an idle player's ledger is then not read at every tick.
+// Players that share a word must be used from one goroutine.
+func (p *Player) TrackBusy(word *uint64, bit uint8) {
 	if p.busyWord != nil {
-		*p.busyWord &^= p.busyMask
+		*p.busyWord &^= 1 << p.busyBit
 	}
-	p.busyWord, p.busyMask = word, mask
+	p.busyWord, p.busyBit = word, bit&63
 	p.noteBusy()
 }
 
@@ -160,9 +160,9 @@ func (p *Player) noteBusy() {
 		return
 	}
 	if p.Busy() {
-		*p.busyWord |= p.busyMask
+		*p.busyWord |= 1 << p.busyBit
 	} else {
-		*p.busyWord &^= p.busyMask
+		*p.busyWord &^= 1 << p.busyBit
 	}
 }
 

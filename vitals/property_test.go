@@ -57,7 +57,7 @@ type chaos struct {
 	busy uint64
 }
 
-// chaosBusyBit is the bit of chaos.busy the player keeps (TrackBusy).
+// chaosBusyBit is the bit of chaos.busy the player keeps (TrackBusy: bit 37).
 const chaosBusyBit = 1 << 37
 
 func (c *chaos) u16() uint16 { return uint16(c.src.u8())<<8 | uint16(c.src.u8()) }
@@ -384,7 +384,7 @@ func newChaos(src byteSource) *chaos {
 		panic(err)
 	}
 	c := &chaos{src: src, p: p, frame: 1, held: map[uint16]bool{}}
-	p.TrackBusy(&c.busy, chaosBusyBit)
+	p.TrackBusy(&c.busy, 37)
 	p.NewLife(0)
 	if _, err := p.Frame(0, FrameInput{Seq: 1, Health: 100}); err != nil {
 		panic(err)

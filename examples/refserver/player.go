@@ -377,7 +377,7 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 		return
 	}
 	vit.ShareScratch(&w.vscratch)
-	vit.TrackBusy(&w.busy[conn/64], 1<<(conn%64))
+	vit.TrackBusy(&w.busy[conn/64], uint8(conn%64))
 	if _, err := vitals.NewVehicleDetector(w.cfg.VehicleGodMode); err != nil {
 		rollback(err, false)
 		return
