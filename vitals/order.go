@@ -103,7 +103,7 @@ func (p *Player) Report(now time.Duration, in ReportInput) (ReportResult, error)
 	if kind == numHold && p.life != LifeSpawned && in.Seq == p.cursor+1 && p.nwait == 0 && p.nheld == 0 {
 		// the common case: next in the client's order, nothing waits
 		p.apply(now, &in, floor, false, 0)
-		return ReportResult{Verdict: p.scratch().out[0].Verdict, Effects: p.finish()}, nil
+		return ReportResult{Verdict: p.sc.out[0].Verdict, Effects: p.finish()}, nil
 	}
 	p.tracking, p.trackSeq, p.trackVerdict = true, in.Seq, ReportHeld
 	if kind == numLate {
@@ -491,7 +491,7 @@ func (p *Player) forceNext(now time.Duration) bool {
 // ---- frames ----
 
 func (p *Player) countFrame(now time.Duration, f *FrameInput, forced bool, passFirst uint16) FrameVerdict {
-	p.scratch().eff.FramesCounted++
+	p.sc.eff.FramesCounted++
 	v := p.judgeFrame(now, f, forced, passFirst)
 	p.lastFrameVerd = v
 	return v
@@ -532,7 +532,7 @@ func (p *Player) judgeFrame(now time.Duration, f *FrameInput, forced bool, passF
 				v = FrameRaiseExcused
 			} else {
 				v = FrameRaiseFlagged
-				eff := &p.scratch().eff
+				eff := &p.sc.eff
 				eff.GodMode = true
 				eff.GodModeExcess = max32(eff.GodModeExcess, excess)
 			}

@@ -132,9 +132,6 @@ func (p *Player) ShareScratch(s *Scratch) {
 	p.sc = s
 }
 
-// scratch is the scratch p's calls use.
-func (p *Player) scratch() *Scratch { return p.sc }
-
 // Busy reports whether Advance has anything to do: a command in flight, a frame waiting
 // for a report, a report held for an earlier one. An idle Player's Advance changes
 // nothing and returns only the ledger.
@@ -241,14 +238,14 @@ func (p *Player) Killer(isTeammate func(attacker PlayerID) bool) PlayerID {
 // ---- per-call plumbing ----
 
 func (p *Player) begin() {
-	sc := p.scratch()
+	sc := p.sc
 	sc.out = sc.out[:0]
 	sc.eff = Effects{}
 	p.tracking = false
 }
 
 func (p *Player) finish() Effects {
-	sc := p.scratch()
+	sc := p.sc
 	sc.eff.Reports = sc.out
 	sc.eff.Ledger = p.ledger
 	return sc.eff
@@ -261,7 +258,7 @@ func (p *Player) emit(o Outcome) {
 	if p.tracking && o.Seq == p.trackSeq && p.trackVerdict == ReportHeld {
 		p.trackVerdict = o.Verdict
 	}
-	if sc := p.scratch(); len(sc.out) < maxOutcomes {
+	if sc := p.sc; len(sc.out) < maxOutcomes {
 		sc.out = append(sc.out, o)
 	}
 }
@@ -412,7 +409,7 @@ func (p *Player) countDeath(d Death) {
 	p.life = LifeCountedDead
 	p.susp.forgetYoung(d.At)
 	if !p.flushing {
-		sc := p.scratch()
+		sc := p.sc
 		sc.eff.Died = true
 		sc.eff.Death = d
 	}
@@ -497,7 +494,7 @@ func (p *Player) checkCounted(what string) error {
 }
 
 func (p *Player) commandResult(c Command) CommandResult {
-	sc := p.scratch()
+	sc := p.sc
 	return CommandResult{Command: c, Ledger: p.ledger, Died: sc.eff.Died, Death: sc.eff.Death}
 }
 

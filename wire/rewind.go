@@ -56,10 +56,7 @@ func (id ID) HasRewind() bool { return rewinds[id].ok }
 // or Append's error for r, changing nothing then. It does not allocate.
 func PatchRewind(b []byte, r Rewind) error {
 	if len(b) < HeaderSize || b[0] != Version || !rewinds[b[1]].ok {
-		if _, err := Peek(b); err != nil {
-			return err
-		}
-		return ErrWrongMessage
+		return patchRefused(b)
 	}
 	at := &rewinds[b[1]]
 	if len(b) < at.size {

@@ -45,11 +45,7 @@ func (id ID) HasStamp() bool { return stamps[id].ok }
 // allocate.
 func PatchStamp(b []byte, s Stamp) error {
 	if len(b) < HeaderSize || b[0] != Version || !stamps[b[1]].ok {
-		// The slow path names the failure exactly as Peek does.
-		if _, err := Peek(b); err != nil {
-			return err
-		}
-		return ErrWrongMessage
+		return patchRefused(b)
 	}
 	at := &stamps[b[1]]
 	if len(b) < at.size {
@@ -62,4 +58,13 @@ func PatchStamp(b []byte, s Stamp) error {
 	b[at.flags] = f
 	binary.LittleEndian.PutUint16(b[at.rv:], s.Rev)
 	return nil
+}
+
+// patchRefused is why a patch (PatchStamp, PatchRewind) refuses b, whose header does not
+// open a message carrying the patched field: Peek's error, else ErrWrongMessage.
+func patchRefused(b []byte) error {
+	if _, err := Peek(b); err != nil {
+		return err
+	}
+	return ErrWrongMessage
 }

@@ -778,8 +778,9 @@ func (a *adversary) watch(now time.Duration, to int, d []byte) {
 		// evaluation), and a path made of the observer's copies alone would miss places
 		// every screen near them was shown.
 		if msg, err := a.dec.Decode(d); err == nil {
-			if x := msg.(*wire.RemotePlayerSync); a.mut(x.Player) != nil {
-				a.mut(x.Player).relayedFrame(now, a.m, x)
+			x := msg.(*wire.RemotePlayerSync)
+			if s := a.mut(x.Player); s != nil {
+				s.relayedFrame(now, a.m, x)
 			}
 		}
 		return

@@ -241,6 +241,14 @@ func (bw *benchWorld) readInbox() {
 // datagrams before the World receives them (so that bw.clock times the World alone); the
 // World receives them in the same order as if each went out as it was written.
 func (bw *benchWorld) tick(shoot bool) (frames, shots int) {
+	frames, shots = bw.beforeFlush(shoot)
+	bw.flush()
+	return frames, shots
+}
+
+// beforeFlush is tick up to its Flush: the frames, the shots and their reports, and the
+// World's Tick.
+func (bw *benchWorld) beforeFlush(shoot bool) (frames, shots int) {
 	bw.now += 33 * time.Millisecond
 	w := bw.w
 	for k := range bw.n {
@@ -277,7 +285,6 @@ func (bw *benchWorld) tick(shoot bool) (frames, shots int) {
 	bw.clock.start()
 	_ = w.Tick(bw.now)
 	bw.clock.stop()
-	bw.flush()
 	return frames, shots
 }
 
@@ -386,38 +393,48 @@ func BenchmarkWorld(b *testing.B) {
 			// Memory per player: the whole World (every package's state, the lanes, the
 			// relay buffers) with one second of history, divided by the players.
 			perPlayer := float64(heap1.HeapAlloc-heap0.HeapAlloc) / float64(n)
-			var ms0, ms1 runtime.MemStats
-			runtime.ReadMemStats(&ms0)
-			relayed0, shots0, credited0 := bw.w.stats.Relayed, bw.w.stats.Shots, bw.w.stats.Credited
 			sent0 := bw.sent
-			frames, ticks := 0, 0
-			// The thread's CPU time is the World's alone while this goroutine keeps it.
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			bw.clock = &serverClock{}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for b.Loop() {
-				f, _ := bw.tick(true)
-				frames += f
-				ticks++
-				bw.drain(b) // as a host does every tick: the events do not pile up
-			}
-			b.StopTimer()
-			runtime.ReadMemStats(&ms1)
-			bw.clock.report(b, frames)
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(frames), "ns/frame")
-			b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(frames), "allocs/frame")
-			b.ReportMetric(float64(bw.w.stats.Relayed-relayed0)/float64(frames), "relays/frame")
-			b.ReportMetric(float64(bw.w.stats.Shots-shots0)/float64(frames), "shots/frame")
-			b.ReportMetric(float64(bw.w.stats.Credited-credited0)/float64(frames), "credited/frame")
+			frames, ticks, before := bw.measure(b)
+			b.ReportMetric(float64(bw.w.stats.Credited-before.Credited)/float64(frames), "credited/frame")
 			b.ReportMetric(perPlayer, "B/player")
 			b.ReportMetric(float64(bw.sent-sent0)/float64(ticks), "datagrams/tick")
-			if bw.w.stats.Shots == shots0 || bw.w.stats.Credited == credited0 {
-				b.Fatal("no shot was accepted or credited")
-			}
 		})
 	}
+}
+
+// measure is the world benchmarks' timed run: bw's ticks (with their shots) under b.Loop,
+// the World's events drained every tick as a host does, its calls timed (serverClock, on
+// this goroutine's thread, which the World's time alone occupies while it keeps it). It
+// reports ns/frame, allocs/frame, relays/frame and shots/frame and the clock's metrics,
+// fails when no shot was accepted or credited, and returns the frames and ticks it ran
+// and the World's stats before them.
+func (bw *benchWorld) measure(b *testing.B) (frames, ticks int, before Stats) {
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	before = bw.w.stats
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	bw.clock = &serverClock{}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		f, _ := bw.tick(true)
+		frames += f
+		ticks++
+		bw.drain(b)
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&ms1)
+	bw.clock.report(b, frames)
+	st := &bw.w.stats
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(frames), "ns/frame")
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(frames), "allocs/frame")
+	b.ReportMetric(float64(st.Relayed-before.Relayed)/float64(frames), "relays/frame")
+	b.ReportMetric(float64(st.Shots-before.Shots)/float64(frames), "shots/frame")
+	if st.Shots == before.Shots || st.Credited == before.Credited {
+		b.Fatal("no shot was accepted or credited")
+	}
+	return frames, ticks, before
 }
 
 // warmTicks is the world benchmarks' warm-up before measuring: a little more than

@@ -32,7 +32,7 @@ func BenchmarkFlushStreamed(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				bw.tickUntimed()
+				bw.beforeFlush(true)
 				conns += len(bw.w.conns)
 				c0, _ := threadCPU()
 				_ = bw.w.Flush(bw.now, bw.in)
@@ -44,23 +44,4 @@ func BenchmarkFlushStreamed(b *testing.B) {
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(conns), "flush-cpu-ns/conn")
 		})
 	}
-}
-
-// tickUntimed is benchWorld.tick up to its Flush: the frames, one player in ten's shot
-// and its report, and Tick.
-func (bw *benchWorld) tickUntimed() {
-	bw.now += 33 * time.Millisecond
-	for i := range bw.n {
-		f := &bw.frames[i]
-		f.Seq++
-		b, _ := f.Append(bw.bufs[i][:0])
-		bw.dgrams = append(bw.dgrams, Datagram{Conn: PlayerID(i), Data: b})
-	}
-	bw.feed(false)
-	turn := int(bw.now/(33*time.Millisecond)) % 10
-	for i := turn; i < bw.n; i += 10 {
-		bw.shoot(i)
-	}
-	bw.feed(false)
-	_ = bw.w.Tick(bw.now)
 }

@@ -299,17 +299,19 @@ func (w *World) stampBefore(sender, recipient PlayerID, rev uint16) teams.Stamp 
 	return w.teams.Stamp(sender, recipient)
 }
 
-// emitTo packs into recipient r's datagrams (w.pack) its own copies of the shots whose
+// emitTo packs into connection id's datagrams (w.pack) its own copies of the shots whose
 // rays passed near it (emitCopies), then its copy of every logged message, copied once
-// into the bundle and stamped there for it.
-func (w *World) emitTo(r *player, emit func([]byte)) {
+// into the bundle and stamped there for it. While streaming it reads nothing of the
+// connection's player unless it has a copy ([flush-own-due]).
+func (w *World) emitTo(id PlayerID, emit func([]byte)) {
 	if len(w.fan.copies) > 0 {
-		w.emitCopies(r.id, emit)
+		w.emitCopies(id, emit)
 	}
 	if w.stream != nil {
-		w.emitStreamed(r.id, emit)
+		w.emitStreamed(id, emit)
 		return
 	}
+	r := w.players[id]
 	f := &w.fan
 	for i := range f.entries {
 		e := &f.entries[i]

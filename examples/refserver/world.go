@@ -686,14 +686,14 @@ func (w *World) Flush(now time.Duration, emit func(conn PlayerID, datagram []byt
 		if now < w.flushDue[id] {
 			// Nothing of its own (flushDue): only its relays, and its player is not read
 			// while streaming ([flush-own-due]).
-			w.emitRelays(id, one)
+			w.emitTo(id, one)
 			w.pack.Finish(one)
 			continue
 		}
 		p := w.players[id]
 		add := func(d []byte) { w.pack.Send(d, one) }
 		p.out.emit(add)
-		w.emitTo(p, one)
+		w.emitTo(id, one)
 		var err error
 		if now >= p.laneDue {
 			err = p.ep.Flush(now, add)
@@ -774,20 +774,6 @@ func (w *World) sendOwn(p *player, m wire.Message) bool {
 	}
 	w.flushDue[p.id] = 0
 	return true
-}
-
-// emitRelays packs into connection id's datagrams (w.pack) its own copies of shots and
-// its relays alone (emitTo):
-// while streaming, with no read of its player.
-func (w *World) emitRelays(id PlayerID, emit func([]byte)) {
-	if w.stream != nil {
-		if len(w.fan.copies) > 0 {
-			w.emitCopies(id, emit)
-		}
-		w.emitStreamed(id, emit)
-		return
-	}
-	w.emitTo(w.players[id], emit)
 }
 
 // canQueueAll reports whether every connection's lane takes m now.
