@@ -23,7 +23,7 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		veh++
 	}
 	pl := PlayerID(0)
-	for !w.players[pl].placed {
+	for !w.players[pl].has {
 		pl++
 	}
 	for _, c := range []struct {

@@ -42,7 +42,7 @@ func (w *World) PlayerApproach(from time.Duration, id PlayerID, p Vec3) (Approac
 	if !validPosition(p) {
 		return Approach{}, fmt.Errorf("%w: %v", ErrBadPosition, p)
 	}
-	tr := &w.ptracks[id]
+	tr := w.ptrack(int(id))
 	if !tr.has {
 		return Approach{}, fmt.Errorf("%w: %d", ErrNoPosition, id)
 	}
@@ -59,15 +59,15 @@ func (w *World) VehicleApproach(from time.Duration, id VehicleID, p Vec3) (Appro
 	if !validPosition(p) {
 		return Approach{}, fmt.Errorf("%w: %v", ErrBadPosition, p)
 	}
-	return v.approach(from, p, false), nil
+	return v.track().approach(from, p, false), nil
 }
 
 // approach walks the track back from its newest sample to moment from (or to the floor,
 // or to the oldest sample the ring retains) and measures p against the path (see
 // PlayerApproach). With paths the track keeps its path lengths (cum) and the length is
 // read from them; without, it is summed segment by segment. The track must hold a sample.
-func (h *track) approach(from time.Duration, p Vec3, paths bool) Approach {
-	lo := max(h.last-HistoryDepth+1, h.floor)
+func (h track) approach(from time.Duration, p Vec3, paths bool) Approach {
+	lo := h.floor()
 	n := h.last
 	a := &h.s[n&ringMask]
 	out := Approach{Newest: a.t}

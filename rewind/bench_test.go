@@ -62,7 +62,7 @@ func (h *naiveHistory) at(at time.Duration) Vec3 {
 
 // linearAt is the rewind of a track by a linear scan backwards instead of the binary
 // search.
-func (h *track) linearAt(at time.Duration) Vec3 {
+func (h track) linearAt(at time.Duration) Vec3 {
 	last := h.last
 	if at >= h.s[last&ringMask].t {
 		return h.s[last&ringMask].pos
@@ -202,7 +202,7 @@ func BenchmarkRewind(b *testing.B) {
 		for i := range ats {
 			ats[i] = now - time.Duration(i)*RewindCap/64
 		}
-		tr := &w.ptracks[0]
+		tr := w.ptrack(0)
 		var sink Vec3
 		b.Run(rate.name+"/player-binary", func(b *testing.B) {
 			cpu := startCPU(b)

@@ -137,7 +137,7 @@ func TestFastMoverIsFoundWhereItWasNotWhereItIs(t *testing.T) {
 		must2[RecordVerdict](t)(w.RecordPlayer(at, 1, p.Position, 1))
 	}
 	if w.players[1].level != farLevel {
-		t.Fatalf("the jet (reach %.0f m) is not on the far list", w.players[1].reach)
+		t.Fatalf("the jet (reach %.0f m) is not on the far list", w.reach(1))
 	}
 	fire := w.Now() // x = 0 at start + 2 s... the jet is at +0 m now; aim 400 ms back: x = -100
 	ray := Ray{Kind: WeaponRay, Origin: Vec3{-100, 0, 100}, Direction: Vec3{0, 1, 0}, Length: 100}
@@ -184,7 +184,7 @@ func TestBroadphaseWidensByTheVehicleNearDistance(t *testing.T) {
 		must2[RecordVerdict](t)(w.RecordPlayer(at, 1, p.Position, 2))
 	}
 	if p := &w.players[1]; p.level != gridLevels-1 || p.pos.Y < 64 {
-		t.Fatalf("setup: the car is at %v with reach %v, in level %v", p.pos, p.reach, p.level)
+		t.Fatalf("setup: the car is at %v with reach %v, in level %v", p.pos, w.reach(1), p.level)
 	}
 	r := only(t, shoot(t, w, w.Now(), 0, Ray{Kind: WeaponRay, Origin: Vec3{0, 25, 0}, Direction: Vec3{1, 0, 0}, Length: 100}))
 	if r.Player != 1 || r.Verdict != RewoundInVehicle || !near(r.Position, Vec3{50, 34, 0}, 1e-3) {
@@ -208,8 +208,8 @@ func TestBroadphaseFindsARecipientAtTheEdgeOfItsLevel(t *testing.T) {
 		y := rayY + 4.99 + 12*float32(at-(start+600*ms))/float32(time.Second)
 		must2[RecordVerdict](t)(w.RecordPlayer(at, 1, Vec3{50, max(y, rayY+4.99), 0}, NoVehicle))
 	}
-	if p, c := &w.players[1], w.grid[1].centre; p.level != 0 || w.need(p) < w.levels[0].limit-0.2 || c.Y < 16 {
-		t.Fatalf("setup: the runner is at %v, centre %v, reach %v, in level %d", p.pos, c, p.reach, p.level)
+	if p, c := &w.players[1], w.grid[1].centre; p.level != 0 || w.need(1) < w.levels[0].limit-0.2 || c.Y < 16 {
+		t.Fatalf("setup: the runner is at %v, centre %v, reach %v, in level %d", p.pos, c, w.reach(1), p.level)
 	}
 	r := only(t, shoot(t, w, w.Now(), 0, Ray{Kind: WeaponRay, Origin: Vec3{0, rayY, 0}, Direction: Vec3{1, 0, 0}, Length: 100}))
 	if r.Player != 1 || r.Distance > 5 {
@@ -228,8 +228,8 @@ func TestShakingCheatIsBoundedByItsFarthestSampleNotItsPath(t *testing.T) {
 		must2[RecordVerdict](t)(w.RecordPlayer(time.Duration(i)*MinSampleSpacing, 0, Vec3{x, 0, 0}, NoVehicle))
 	}
 	p := &w.players[0]
-	tr := &w.ptracks[0]
-	if path := tr.s[tr.last&ringMask].cum - tr.s[tr.ws&ringMask].cum; path < 1000 || p.reach != 20 || p.level == farLevel {
-		t.Errorf("path %v m, reach %v m, level %d: want a path over 1 km, reach 20 m, in the grid", path, p.reach, p.level)
+	tr := w.ptrack(0)
+	if path := tr.s[tr.last&ringMask].cum - tr.s[tr.ws()&ringMask].cum; path < 1000 || w.reach(0) != 20 || p.level == farLevel {
+		t.Errorf("path %v m, reach %v m, level %d: want a path over 1 km, reach 20 m, in the grid", path, w.reach(0), p.level)
 	}
 }

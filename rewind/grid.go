@@ -84,6 +84,13 @@ func cellOf(p Vec3, inv float64) (int32, int32) {
 	return int32(math.Floor(float64(p.X) * inv)), int32(math.Floor(float64(p.Y) * inv))
 }
 
+// maxCell bounds a cell's coordinates: a centre lies between two valid positions, within
+// MaxCoordinate of zero, and the finest cell is 16 m, so a cell fits an int16 (player
+// keeps it in one). The constant fails to compile if that stops being true.
+const maxCell = MaxCoordinate/16 + 1
+
+const _ = uint64(math.MaxInt16 - maxCell)
+
 // bucketOf hashes a cell to its bucket: the map is tiled by squares of 64 × 64 cells,
 // and a cell goes to the bucket of its place in its tile. Unlike a multiplicative hash,
 // this never puts two cells closer than 64 cells apart (a kilometre in the finest level)
@@ -108,24 +115,22 @@ func (w *World) nearOf(p *player) float64 {
 	return w.near
 }
 
-// need is how far from a ray player p's centre may lie while a rewound position of it
-// still lies within its near distance of the ray.
-func (w *World) need(p *player) float64 { return w.nearOf(p) + p.reach }
-
 // place files player id by the ball of its rewound positions (after any change of its
 // position, its history or its seat), and copies what a shot reads of its track into its
 // player.
 func (w *World) place(id int) {
 	p := &w.players[id]
-	tr := &w.ptracks[id]
+	tr := w.ptrack(id)
 	n := tr.newest()
 	e := &w.grid[id]
 	p.pos = n.pos
-	e.centre, p.reach = tr.bound(w.levels[gridLevels-1].limit - w.nearOf(p))
-	p.tNew, p.tWS = n.t, tr.s[tr.ws&ringMask].t
-	p.wsSlot, p.span = uint8(tr.ws&ringMask), uint8(tr.last-tr.ws)
-	p.placed = true
-	need := w.need(p)
+	near := w.nearOf(p)
+	centre, reach := tr.bound(w.levels[gridLevels-1].limit - near)
+	e.centre = centre
+	p.tNew, p.tWS = n.t, tr.s[tr.ws()&ringMask].t
+	// need is how far from a ray the centre may lie while a rewound position still lies
+	// within the near distance of the ray.
+	need := near + reach
 	e.r = float32(need + gridSlack) // the rounding is far below gridSlack
 	k := 0
 	for k < gridLevels && need > w.levels[k].limit {
@@ -139,13 +144,14 @@ func (w *World) place(id int) {
 		}
 		return
 	}
-	cx, cy := cellOf(e.centre, w.levels[k].inv)
+	c32x, c32y := cellOf(centre, w.levels[k].inv)
+	cx, cy := int16(c32x), int16(c32y) // see maxCell
 	if p.level == int8(k) && cx == p.cx && cy == p.cy {
 		return
 	}
 	w.unfile(id)
 	p.level, p.cx, p.cy = int8(k), cx, cy
-	w.link(id, &w.levels[k].heads[bucketOf(cx, cy)])
+	w.link(id, &w.levels[k].heads[bucketOf(c32x, c32y)])
 	w.levels[k].filed++
 }
 
@@ -167,7 +173,7 @@ func (w *World) unfile(id int) {
 	case p.level == farLevel:
 		head = &w.farHead[0]
 	case p.level >= 0:
-		head = &w.levels[p.level].heads[bucketOf(p.cx, p.cy)]
+		head = &w.levels[p.level].heads[bucketOf(int32(p.cx), int32(p.cy))]
 		w.levels[p.level].filed--
 	default:
 		return

@@ -57,7 +57,7 @@ func (w *World) shotNaive(now time.Duration, shooter PlayerID, ray Ray, dst []Re
 // vehicle's own flags.
 func (w *World) evaluateNaive(q *query, id int) (Recipient, bool) {
 	p := &w.players[id]
-	if id == q.shooter || !p.placed {
+	if id == q.shooter || !p.has {
 		return Recipient{}, false
 	}
 	rc := Recipient{Player: PlayerID(id), Verdict: RewoundOnFoot, Vehicle: p.seat}
@@ -77,9 +77,9 @@ func (w *World) evaluateNaive(q *query, id int) (Recipient, bool) {
 	}
 	rewound := rc.Verdict.Rewound()
 	if rewound {
-		rc.Position = w.ptracks[id].at(q.at)
+		rc.Position = w.ptrack(id).at(q.at)
 	} else {
-		rc.Position = w.ptracks[id].newest().pos
+		rc.Position = w.ptrack(id).newest().pos
 	}
 	near := w.nearOf(p)
 	d2 := q.seg.dist2(rc.Position)
@@ -102,11 +102,11 @@ func (w *World) clone() *World { return w.cloneInto(&World{}) }
 
 // cloneInto makes c a deep copy of w, reusing c's slices, and returns c.
 func (w *World) cloneInto(c *World) *World {
-	players, ptracks, meters := c.players, c.ptracks, c.meters
+	players, prings, meters := c.players, c.prings, c.meters
 	vehicles, vhot, grid, cand := c.vehicles, c.vhot, c.grid, c.cand
 	*c = *w
 	c.players = append(players[:0], w.players...)
-	c.ptracks = append(ptracks[:0], w.ptracks...)
+	c.prings = append(prings[:0], w.prings...)
 	c.meters = append(meters[:0], w.meters...)
 	c.vehicles = append(vehicles[:0], w.vehicles...)
 	c.vhot = append(vhot[:0], w.vhot...)
@@ -120,10 +120,21 @@ func (w *World) cloneInto(c *World) *World {
 func sameState(a, b *World) bool {
 	return a.cfg == b.cfg && a.clock == b.clock && a.tele2 == b.tele2 && a.near == b.near &&
 		a.vnear == b.vnear && a.levels == b.levels &&
-		slices.Equal(a.players, b.players) && slices.Equal(a.ptracks, b.ptracks) &&
+		slices.Equal(a.players, b.players) && slices.Equal(a.prings, b.prings) &&
 		slices.Equal(a.meters, b.meters) && slices.Equal(a.vehicles, b.vehicles) && slices.Equal(a.vhot, b.vhot) &&
 		slices.Equal(a.grid, b.grid) && a.farHead == b.farHead && slices.Equal(a.cand, b.cand)
 }
+
+// reach is player id's reach: the radius of the ball of its rewound positions about its
+// grid entry's centre (see track.bound), as place computed it.
+func (w *World) reach(id int) float64 {
+	_, r := w.ptrack(id).bound(w.levels[gridLevels-1].limit - w.nearOf(&w.players[id]))
+	return r
+}
+
+// need is how far from a ray player id's centre may lie while a rewound position of it
+// still lies within its near distance of the ray (see place).
+func (w *World) need(id int) float64 { return w.nearOf(&w.players[id]) + w.reach(id) }
 
 // checkInvariants verifies the World's internal bookkeeping; nil when it is sound.
 func (w *World) checkInvariants() error {
@@ -143,7 +154,7 @@ func (w *World) checkInvariants() error {
 				}
 				p := &w.players[id]
 				e := &w.grid[id]
-				if p.level != int8(k) || bucketOf(p.cx, p.cy) != b || e.prev != prev {
+				if p.level != int8(k) || bucketOf(int32(p.cx), int32(p.cy)) != b || e.prev != prev {
 					return fmt.Errorf("level %d bucket %d: player %d misfiled (level %d, prev %d want %d)", k, b, id, p.level, e.prev, prev)
 				}
 				inBucket[id]++
@@ -168,10 +179,10 @@ func (w *World) checkInvariants() error {
 	}
 	for id := range w.players {
 		p := &w.players[id]
-		tr := &w.ptracks[id]
+		tr := w.ptrack(id)
 		placed := p.added && tr.has
-		if p.placed != placed {
-			return fmt.Errorf("player %d: placed %v, added %v with a position %v", id, p.placed, p.added, tr.has)
+		if tr.has && !p.added {
+			return fmt.Errorf("player %d: has a position but is not added", id)
 		}
 		if want := b2i(placed); inBucket[id] != want {
 			return fmt.Errorf("player %d (placed %v) is filed %d times", id, placed, inBucket[id])
@@ -185,25 +196,25 @@ func (w *World) checkInvariants() error {
 			}
 			continue
 		}
-		if c, r := tr.bound(w.levels[gridLevels-1].limit - w.nearOf(p)); p.pos != tr.newest().pos || w.grid[id].centre != c || p.reach != r {
-			return fmt.Errorf("player %d: cached present %v, centre %v, reach %v; track %v, %v, %v", id, p.pos, w.grid[id].centre, p.reach, tr.newest().pos, c, r)
+		if c, r := tr.bound(w.levels[gridLevels-1].limit - w.nearOf(p)); p.pos != tr.newest().pos || w.grid[id].centre != c || w.reach(id) != r {
+			return fmt.Errorf("player %d: cached present %v, centre %v; track %v, %v, %v", id, p.pos, w.grid[id].centre, tr.newest().pos, c, r)
 		}
-		if p.tNew != tr.newest().t || p.tWS != tr.s[tr.ws&ringMask].t || int(p.wsSlot) != tr.ws&ringMask || int(p.span) != tr.last-tr.ws {
-			return fmt.Errorf("player %d: cached track %v %v %d+%d, track %v %v %d..%d", id, p.tNew, p.tWS, p.wsSlot, p.span, tr.newest().t, tr.s[tr.ws&ringMask].t, tr.ws, tr.last)
+		if p.tNew != tr.newest().t || p.tWS != tr.s[tr.ws()&ringMask].t {
+			return fmt.Errorf("player %d: cached times %v %v, track %v %v", id, p.tNew, p.tWS, tr.newest().t, tr.s[tr.ws()&ringMask].t)
 		}
-		if r := float32(w.need(p) + gridSlack); w.grid[id].r != r {
-			return fmt.Errorf("player %d: grid entry %+v, need %v", id, w.grid[id], w.need(p))
+		if r := float32(w.need(id) + gridSlack); w.grid[id].r != r {
+			return fmt.Errorf("player %d: grid entry %+v, need %v", id, w.grid[id], w.need(id))
 		}
 		// Filed in the first level that covers its need.
 		want := int8(0)
-		for want < gridLevels && w.need(p) > w.levels[want].limit {
+		for want < gridLevels && w.need(id) > w.levels[want].limit {
 			want++
 		}
 		if p.level != want {
-			return fmt.Errorf("player %d: need %v filed in level %d, want %d", id, w.need(p), p.level, want)
+			return fmt.Errorf("player %d: need %v filed in level %d, want %d", id, w.need(id), p.level, want)
 		}
 		if p.level != farLevel {
-			if cx, cy := cellOf(w.grid[id].centre, w.levels[p.level].inv); cx != p.cx || cy != p.cy {
+			if cx, cy := cellOf(w.grid[id].centre, w.levels[p.level].inv); cx != int32(p.cx) || cy != int32(p.cy) {
 				return fmt.Errorf("player %d: cell %d,%d, centre in %d,%d", id, p.cx, p.cy, cx, cy)
 			}
 		}
@@ -226,10 +237,10 @@ func (w *World) checkInvariants() error {
 		if !v.added {
 			continue
 		}
-		if err := v.check(w.clock, false); err != nil {
+		if err := v.track().check(w.clock, false); err != nil {
 			return fmt.Errorf("vehicle %d: %v", id, err)
 		}
-		for s := v.oldest(); s <= v.last; s++ {
+		for s := v.track().oldest(); s <= v.last; s++ {
 			q := v.rot[s&ringMask]
 			n := float64(q.W)*float64(q.W) + float64(q.X)*float64(q.X) + float64(q.Y)*float64(q.Y) + float64(q.Z)*float64(q.Z)
 			if math.Abs(n-1) > 1e-5 {
@@ -242,7 +253,7 @@ func (w *World) checkInvariants() error {
 
 // check verifies a track: times ordered and not after the clock, kept samples spaced,
 // and with paths the window start where it belongs and the path lengths consistent.
-func (h *track) check(clock time.Duration, paths bool) error {
+func (h track) check(clock time.Duration, paths bool) error {
 	if !h.has {
 		return nil
 	}
@@ -250,7 +261,7 @@ func (h *track) check(clock time.Duration, paths bool) error {
 	if h.s[h.last&ringMask].t > clock {
 		return fmt.Errorf("newest sample %v after the clock %v", h.s[h.last&ringMask].t, clock)
 	}
-	if h.provisional && h.last == h.first {
+	if h.provisional && h.back == 0 {
 		return fmt.Errorf("a lone first sample is provisional")
 	}
 	for s := o + 1; s <= h.last; s++ {
@@ -268,15 +279,16 @@ func (h *track) check(clock time.Duration, paths bool) error {
 	if !paths {
 		return nil
 	}
-	if h.ws < o || h.ws > h.last {
-		return fmt.Errorf("window start %d outside %d..%d", h.ws, o, h.last)
+	ws := h.ws()
+	if ws < o || ws > h.last {
+		return fmt.Errorf("window start %d outside %d..%d", ws, o, h.last)
 	}
 	limit := h.s[h.last&ringMask].t - RewindCap
-	if h.ws < h.last && h.s[(h.ws+1)&ringMask].t <= limit {
-		return fmt.Errorf("window start %d too old", h.ws)
+	if ws < h.last && h.s[(ws+1)&ringMask].t <= limit {
+		return fmt.Errorf("window start %d too old", ws)
 	}
-	if h.ws > o && h.s[h.ws&ringMask].t > limit {
-		return fmt.Errorf("window start %d too new", h.ws)
+	if ws > o && h.s[ws&ringMask].t > limit {
+		return fmt.Errorf("window start %d too new", ws)
 	}
 	for s := o + 1; s <= h.last; s++ {
 		step := math.Sqrt(dist2(h.s[(s-1)&ringMask].pos, h.s[s&ringMask].pos))

@@ -19,13 +19,38 @@ type sample struct {
 	ep  uint32
 }
 
+// ring is the sample store of one history: 2 KB, which the World keeps in a slice of
+// its own (large slices are page-aligned), so each pair of samples 2k, 2k+1 shares one
+// 64-byte line: the newest sample and the one a frame appends after it are one line
+// every other frame, and an approach's walk back reads two samples a line.
+type ring = [HistoryDepth]sample
+
+// head is the bookkeeping of a track: 24 bytes, kept apart from its samples so that a
+// player's can share one cache line with the rest of what a frame reads of the player
+// (see player). The oldest retained sample, the window start and the floor are kept as
+// distances back from the newest sample, which fit a byte each: a frame's changes to them
+// are a step, and no sequence number but the newest's is stored.
+type head struct {
+	last  int    // the newest sample's sequence number; meaningful when has
+	epoch uint32 // counts the epochs this slot has started
+	// back is last − the oldest retained sample of the epoch (at most HistoryDepth−1);
+	// wsBack is last − ws (paths only: a vehicle's is left alone); floorBack is
+	// last − floor, or HistoryDepth−1 when the floor lies farther back (an approach never
+	// looks past the ring anyway).
+	back, wsBack, floorBack uint8
+	has                     bool // the track holds at least one sample
+	provisional             bool // the newest sample is closer than MinSampleSpacing to the one before
+}
+
 // track is the bounded history of one entity's accepted positions, for its current epoch
 // only: a discontinuity (a gamemode move, a freeze change, a respawn, a teleport) clears
-// it and starts a new epoch at the entity's position.
+// it and starts a new epoch at the entity's position. It is a view of two parts kept
+// apart: the bookkeeping (head) and the samples (ring).
 //
 // Samples are numbered by a sequence that only grows (across epochs too); sample n lives
-// in slot n&ringMask. The epoch holds samples first..last, of which the ring retains the
-// newest HistoryDepth. Samples are ordered by time (equal times allowed).
+// in slot n&ringMask. The epoch holds samples from its first to last, of which the ring
+// retains the newest HistoryDepth (from oldest on). Samples are ordered by time (equal
+// times allowed).
 //
 // Kept samples are at least MinSampleSpacing apart, except that the newest one may be
 // provisional: closer than that to the sample before it. The next frame then replaces
@@ -42,27 +67,36 @@ type sample struct {
 // since (at a move, a freeze change, a teleport) stay visible to an approach while the
 // ring holds them, never to a rewind.
 type track struct {
-	s               [HistoryDepth]sample
-	first, last, ws int    // sequence numbers; meaningful when has
-	floor           int    // sequence number: the oldest sample an approach may see
-	epoch           uint32 // counts the epochs this slot has started
-	has             bool   // the track holds at least one sample
-	provisional     bool   // the newest sample is closer than MinSampleSpacing to the one before
+	*head
+	s *ring
 }
 
+// ws is the window start's sequence number (see track).
+func (h track) ws() int { return h.last - int(h.wsBack) }
+
+// floor is the sequence number of the oldest sample an approach may look at, or of the
+// oldest one the ring retains when that is later.
+func (h track) floor() int { return h.last - int(h.floorBack) }
+
+// step1 is b+1, but never more than HistoryDepth−1: a distance back that the newest
+// sample's step moved one farther.
+func step1(b uint8) uint8 { return min(b+1, ringMask) }
+
 // clear forgets the history (the entity left, or was added without a position).
-func (h *track) clear() {
+func (h track) clear() {
 	h.has = false
 	h.provisional = false
 }
 
 // start begins a new epoch whose only sample is p at now, and returns its slot. The first
 // epoch after a clear is also the floor of approaches.
-func (h *track) start(now time.Duration, p Vec3) int {
+func (h track) start(now time.Duration, p Vec3) int {
 	h.last++
-	h.first, h.ws = h.last, h.last
+	h.back, h.wsBack = 0, 0
 	if !h.has {
-		h.floor = h.last
+		h.floorBack = 0
+	} else {
+		h.floorBack = step1(h.floorBack)
 	}
 	h.epoch++
 	i := h.last & ringMask
@@ -73,19 +107,19 @@ func (h *track) start(now time.Duration, p Vec3) int {
 
 // fence makes the newest sample the floor of approaches (a respawn: what came before
 // belongs to another life).
-func (h *track) fence() { h.floor = h.last }
+func (h track) fence() { h.floorBack = 0 }
 
 // oldest is the sequence number of the oldest retained sample of the epoch.
-func (h *track) oldest() int { return max(h.last-HistoryDepth+1, h.first) }
+func (h track) oldest() int { return h.last - int(h.back) }
 
 // newest returns the newest sample.
-func (h *track) newest() *sample { return &h.s[h.last&ringMask] }
+func (h track) newest() *sample { return &h.s[h.last&ringMask] }
 
 // push records an accepted position at now (now is not before the newest sample) and
 // returns what became of it and the slot it went to. A jump longer than the teleport
 // distance (squared: tele2) from the newest sample starts a new epoch. Without paths the
 // path lengths and the window start are left alone (a vehicle's history needs neither).
-func (h *track) push(now time.Duration, p Vec3, tele2 float64, paths bool) (RecordVerdict, int) {
+func (h track) push(now time.Duration, p Vec3, tele2 float64, paths bool) (RecordVerdict, int) {
 	if !h.has {
 		return Started, h.start(now, p)
 	}
@@ -107,6 +141,10 @@ func (h *track) push(now time.Duration, p Vec3, tele2 float64, paths bool) (Reco
 	} else {
 		h.provisional = now-cur.t < MinSampleSpacing
 		h.last++
+		h.back, h.floorBack = step1(h.back), step1(h.floorBack)
+		if paths {
+			h.wsBack++ // advanceWindow brings it back within the ring
+		}
 		next := &h.s[h.last&ringMask]
 		*next = sample{t: now, pos: p, ep: h.epoch}
 		if paths {
@@ -122,13 +160,11 @@ func (h *track) push(now time.Duration, p Vec3, tele2 float64, paths bool) (Reco
 
 // advanceWindow moves ws to the latest retained sample at or before newest − RewindCap,
 // newest being at now.
-func (h *track) advanceWindow(now time.Duration) {
-	if o := h.last - HistoryDepth + 1; h.ws < o {
-		h.ws = o
-	}
+func (h track) advanceWindow(now time.Duration) {
+	h.wsBack = min(h.wsBack, ringMask) // not before the oldest sample the ring retains
 	limit := now - RewindCap
-	for h.ws < h.last && h.s[(h.ws+1)&ringMask].t <= limit {
-		h.ws++
+	for h.wsBack > 0 && h.s[(h.last-int(h.wsBack)+1)&ringMask].t <= limit {
+		h.wsBack--
 	}
 }
 
@@ -146,8 +182,9 @@ func (h *track) advanceWindow(now time.Duration) {
 //
 // The centre is rounded to float32; the radius includes that rounding (as the sum of
 // the three coordinates' errors, at least their Euclidean length).
-func (h *track) bound(enough float64) (Vec3, float64) {
-	a, b := &h.s[h.ws&ringMask], &h.s[h.last&ringMask]
+func (h track) bound(enough float64) (Vec3, float64) {
+	ws := h.ws()
+	a, b := &h.s[ws&ringMask], &h.s[h.last&ringMask]
 	mx := (float64(a.pos.X) + float64(b.pos.X)) / 2
 	my := (float64(a.pos.Y) + float64(b.pos.Y)) / 2
 	mz := (float64(a.pos.Z) + float64(b.pos.Z)) / 2
@@ -157,7 +194,7 @@ func (h *track) bound(enough float64) (Vec3, float64) {
 		return m, r
 	}
 	m2 := 0.0
-	for n := h.ws; n < h.last; n++ {
+	for n := ws; n < h.last; n++ {
 		m2 = max(m2, dist2(h.s[n&ringMask].pos, b.pos))
 	}
 	if f := math.Sqrt(m2); f < r {
@@ -170,7 +207,7 @@ func (h *track) bound(enough float64) (Vec3, float64) {
 // the fraction f of the way from i to j. At or after the newest sample it is the newest
 // (i == j); at or before the oldest retained sample, that sample: never extrapolated,
 // never across an epoch. The track must hold a sample.
-func (h *track) find(at time.Duration) (i, j int, f float64) {
+func (h track) find(at time.Duration) (i, j int, f float64) {
 	lo, hi := h.oldest(), h.last
 	return h.search(at, lo, hi, h.s[lo&ringMask].t, h.s[hi&ringMask].t)
 }
@@ -180,7 +217,7 @@ func (h *track) find(at time.Duration) (i, j int, f float64) {
 // between the latest sample at or before at and the one after it. Between the oldest
 // retained sample and the newest that is find. Any other lo with tlo < at gives the same
 // answer as find too, bit for bit: the pair around at is unique.
-func (h *track) search(at time.Duration, lo, hi int, tlo, thi time.Duration) (i, j int, f float64) {
+func (h track) search(at time.Duration, lo, hi int, tlo, thi time.Duration) (i, j int, f float64) {
 	if at >= thi {
 		return hi & ringMask, hi & ringMask, 0
 	}
@@ -221,7 +258,7 @@ func (h *track) search(at time.Duration, lo, hi int, tlo, thi time.Duration) (i,
 }
 
 // at returns the position at moment at (see find).
-func (h *track) at(at time.Duration) Vec3 {
+func (h track) at(at time.Duration) Vec3 {
 	lo, hi := h.oldest(), h.last // find, written out: one call fewer per rewind
 	i, j, f := h.search(at, lo, hi, h.s[lo&ringMask].t, h.s[hi&ringMask].t)
 	if i == j {

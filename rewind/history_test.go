@@ -49,8 +49,8 @@ func TestEveryDiscontinuityStartsTheHistoryAnew(t *testing.T) {
 			if want := (Vec3{to.X, to.Y + 0.5, 0}); !near(must2[Vec3](t)(w.PlayerAt(450*ms, 0)), want, 1e-6) {
 				t.Errorf("PlayerAt(450ms) = %v, want %v within the new epoch", must2[Vec3](t)(w.PlayerAt(450*ms, 0)), want)
 			}
-			if tr := &w.ptracks[0]; tr.last-tr.first != 1 {
-				t.Errorf("the new epoch holds %d samples, want 2", tr.last-tr.first+1)
+			if tr := w.ptrack(0); tr.back != 1 {
+				t.Errorf("the new epoch holds %d samples, want 2", tr.back+1)
 			}
 		})
 	}
@@ -61,14 +61,14 @@ func TestUnfreezeStartsTheHistoryAnewToo(t *testing.T) {
 	must(t, w.AddPlayer(0, 0))
 	must2[RecordVerdict](t)(w.RecordPlayer(0, 0, Vec3{0, 0, 0}, NoVehicle))
 	must(t, w.FreezePlayer(10*ms, 0, true))
-	e := w.ptracks[0].epoch
+	e := w.players[0].epoch
 	must(t, w.FreezePlayer(20*ms, 0, true)) // no change: no new epoch
-	if w.ptracks[0].epoch != e {
+	if w.players[0].epoch != e {
 		t.Errorf("freezing a frozen player started a new epoch")
 	}
 	must2[RecordVerdict](t)(w.RecordPlayer(30*ms, 0, Vec3{1, 0, 0}, NoVehicle))
 	must(t, w.FreezePlayer(40*ms, 0, false))
-	if w.ptracks[0].epoch != e+1 {
+	if w.players[0].epoch != e+1 {
 		t.Errorf("unfreezing did not start a new epoch")
 	}
 	if got := must2[Vec3](t)(w.PlayerAt(35*ms, 0)); got != (Vec3{1, 0, 0}) {
@@ -89,7 +89,7 @@ func TestFramesFasterThanMaxFrameRateAreMergedAndTheHistoryStillCoversTheCap(t *
 	if counts[Merged] < 2000 {
 		t.Errorf("verdicts %v: a 1 kHz flood should mostly merge", counts)
 	}
-	tr := &w.ptracks[0]
+	tr := w.ptrack(0)
 	if span := tr.s[tr.last&ringMask].t - tr.s[tr.oldest()&ringMask].t; span < RewindCap {
 		t.Errorf("the history spans %v, less than RewindCap", span)
 	}
@@ -114,7 +114,7 @@ func TestHistoryAt128HzKeepsEveryFrameAndCoversTheCap(t *testing.T) {
 			t.Fatalf("frame %d at 128 Hz: %v, want appended", i, v)
 		}
 	}
-	tr := &w.ptracks[0]
+	tr := w.ptrack(0)
 	if span := tr.s[tr.last&ringMask].t - tr.s[tr.oldest()&ringMask].t; span != (HistoryDepth-1)*MinSampleSpacing || span < RewindCap {
 		t.Errorf("span %v, want %v (≥ %v)", span, (HistoryDepth-1)*MinSampleSpacing, RewindCap)
 	}
@@ -143,8 +143,8 @@ func TestHistoryCoversTheCapAtAnyArrivalPattern(t *testing.T) {
 				now += time.Duration(r.IntN(200)) * time.Millisecond
 			}
 			must2[RecordVerdict](t)(w.RecordPlayer(now, 0, Vec3{float32(r.Float64()), 0, 0}, NoVehicle))
-			tr := &w.ptracks[0]
-			if tr.last-tr.first+1 >= HistoryDepth {
+			tr := w.ptrack(0)
+			if tr.back == HistoryDepth-1 { // the ring is full of this epoch
 				if old := tr.s[tr.oldest()&ringMask].t; old > now-RewindCap {
 					t.Fatalf("seed %d: the oldest kept sample is at %v, after now-400ms = %v", seed, old, now-RewindCap)
 				}

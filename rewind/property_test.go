@@ -47,7 +47,7 @@ func TestPropertyRewoundPositionLiesBetweenTwoSamplesOfOneEpoch(t *testing.T) {
 			}
 			at := s.now - time.Duration(s.r.IntN(int(600*ms)))
 			got := must2[Vec3](t)(s.w.PlayerAt(at, PlayerID(i)))
-			checkBetweenStoredSamples(t, seed, &s.w.ptracks[i], m.epoch, at, got)
+			checkBetweenStoredSamples(t, seed, s.w.ptrack(i), m.epoch, at, got)
 			checked++
 		}
 	}
@@ -60,7 +60,7 @@ func TestPropertyRewoundPositionLiesBetweenTwoSamplesOfOneEpoch(t *testing.T) {
 // segment between the two consecutive stored samples around at (or is the first or the
 // newest of them), that it is where linear interpolation in time puts it, and that every
 // stored sample was fed in the current epoch of the model (epoch).
-func checkBetweenStoredSamples(t *testing.T, seed uint64, tr *track, epoch []stamped, at time.Duration, p Vec3) {
+func checkBetweenStoredSamples(t *testing.T, seed uint64, tr track, epoch []stamped, at time.Duration, p Vec3) {
 	t.Helper()
 	var stored []stamped
 	for s := tr.oldest(); s <= tr.last; s++ {
@@ -131,7 +131,7 @@ func TestPropertyVehicleRotationsStayUnitAndBetweenTheirSamples(t *testing.T) {
 			if n := float64(q.W)*float64(q.W) + float64(q.X)*float64(q.X) + float64(q.Y)*float64(q.Y) + float64(q.Z)*float64(q.Z); math.Abs(n-1) > 1e-5 {
 				t.Fatalf("seed %d: rotation %v is not unit", seed, q)
 			}
-			tr := &s.w.vehicles[v].track
+			tr := s.w.vehicles[v].track()
 			i, j, _ := tr.find(at)
 			a, b := s.w.vehicles[v].rot[i], s.w.vehicles[v].rot[j]
 			// The blend lies on the shorter arc: no farther from either end than they are
@@ -158,7 +158,7 @@ func TestPropertyReachBoundsEveryRewoundPosition(t *testing.T) {
 			s.step(time.Duration(1+s.r.IntN(4)) * time.Millisecond)
 			i := s.r.IntN(len(s.movers))
 			p := &s.w.players[i]
-			if !p.placed {
+			if !p.has {
 				continue
 			}
 			// Any moment a shot from now on can rewind to: from now − RewindCap on.
@@ -166,8 +166,8 @@ func TestPropertyReachBoundsEveryRewoundPosition(t *testing.T) {
 				at := s.now - time.Duration(s.r.Int64N(int64(RewindCap)+1))
 				got := must2[Vec3](t)(s.w.PlayerAt(at, PlayerID(i)))
 				c := s.w.grid[i].centre
-				if d := math.Sqrt(dist2(got, c)); d > p.reach+1e-6*(1+p.reach) {
-					t.Fatalf("seed %d: player %d rewound to %v lies %v m from its centre %v, reach %v", seed, i, at, d, c, p.reach)
+				if r := s.w.reach(i); math.Sqrt(dist2(got, c)) > r+1e-6*(1+r) {
+					t.Fatalf("seed %d: player %d rewound to %v lies %v m from its centre %v, reach %v", seed, i, at, math.Sqrt(dist2(got, c)), c, r)
 				}
 				checked++
 			}

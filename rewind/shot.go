@@ -161,7 +161,7 @@ func (w *World) recipients(q *query, out []Recipient) []Recipient {
 			id := k<<6 | bits.TrailingZeros64(word)
 			word &= word - 1
 			p := &w.players[id]
-			if id == q.shooter || !p.placed {
+			if id == q.shooter || !p.has {
 				continue
 			}
 			verdict := RewoundOnFoot
@@ -224,11 +224,11 @@ func (w *World) rewindPlayer(at time.Duration, p *player, id int) Vec3 {
 	if at <= p.tWS {
 		// The epoch began after at, or at is the window start's moment exactly: the
 		// general search, which knows the oldest sample.
-		return w.ptracks[id].at(at)
+		return w.ptrack(id).at(at)
 	}
-	tr := &w.ptracks[id]
-	lo := int(p.wsSlot)
-	i, j, f := tr.search(at, lo, lo+int(p.span), p.tWS, p.tNew)
+	tr := track{&p.head, &w.prings[id]}
+	lo := (p.last - int(p.wsBack)) & ringMask // the window start's slot
+	i, j, f := tr.search(at, lo, lo+int(p.wsBack), p.tWS, p.tNew)
 	return lerp(tr.s[i].pos, tr.s[j].pos, f) // i != j: tWS < at < tNew
 }
 

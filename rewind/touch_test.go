@@ -23,13 +23,13 @@ func TestTouchPlayerChangesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	players, tracks, grid := append([]player(nil), w.players...), append([]track(nil), w.ptracks...), append([]gridEntry(nil), w.grid...)
+	players, tracks, grid := append([]player(nil), w.players...), append([]ring(nil), w.prings...), append([]gridEntry(nil), w.grid...)
 	_, _ = w.TouchPlayer(0), w.TouchPlayer(1)
 	_, _ = w.TouchPlayerSlot(0), w.TouchPlayerSlot(1)
 	if w.TouchPlayer(2) != 0 || w.TouchPlayer(NoPlayer) != 0 || w.TouchPlayerSlot(2) != 0 || w.TouchPlayerSlot(NoPlayer) != 0 {
 		t.Fatal("a Touch out of range read something")
 	}
-	if !reflect.DeepEqual(players, w.players) || !reflect.DeepEqual(tracks, w.ptracks) || !reflect.DeepEqual(grid, w.grid) {
+	if !reflect.DeepEqual(players, w.players) || !reflect.DeepEqual(tracks, w.prings) || !reflect.DeepEqual(grid, w.grid) {
 		t.Fatal("a Touch changed the World")
 	}
 }

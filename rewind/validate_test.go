@@ -196,7 +196,7 @@ func TestSameStateSeesEveryField(t *testing.T) {
 	if !sameState(a, b) {
 		t.Fatal("a clone differs")
 	}
-	b.ptracks[1].s[3].cum++
+	b.prings[1][3].cum++
 	if sameState(a, b) {
 		t.Error("a changed history is not seen")
 	}

@@ -20,7 +20,7 @@ type World struct {
 	vnear float64 // VehicleNearDistance
 
 	players  []player
-	ptracks  []track
+	prings   []ring // the players' samples (each's bookkeeping is in its player)
 	meters   []rttMeter
 	vehicles []vehicle
 	vhot     []vehicleHot // what a shot reads of each vehicle, copied from vehicles
@@ -33,34 +33,47 @@ type World struct {
 	cand    []uint64 // a query's candidate set, one bit per player; all zero between calls
 }
 
-// player is the part of a player's state a shot reads for every candidate: kept small
-// and apart from the history, so a query touches little memory.
+// player is what a frame and a shot read of a player: its track's bookkeeping (head)
+// and what the shot reads for every candidate, in exactly one 64-byte cache line (the
+// slice is large enough to be page-aligned from 512 players on). A frame reads and writes
+// this line, the player's grid entry and its newest samples; a shot reads it for each
+// candidate, and the samples only of a recipient it rewinds. The history's samples and
+// the player's grid entry lie apart (prings, grid): the broadphase's scan reads many
+// players' grid entries, which stay dense.
+//
+// The player is placed (filed in a level or on the far list) exactly when it is added
+// and has a position: when head.has.
 type player struct {
-	pos   Vec3    // the newest accepted position (the present)
-	reach float64 // bound on the distance of any rewound position from its centre (see gridEntry)
-	// A copy of the track's bookkeeping (see place): the newest sample's time, the
-	// window start's time and slot, and the samples from the one to the other. A shot
-	// finds the samples around its moment from these, without first reading the track's
-	// own fields, which lie on a line of their own: one cache miss fewer per recipient.
-	tNew, tWS    time.Duration
-	wsSlot, span uint8
-	cx, cy       int32 // the grid cell of pos in its level
-	seat         VehicleID
-	level        int8 // the broadphase level it is filed in, farLevel, or noLevel
-	added        bool
-	placed       bool // added and has a position: filed in a level or on the far list
-	frozen       bool
+	head
+	// Copies of sample times (see place): the newest sample's and the window start's. A
+	// shot finds the samples around its moment from these and head, without first
+	// reading the samples, which lie on lines of their own: one cache miss fewer per
+	// recipient.
+	tNew, tWS time.Duration
+	pos       Vec3      // the newest accepted position (the present)
+	cx, cy    int16     // the grid cell of the grid entry's centre in its level
+	seat      VehicleID // the vehicle it sits in by its newest frame, or NoVehicle
+	level     int8      // the broadphase level it is filed in, farLevel, or noLevel
+	added     bool
+	frozen    bool
 }
 
 // vehicle is one vehicle's state and pose history; rot[i] is the rotation of the sample
 // in slot i of the track.
 type vehicle struct {
-	track
+	head
+	s       ring
 	rot     [HistoryDepth]Quat
 	added   bool
 	frozen  bool
 	wrecked bool
 }
+
+// track is the vehicle's history.
+func (v *vehicle) track() track { return track{&v.head, &v.s} }
+
+// ptrack is player id's history.
+func (w *World) ptrack(id int) track { return track{&w.players[id].head, &w.prings[id]} }
 
 // vehicleHot is what a shot reads of a vehicle a recipient sits in, copied from the
 // vehicle (by note, after every change of it) and kept apart from its 3 KB of history
@@ -85,7 +98,7 @@ func (v *vehicle) hot(c *vehicleHot) {
 		c.tNew, c.tOld, c.oldSlot, c.span = 0, 0, 0, 0
 		return
 	}
-	o := v.oldest()
+	o := v.track().oldest()
 	c.tNew, c.tOld = v.s[v.last&ringMask].t, v.s[o&ringMask].t
 	c.oldSlot, c.span = uint8(o&ringMask), uint8(v.last-o)
 }
@@ -111,7 +124,7 @@ func New(cfg Config) (*World, error) {
 		near:     float64(cfg.NearDistance),
 		vnear:    float64(cfg.VehicleNearDistance),
 		players:  make([]player, cfg.Players),
-		ptracks:  make([]track, cfg.Players),
+		prings:   make([]ring, cfg.Players),
 		meters:   make([]rttMeter, cfg.Players),
 		vehicles: make([]vehicle, cfg.Vehicles),
 		vhot:     make([]vehicleHot, cfg.Vehicles),
@@ -138,6 +151,16 @@ func (w *World) checkClock(now time.Duration) error {
 		return fmt.Errorf("%w: %v is before %v", ErrClockBackwards, now, w.clock)
 	}
 	return nil
+}
+
+// resetPlayer empties player slot id and clears its history; the history's sequence
+// and epoch count go on.
+func (w *World) resetPlayer(id int) {
+	p := &w.players[id]
+	h := p.head
+	*p = emptyPlayer()
+	p.head = h
+	w.ptrack(id).clear()
 }
 
 // player returns the slot of an added player.
@@ -197,9 +220,8 @@ func (w *World) AddPlayer(now time.Duration, id PlayerID) error {
 		return fmt.Errorf("%w: %d", ErrPlayerExists, id)
 	}
 	w.clock = now
-	w.players[id] = emptyPlayer()
+	w.resetPlayer(int(id))
 	w.players[id].added = true
-	w.ptracks[id].clear()
 	w.meters[id] = rttMeter{}
 	return nil
 }
@@ -215,8 +237,7 @@ func (w *World) RemovePlayer(now time.Duration, id PlayerID) error {
 	}
 	w.clock = now
 	w.unfile(int(id))
-	w.players[id] = emptyPlayer()
-	w.ptracks[id].clear()
+	w.resetPlayer(int(id))
 	w.meters[id] = rttMeter{}
 	return nil
 }
@@ -242,35 +263,35 @@ func (w *World) RecordPlayer(now time.Duration, id PlayerID, pos Vec3, seat Vehi
 		}
 	}
 	w.clock = now
-	v, _ := w.ptracks[id].push(now, pos, w.tele2, true)
+	v, _ := w.ptrack(int(id)).push(now, pos, w.tele2, true)
 	p.seat = seat
 	w.place(int(id))
 	return v, nil
 }
 
 // TouchPlayer reads the lines of player id that RecordPlayer and PlayerApproach read first
-// (its slot, its history's bookkeeping, its newest sample and the one after its window
-// start) and returns a word of them; it
-// changes nothing (see vitals.Player.Touch). Zero for an id out of range.
+// (its slot, which holds its history's bookkeeping, its grid entry, its newest sample and
+// the one after its window start) and returns a word of them; it changes nothing (see
+// vitals.Player.Touch). Zero for an id out of range.
 func (w *World) TouchPlayer(id PlayerID) uint64 {
 	if int(id) >= len(w.players) {
 		return 0
 	}
-	tr := &w.ptracks[id]
-	return uint64(w.players[id].tNew) ^ uint64(w.grid[id].next) ^ uint64(tr.s[tr.last&ringMask].t) ^ uint64(tr.s[(tr.ws+1)&ringMask].t)
+	p, s := &w.players[id], &w.prings[id]
+	return uint64(p.tNew) ^ uint64(w.grid[id].next) ^ uint64(s[p.last&ringMask].t) ^ uint64(s[(p.last-int(p.wsBack)+1)&ringMask].t)
 }
 
 // TouchPlayerSlot reads the lines of player id that TouchPlayer reads before it can find
-// the samples (its slot, its history's bookkeeping) and returns a word of them; it changes
-// nothing (see vitals.Player.Touch). A host that reads ahead of many players' frames calls
-// it a step before TouchPlayer, whose sample reads then do not wait for the bookkeeping.
-// Zero for an id out of range.
+// the samples (its slot, which holds its history's bookkeeping, and its grid entry) and
+// returns a word of them; it changes nothing (see vitals.Player.Touch). A host that reads
+// ahead of many players' frames calls it a step before TouchPlayer, whose sample reads
+// then do not wait for the bookkeeping. Zero for an id out of range.
 func (w *World) TouchPlayerSlot(id PlayerID) uint64 {
 	if int(id) >= len(w.players) {
 		return 0
 	}
-	tr := &w.ptracks[id]
-	return uint64(w.players[id].tNew) ^ uint64(w.grid[id].next) ^ uint64(tr.last) ^ uint64(tr.ws)
+	p := &w.players[id]
+	return uint64(p.tNew) ^ uint64(w.grid[id].next) ^ uint64(p.last) ^ uint64(p.wsBack)
 }
 
 // MovePlayer records a gamemode move of player id to pos (a set-position, a put into a
@@ -302,10 +323,11 @@ func (w *World) restartPlayer(now time.Duration, id PlayerID, pos Vec3, respawn 
 		return err
 	}
 	w.clock = now
-	w.ptracks[id].start(now, pos)
+	tr := w.ptrack(int(id))
+	tr.start(now, pos)
 	if respawn {
 		p.seat = NoVehicle
-		w.ptracks[id].fence()
+		tr.fence()
 	}
 	w.place(int(id))
 	return nil
@@ -329,7 +351,7 @@ func (w *World) FreezePlayer(now time.Duration, id PlayerID, frozen bool) error 
 		return nil
 	}
 	p.frozen = frozen
-	if tr := &w.ptracks[id]; tr.has {
+	if tr := w.ptrack(int(id)); tr.has {
 		tr.start(now, tr.newest().pos)
 		w.place(int(id))
 	}
@@ -344,7 +366,7 @@ func (w *World) PlayerAt(at time.Duration, id PlayerID) (Vec3, error) {
 	if _, err := w.player(id); err != nil {
 		return Vec3{}, err
 	}
-	tr := &w.ptracks[id]
+	tr := w.ptrack(int(id))
 	if !tr.has {
 		return Vec3{}, fmt.Errorf("%w: %d", ErrNoPosition, id)
 	}
@@ -437,7 +459,7 @@ func (w *World) AddVehicle(now time.Duration, id VehicleID, pose Pose) error {
 	}
 	w.clock = now
 	v.added, v.frozen, v.wrecked = true, false, false
-	v.rot[v.start(now, pose.Position)] = q
+	v.rot[v.track().start(now, pose.Position)] = q
 	w.noteVehicle(id)
 	return nil
 }
@@ -454,12 +476,12 @@ func (w *World) RemoveVehicle(now time.Duration, id VehicleID) error {
 	}
 	w.clock = now
 	v.added, v.frozen, v.wrecked = false, false, false
-	v.clear()
+	v.track().clear()
 	w.noteVehicle(id)
 	for i := range w.players {
 		if w.players[i].seat == id {
 			w.players[i].seat = NoVehicle
-			if w.players[i].placed {
+			if w.players[i].has {
 				w.place(i) // its need shrinks to the on-foot one
 			}
 		}
@@ -482,7 +504,7 @@ func (w *World) RecordVehicle(now time.Duration, id VehicleID, pose Pose) (Recor
 		return 0, err
 	}
 	w.clock = now
-	verdict, i := v.push(now, pose.Position, w.tele2, false)
+	verdict, i := v.track().push(now, pose.Position, w.tele2, false)
 	v.rot[i] = q
 	w.noteVehicle(id)
 	return verdict, nil
@@ -518,10 +540,11 @@ func (w *World) restartVehicle(now time.Duration, id VehicleID, pose Pose, respa
 		return err
 	}
 	w.clock = now
-	v.rot[v.start(now, pose.Position)] = q
+	tr := v.track()
+	v.rot[tr.start(now, pose.Position)] = q
 	if respawn {
 		v.wrecked = false
-		v.fence()
+		tr.fence()
 	}
 	w.noteVehicle(id)
 	return nil
@@ -545,7 +568,7 @@ func (w *World) FreezeVehicle(now time.Duration, id VehicleID, frozen bool) erro
 	}
 	v.frozen = frozen
 	cur := v.present()
-	v.rot[v.start(now, cur.Position)] = cur.Rotation
+	v.rot[v.track().start(now, cur.Position)] = cur.Rotation
 	w.noteVehicle(id)
 	return nil
 }
@@ -585,13 +608,13 @@ func (v *vehicle) present() Pose {
 
 // poseAt is the vehicle's pose at moment at.
 func (v *vehicle) poseAt(at time.Duration) Pose {
-	lo, hi := v.oldest(), v.last
+	lo, hi := v.track().oldest(), v.last
 	return v.poseIn(at, lo, hi, v.s[lo&ringMask].t, v.s[hi&ringMask].t)
 }
 
 // poseIn is the pose at moment at, searched for between samples lo and hi (see search).
 func (v *vehicle) poseIn(at time.Duration, lo, hi int, tlo, thi time.Duration) Pose {
-	i, j, f := v.search(at, lo, hi, tlo, thi)
+	i, j, f := v.track().search(at, lo, hi, tlo, thi)
 	if i == j {
 		return Pose{Position: v.s[i].pos, Rotation: v.rot[i]}
 	}

@@ -1,0 +1,26 @@
+package rewind
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// TestPlayerIsOneCacheLine: what a frame and a shot read of a player (its track's
+// bookkeeping and the copies a shot reads) fills exactly one 64-byte line, and the
+// players' slice and the sample rings start on a line, so no player straddles two lines
+// and each pair of samples shares one.
+func TestPlayerIsOneCacheLine(t *testing.T) {
+	if n := unsafe.Sizeof(player{}); n != 64 {
+		t.Errorf("player is %d bytes, want 64 (one cache line)", n)
+	}
+	if n := unsafe.Sizeof(sample{}); 64%n != 0 {
+		t.Errorf("sample is %d bytes: samples straddle lines", n)
+	}
+	w := mustWorld(t, Config{Players: 1000, Vehicles: 1})
+	if a := uintptr(unsafe.Pointer(&w.players[0])); a%64 != 0 {
+		t.Errorf("players start at %#x, not on a cache line", a)
+	}
+	if a := uintptr(unsafe.Pointer(&w.prings[0])); a%64 != 0 {
+		t.Errorf("sample rings start at %#x, not on a cache line", a)
+	}
+}
