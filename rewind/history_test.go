@@ -155,3 +155,82 @@ func TestHistoryCoversTheCapAtAnyArrivalPattern(t *testing.T) {
 		}
 	}
 }
+
+// refMarks is the bookkeeping a track's head keeps as distances back from the newest
+// sample, kept the plain way: sequence numbers (the epoch's first sample, the window
+// start, the floor of approaches), moved as the rules of track say.
+type refMarks struct{ first, ws, floor int }
+
+func (m *refMarks) oldest(last int) int { return max(last-HistoryDepth+1, m.first) }
+
+// TestHeadDistancesMatchSequenceNumbers: the oldest retained sample, the window start and
+// the floor of approaches that a head keeps as byte distances back from the newest sample
+// are, after any sequence of records, moves, respawns and clears, those the sequence
+// numbers of the track's rules give (the floor as an approach sees it: never before the
+// oldest sample the ring retains).
+func TestHeadDistancesMatchSequenceNumbers(t *testing.T) {
+	for _, seed := range seeds(t, 24) {
+		r := rng(seed)
+		var hd head
+		var rg ring
+		tr := track{&hd, &rg}
+		var m refMarks
+		var now time.Duration
+		for step := range 4000 {
+			switch k := r.IntN(100); {
+			case k < 2:
+				tr.clear()
+			case k < 5:
+				had := tr.has
+				tr.start(now, Vec3{})
+				m.first, m.ws = tr.last, tr.last
+				if !had {
+					m.floor = tr.last
+				}
+			case k < 6:
+				if tr.has {
+					tr.fence()
+					m.floor = tr.last
+				}
+			default:
+				// Frames a few to a few hundred milliseconds apart, so the window start
+				// lags the newest sample by anything from none to the whole ring.
+				switch r.IntN(3) {
+				case 0:
+					now += time.Duration(r.IntN(8)) * time.Millisecond
+				case 1:
+					now += 33 * time.Millisecond
+				default:
+					now += time.Duration(r.IntN(300)) * time.Millisecond
+				}
+				had := tr.has
+				v, _ := tr.push(now, Vec3{float32(r.IntN(3)), 0, 0}, 100, true)
+				if !had {
+					m.first, m.ws, m.floor = tr.last, tr.last, tr.last
+					break
+				}
+				if v == Started || v == Teleported {
+					t.Fatalf("seed %d step %d: a step of at most 2 m started an epoch", seed, step)
+				}
+				if o := tr.last - HistoryDepth + 1; m.ws < o {
+					m.ws = o
+				}
+				for m.ws < tr.last && rg[(m.ws+1)&ringMask].t <= now-RewindCap {
+					m.ws++
+				}
+			}
+			if !tr.has {
+				continue
+			}
+			if got, want := tr.oldest(), m.oldest(tr.last); got != want {
+				t.Fatalf("seed %d step %d: oldest %d, want %d (last %d)", seed, step, got, want, tr.last)
+			}
+			if got := tr.ws(); got != m.ws {
+				t.Fatalf("seed %d step %d: window start %d, want %d (last %d)", seed, step, got, m.ws, tr.last)
+			}
+			if got, want := tr.floor(), max(tr.last-HistoryDepth+1, m.floor); got != want {
+				t.Fatalf("seed %d step %d: floor %d, want %d (last %d)", seed, step, got, want, tr.last)
+			}
+		}
+	}
+}
