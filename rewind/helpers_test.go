@@ -103,7 +103,7 @@ func (w *World) clone() *World { return w.cloneInto(&World{}) }
 // cloneInto makes c a deep copy of w, reusing c's slices, and returns c.
 func (w *World) cloneInto(c *World) *World {
 	players, prings, meters := c.players, c.prings, c.meters
-	vehicles, vhot, grid, cand := c.vehicles, c.vhot, c.grid, c.cand
+	vehicles, vhot, grid, next, prev, cand := c.vehicles, c.vhot, c.grid, c.next, c.prev, c.cand
 	*c = *w
 	c.players = append(players[:0], w.players...)
 	c.prings = append(prings[:0], w.prings...)
@@ -111,6 +111,8 @@ func (w *World) cloneInto(c *World) *World {
 	c.vehicles = append(vehicles[:0], w.vehicles...)
 	c.vhot = append(vhot[:0], w.vhot...)
 	c.grid = append(grid[:0], w.grid...)
+	c.next = append(next[:0], w.next...)
+	c.prev = append(prev[:0], w.prev...)
 	c.cand = append(cand[:0], w.cand...)
 	return c
 }
@@ -122,7 +124,7 @@ func sameState(a, b *World) bool {
 		a.vnear == b.vnear && a.levels == b.levels &&
 		slices.Equal(a.players, b.players) && slices.Equal(a.prings, b.prings) &&
 		slices.Equal(a.meters, b.meters) && slices.Equal(a.vehicles, b.vehicles) && slices.Equal(a.vhot, b.vhot) &&
-		slices.Equal(a.grid, b.grid) && a.farHead == b.farHead && slices.Equal(a.cand, b.cand)
+		slices.Equal(a.grid, b.grid) && slices.Equal(a.next, b.next) && slices.Equal(a.prev, b.prev) && a.farHead == b.farHead && slices.Equal(a.cand, b.cand)
 }
 
 // reach is player id's reach: the radius of the ball of its rewound positions about its
@@ -153,13 +155,12 @@ func (w *World) checkInvariants() error {
 					return fmt.Errorf("level %d bucket %d: cycle", k, b)
 				}
 				p := &w.players[id]
-				e := &w.grid[id]
-				if p.level != int8(k) || bucketOf(int32(p.cx), int32(p.cy)) != b || e.prev != prev {
-					return fmt.Errorf("level %d bucket %d: player %d misfiled (level %d, prev %d want %d)", k, b, id, p.level, e.prev, prev)
+				if p.level != int8(k) || bucketOf(int32(p.cx), int32(p.cy)) != b || w.prev[id] != prev {
+					return fmt.Errorf("level %d bucket %d: player %d misfiled (level %d, prev %d want %d)", k, b, id, p.level, w.prev[id], prev)
 				}
 				inBucket[id]++
 				filed++
-				prev, id = id, e.next
+				prev, id = id, w.next[id]
 			}
 		}
 		if filed != w.levels[k].filed {
@@ -171,11 +172,11 @@ func (w *World) checkInvariants() error {
 		if steps > len(w.players) {
 			return fmt.Errorf("far list: cycle")
 		}
-		if e := &w.grid[id]; w.players[id].level != farLevel || e.prev != prev {
-			return fmt.Errorf("far list: player %d misfiled (level %d, prev %d want %d)", id, w.players[id].level, e.prev, prev)
+		if w.players[id].level != farLevel || w.prev[id] != prev {
+			return fmt.Errorf("far list: player %d misfiled (level %d, prev %d want %d)", id, w.players[id].level, w.prev[id], prev)
 		}
 		inBucket[id]++
-		prev, id = id, w.grid[id].next
+		prev, id = id, w.next[id]
 	}
 	for id := range w.players {
 		p := &w.players[id]

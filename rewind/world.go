@@ -27,6 +27,9 @@ type World struct {
 
 	levels [gridLevels]gridLevel // the broadphase's spatial hashes
 	grid   []gridEntry           // what a query reads of each filed player
+	// next and prev link the filed players of a bucket into a list: the players after
+	// and before each in its bucket, or none.
+	next, prev []uint16
 	// farHead starts the far list: the players whose need is too large for any level,
 	// linked through grid like a bucket (a hash of one bucket), which every query scans.
 	farHead [1]uint16
@@ -129,13 +132,15 @@ func New(cfg Config) (*World, error) {
 		vehicles: make([]vehicle, cfg.Vehicles),
 		vhot:     make([]vehicleHot, cfg.Vehicles),
 		grid:     make([]gridEntry, cfg.Players),
+		next:     make([]uint16, cfg.Players),
+		prev:     make([]uint16, cfg.Players),
 		farHead:  [1]uint16{none},
 		cand:     make([]uint64, (cfg.Players+63)/64),
 	}
 	w.setLevels()
 	for i := range w.players {
 		w.players[i] = emptyPlayer()
-		w.grid[i] = gridEntry{next: none, prev: none}
+		w.next[i], w.prev[i] = none, none
 	}
 	return w, nil
 }
@@ -278,7 +283,7 @@ func (w *World) TouchPlayer(id PlayerID) uint64 {
 		return 0
 	}
 	p, s := &w.players[id], &w.prings[id]
-	return uint64(p.tNew) ^ uint64(w.grid[id].next) ^ uint64(s[p.last&ringMask].t) ^ uint64(s[(p.last-int(p.wsBack)+1)&ringMask].t)
+	return uint64(p.tNew) ^ uint64(w.grid[id].r) ^ uint64(s[p.last&ringMask].t) ^ uint64(s[(p.last-int(p.wsBack)+1)&ringMask].t)
 }
 
 // TouchPlayerSlot reads the lines of player id that TouchPlayer reads before it can find
@@ -291,7 +296,7 @@ func (w *World) TouchPlayerSlot(id PlayerID) uint64 {
 		return 0
 	}
 	p := &w.players[id]
-	return uint64(p.tNew) ^ uint64(w.grid[id].next) ^ uint64(p.last) ^ uint64(p.wsBack)
+	return uint64(p.tNew) ^ uint64(w.grid[id].r) ^ uint64(p.last) ^ uint64(p.wsBack)
 }
 
 // MovePlayer records a gamemode move of player id to pos (a set-position, a put into a
