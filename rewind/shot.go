@@ -216,10 +216,11 @@ func (w *World) seatVerdict(seat, shooterSeat VehicleID) RecipientVerdict {
 
 // rewindPlayer returns player id's position at moment at, from the newest sample's time
 // minus RewindCap on (a shot's moment) and before the newest sample's (at or after it
-// the position is p.pos): what its track's at returns, found from the copy of the
-// track's bookkeeping in p (see player). Such a moment lies at or after the window
-// start, so the samples around it lie between the window start and the newest sample,
-// and the first line of the track read is the one that holds them.
+// the position is p.pos): what its track's at returns, found from the track's
+// bookkeeping and the copies of two sample times in p (see player). Such a moment lies
+// at or after the window start, so the samples around it lie between the window start
+// and the newest sample, and the first line of the samples read is the one that holds
+// them.
 func (w *World) rewindPlayer(at time.Duration, p *player, id int) Vec3 {
 	if at <= p.tWS {
 		// The epoch began after at, or at is the window start's moment exactly: the
