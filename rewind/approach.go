@@ -69,7 +69,7 @@ func (w *World) VehicleApproach(from time.Duration, id VehicleID, p Vec3) (Appro
 func (h track) approach(from time.Duration, p Vec3, paths bool) Approach {
 	lo := h.floor()
 	n := h.last
-	a := &h.s[n&ringMask]
+	a := &h.nw // the newest sample, from the head
 	out := Approach{Newest: a.t}
 	best := dist2(p, a.pos)
 	first := a.t

@@ -183,8 +183,8 @@ func TestBroadphaseWidensByTheVehicleNearDistance(t *testing.T) {
 		must2[RecordVerdict](t)(w.RecordVehicle(at, 2, p))
 		must2[RecordVerdict](t)(w.RecordPlayer(at, 1, p.Position, 2))
 	}
-	if p := &w.players[1]; p.level != gridLevels-1 || p.pos.Y < 64 {
-		t.Fatalf("setup: the car is at %v with reach %v, in level %v", p.pos, w.reach(1), p.level)
+	if p := &w.players[1]; p.level != gridLevels-1 || p.nw.pos.Y < 64 {
+		t.Fatalf("setup: the car is at %v with reach %v, in level %v", p.nw.pos, w.reach(1), p.level)
 	}
 	r := only(t, shoot(t, w, w.Now(), 0, Ray{Kind: WeaponRay, Origin: Vec3{0, 25, 0}, Direction: Vec3{1, 0, 0}, Length: 100}))
 	if r.Player != 1 || r.Verdict != RewoundInVehicle || !near(r.Position, Vec3{50, 34, 0}, 1e-3) {
@@ -209,7 +209,7 @@ func TestBroadphaseFindsARecipientAtTheEdgeOfItsLevel(t *testing.T) {
 		must2[RecordVerdict](t)(w.RecordPlayer(at, 1, Vec3{50, max(y, rayY+4.99), 0}, NoVehicle))
 	}
 	if p, c := &w.players[1], w.grid[1].centre; p.level != 0 || w.need(1) < w.levels[0].limit-0.2 || c.Y < 16 {
-		t.Fatalf("setup: the runner is at %v, centre %v, reach %v, in level %d", p.pos, c, w.reach(1), p.level)
+		t.Fatalf("setup: the runner is at %v, centre %v, reach %v, in level %d", p.nw.pos, c, w.reach(1), p.level)
 	}
 	r := only(t, shoot(t, w, w.Now(), 0, Ray{Kind: WeaponRay, Origin: Vec3{0, rayY, 0}, Direction: Vec3{1, 0, 0}, Length: 100}))
 	if r.Player != 1 || r.Distance > 5 {

@@ -122,13 +122,11 @@ func (w *World) nearOf(p *player) float64 {
 func (w *World) place(id int) {
 	p := &w.players[id]
 	tr := w.ptrack(id)
-	n := tr.newest()
 	e := &w.grid[id]
-	p.pos = n.pos
 	near := w.nearOf(p)
 	centre, reach := tr.bound(w.levels[gridLevels-1].limit - near)
 	e.centre = centre
-	p.tNew, p.tWS = n.t, tr.s[tr.ws()&ringMask].t
+	p.tWS = tr.s[tr.ws()&ringMask].t
 	// need is how far from a ray the centre may lie while a rewound position still lies
 	// within the near distance of the ray.
 	need := near + reach

@@ -197,11 +197,11 @@ func (w *World) checkInvariants() error {
 			}
 			continue
 		}
-		if c, r := tr.bound(w.levels[gridLevels-1].limit - w.nearOf(p)); p.pos != tr.newest().pos || w.grid[id].centre != c || w.reach(id) != r {
-			return fmt.Errorf("player %d: cached present %v, centre %v; track %v, %v, %v", id, p.pos, w.grid[id].centre, tr.newest().pos, c, r)
+		if c, r := tr.bound(w.levels[gridLevels-1].limit - w.nearOf(p)); w.grid[id].centre != c || w.reach(id) != r {
+			return fmt.Errorf("player %d: centre %v; track's %v, %v", id, w.grid[id].centre, c, r)
 		}
-		if p.tNew != tr.newest().t || p.tWS != tr.s[tr.ws()&ringMask].t {
-			return fmt.Errorf("player %d: cached times %v %v, track %v %v", id, p.tNew, p.tWS, tr.newest().t, tr.s[tr.ws()&ringMask].t)
+		if p.tWS != tr.s[tr.ws()&ringMask].t {
+			return fmt.Errorf("player %d: cached window start time %v, track %v", id, p.tWS, tr.s[tr.ws()&ringMask].t)
 		}
 		if r := float32(w.need(id) + gridSlack); w.grid[id].r != r {
 			return fmt.Errorf("player %d: grid entry %+v, need %v", id, w.grid[id], w.need(id))
@@ -259,6 +259,9 @@ func (h track) check(clock time.Duration, paths bool) error {
 		return nil
 	}
 	o := h.oldest()
+	if h.nw != h.s[h.last&ringMask] {
+		return fmt.Errorf("the head's copy of the newest sample %+v is not the ring's %+v", h.nw, h.s[h.last&ringMask])
+	}
 	if h.s[h.last&ringMask].t > clock {
 		return fmt.Errorf("newest sample %v after the clock %v", h.s[h.last&ringMask].t, clock)
 	}

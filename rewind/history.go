@@ -25,14 +25,20 @@ type sample struct {
 // every other frame, and an approach's walk back reads two samples a line.
 type ring = [HistoryDepth]sample
 
-// head is the bookkeeping of a track: 24 bytes, kept apart from its samples so that a
-// player's can share one cache line with the rest of what a frame reads of the player
-// (see player). The oldest retained sample, the window start and the floor are kept as
+// head is the bookkeeping of a track and a copy of its newest sample: 48 bytes, kept
+// apart from its samples so that a player's can share one cache line with the rest of
+// what a frame reads of the player (see player). With the copy, a frame finds the sample
+// it extends, and the broadphase its newest position, without reading the ring: a frame
+// touches the ring's line its new sample goes to and not also the one of the sample
+// before. The oldest retained sample, the window start and the floor are kept as
 // distances back from the newest sample, which fit a byte each: a frame's changes to them
 // are a step, and no sequence number but the newest's is stored.
 type head struct {
-	last  int    // the newest sample's sequence number; meaningful when has
-	epoch uint32 // counts the epochs this slot has started
+	last int // the newest sample's sequence number; meaningful when has
+	// nw is a copy of the newest sample (slot last&ringMask), written with it. Its ep is
+	// the epoch count: how many epochs this slot has started (the newest sample always
+	// belongs to the current epoch).
+	nw sample
 	// back is last − the oldest retained sample of the epoch (at most HistoryDepth−1);
 	// wsBack is last − ws (paths only: a vehicle's is left alone); floorBack is
 	// last − floor, or HistoryDepth−1 when the floor lies farther back (an approach never
@@ -40,6 +46,10 @@ type head struct {
 	back, wsBack, floorBack uint8
 	has                     bool // the track holds at least one sample
 	provisional             bool // the newest sample is closer than MinSampleSpacing to the one before
+	// added and frozen are the entity's own flags (a player's or a vehicle's), kept here
+	// where the head's size leaves room for them: whether its slot is open, and whether
+	// the gamemode froze it.
+	added, frozen bool
 }
 
 // track is the bounded history of one entity's accepted positions, for its current epoch
@@ -98,9 +108,9 @@ func (h track) start(now time.Duration, p Vec3) int {
 	} else {
 		h.floorBack = step1(h.floorBack)
 	}
-	h.epoch++
 	i := h.last & ringMask
-	h.s[i] = sample{t: now, pos: p, ep: h.epoch}
+	h.nw = sample{t: now, pos: p, ep: h.nw.ep + 1}
+	h.s[i] = h.nw
 	h.has, h.provisional = true, false
 	return i
 }
@@ -112,8 +122,8 @@ func (h track) fence() { h.floorBack = 0 }
 // oldest is the sequence number of the oldest retained sample of the epoch.
 func (h track) oldest() int { return h.last - int(h.back) }
 
-// newest returns the newest sample.
-func (h track) newest() *sample { return &h.s[h.last&ringMask] }
+// newest returns the newest sample (the head's copy of it).
+func (h track) newest() *sample { return &h.nw }
 
 // push records an accepted position at now (now is not before the newest sample) and
 // returns what became of it and the slot it went to. A jump longer than the teleport
@@ -123,7 +133,7 @@ func (h track) push(now time.Duration, p Vec3, tele2 float64, paths bool) (Recor
 	if !h.has {
 		return Started, h.start(now, p)
 	}
-	cur := &h.s[h.last&ringMask]
+	cur := &h.nw // the newest sample: its copy, not the ring's line
 	d2 := dist2(p, cur.pos)
 	if d2 > tele2 {
 		return Teleported, h.start(now, p)
@@ -132,11 +142,12 @@ func (h track) push(now time.Duration, p Vec3, tele2 float64, paths bool) (Recor
 	if h.provisional {
 		// Replace the provisional newest sample; the path now runs from the one before.
 		prev := &h.s[(h.last-1)&ringMask]
-		*cur = sample{t: now, pos: p, ep: h.epoch}
+		n := sample{t: now, pos: p, ep: cur.ep}
 		if paths {
-			cur.cum = prev.cum + math.Sqrt(dist2(p, prev.pos))
+			n.cum = prev.cum + math.Sqrt(dist2(p, prev.pos))
 		}
 		h.provisional = now-prev.t < MinSampleSpacing
+		h.s[h.last&ringMask], h.nw = n, n
 		v = Merged
 	} else {
 		h.provisional = now-cur.t < MinSampleSpacing
@@ -145,11 +156,11 @@ func (h track) push(now time.Duration, p Vec3, tele2 float64, paths bool) (Recor
 		if paths {
 			h.wsBack++ // advanceWindow brings it back within the ring
 		}
-		next := &h.s[h.last&ringMask]
-		*next = sample{t: now, pos: p, ep: h.epoch}
+		n := sample{t: now, pos: p, ep: cur.ep}
 		if paths {
-			next.cum = cur.cum + math.Sqrt(d2)
+			n.cum = cur.cum + math.Sqrt(d2)
 		}
+		h.s[h.last&ringMask], h.nw = n, n
 		v = Appended
 	}
 	if paths {
@@ -184,7 +195,7 @@ func (h track) advanceWindow(now time.Duration) {
 // the three coordinates' errors, at least their Euclidean length).
 func (h track) bound(enough float64) (Vec3, float64) {
 	ws := h.ws()
-	a, b := &h.s[ws&ringMask], &h.s[h.last&ringMask]
+	a, b := &h.s[ws&ringMask], &h.nw
 	mx := (float64(a.pos.X) + float64(b.pos.X)) / 2
 	my := (float64(a.pos.Y) + float64(b.pos.Y)) / 2
 	mz := (float64(a.pos.Z) + float64(b.pos.Z)) / 2

@@ -61,14 +61,14 @@ func TestUnfreezeStartsTheHistoryAnewToo(t *testing.T) {
 	must(t, w.AddPlayer(0, 0))
 	must2[RecordVerdict](t)(w.RecordPlayer(0, 0, Vec3{0, 0, 0}, NoVehicle))
 	must(t, w.FreezePlayer(10*ms, 0, true))
-	e := w.players[0].epoch
+	e := w.players[0].nw.ep
 	must(t, w.FreezePlayer(20*ms, 0, true)) // no change: no new epoch
-	if w.players[0].epoch != e {
+	if w.players[0].nw.ep != e {
 		t.Errorf("freezing a frozen player started a new epoch")
 	}
 	must2[RecordVerdict](t)(w.RecordPlayer(30*ms, 0, Vec3{1, 0, 0}, NoVehicle))
 	must(t, w.FreezePlayer(40*ms, 0, false))
-	if w.players[0].epoch != e+1 {
+	if w.players[0].nw.ep != e+1 {
 		t.Errorf("unfreezing did not start a new epoch")
 	}
 	if got := must2[Vec3](t)(w.PlayerAt(35*ms, 0)); got != (Vec3{1, 0, 0}) {

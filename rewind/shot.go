@@ -168,8 +168,8 @@ func (w *World) recipients(q *query, out []Recipient) []Recipient {
 			if p.seat != NoVehicle {
 				verdict = w.seatVerdict(p.seat, q.shooterSeat)
 			}
-			pos := p.pos
-			if verdict.Rewound() && q.at < p.tNew {
+			pos := p.nw.pos
+			if verdict.Rewound() && q.at < p.nw.t {
 				pos = w.rewindPlayer(q.at, p, id)
 			}
 			d2 := q.seg.dist2(pos)
@@ -216,8 +216,8 @@ func (w *World) seatVerdict(seat, shooterSeat VehicleID) RecipientVerdict {
 
 // rewindPlayer returns player id's position at moment at, from the newest sample's time
 // minus RewindCap on (a shot's moment) and before the newest sample's (at or after it
-// the position is p.pos): what its track's at returns, found from the track's
-// bookkeeping and the copies of two sample times in p (see player). Such a moment lies
+// the position is the newest sample's): what its track's at returns, found from the track's
+// bookkeeping in p and its copy of the window start's time (see player). Such a moment lies
 // at or after the window start, so the samples around it lie between the window start
 // and the newest sample, and the first line of the samples read is the one that holds
 // them.
@@ -229,7 +229,7 @@ func (w *World) rewindPlayer(at time.Duration, p *player, id int) Vec3 {
 	}
 	tr := track{&p.head, &w.prings[id]}
 	lo := (p.last - int(p.wsBack)) & ringMask // the window start's slot
-	i, j, f := tr.search(at, lo, lo+int(p.wsBack), p.tWS, p.tNew)
+	i, j, f := tr.search(at, lo, lo+int(p.wsBack), p.tWS, p.nw.t)
 	return lerp(tr.s[i].pos, tr.s[j].pos, f) // i != j: tWS < at < tNew
 }
 

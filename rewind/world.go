@@ -36,8 +36,9 @@ type World struct {
 	cand    []uint64 // a query's candidate set, one bit per player; all zero between calls
 }
 
-// player is what a frame and a shot read of a player: its track's bookkeeping (head)
-// and what the shot reads for every candidate, in exactly one 64-byte cache line (the
+// player is what a frame and a shot read of a player: its track's bookkeeping and newest
+// sample (head) and what the shot reads for every candidate, in exactly one 64-byte
+// cache line (the
 // slice is large enough to be page-aligned from 512 players on). A frame reads and writes
 // this line, the player's grid entry and its newest samples; a shot reads it for each
 // candidate, and the samples only of a recipient it rewinds. The history's samples and
@@ -47,28 +48,22 @@ type World struct {
 // The player is placed (filed in a level or on the far list) exactly when it is added
 // and has a position: when head.has.
 type player struct {
-	head
-	// Copies of sample times (see place): the newest sample's and the window start's. A
-	// shot finds the samples around its moment from these and head, without first
-	// reading the samples, which lie on lines of their own: one cache miss fewer per
-	// recipient.
-	tNew, tWS time.Duration
-	pos       Vec3      // the newest accepted position (the present)
-	cx, cy    int16     // the grid cell of the grid entry's centre in its level
-	seat      VehicleID // the vehicle it sits in by its newest frame, or NoVehicle
-	level     int8      // the broadphase level it is filed in, farLevel, or noLevel
-	added     bool
-	frozen    bool
+	head // its newest sample (nw) is the present: the newest accepted position
+	// tWS is a copy of the window start's time (see place). A shot finds the samples
+	// around its moment from it and head, without first reading the samples, which lie
+	// on lines of their own: one cache miss fewer per recipient.
+	tWS    time.Duration
+	cx, cy int16     // the grid cell of the grid entry's centre in its level
+	seat   VehicleID // the vehicle it sits in by its newest frame, or NoVehicle
+	level  int8      // the broadphase level it is filed in, farLevel, or noLevel
 }
 
 // vehicle is one vehicle's state and pose history; rot[i] is the rotation of the sample
 // in slot i of the track.
 type vehicle struct {
-	head
+	head    // with the vehicle's added and frozen
 	s       ring
 	rot     [HistoryDepth]Quat
-	added   bool
-	frozen  bool
 	wrecked bool
 }
 
@@ -165,6 +160,7 @@ func (w *World) resetPlayer(id int) {
 	h := p.head
 	*p = emptyPlayer()
 	p.head = h
+	p.added, p.frozen = false, false
 	w.ptrack(id).clear()
 }
 
@@ -283,7 +279,7 @@ func (w *World) TouchPlayer(id PlayerID) uint64 {
 		return 0
 	}
 	p, s := &w.players[id], &w.prings[id]
-	return uint64(p.tNew) ^ uint64(w.grid[id].r) ^ uint64(s[p.last&ringMask].t) ^ uint64(s[(p.last-int(p.wsBack)+1)&ringMask].t)
+	return uint64(p.nw.t) ^ uint64(w.grid[id].r) ^ uint64(s[(p.last+1)&ringMask].t) ^ uint64(s[(p.last-int(p.wsBack)+1)&ringMask].t)
 }
 
 // TouchPlayerSlot reads the lines of player id that TouchPlayer reads before it can find
@@ -296,7 +292,7 @@ func (w *World) TouchPlayerSlot(id PlayerID) uint64 {
 		return 0
 	}
 	p := &w.players[id]
-	return uint64(p.tNew) ^ uint64(w.grid[id].r) ^ uint64(p.last) ^ uint64(p.wsBack)
+	return uint64(p.nw.t) ^ uint64(w.grid[id].r) ^ uint64(p.last) ^ uint64(p.wsBack)
 }
 
 // MovePlayer records a gamemode move of player id to pos (a set-position, a put into a
