@@ -31,19 +31,20 @@ type World struct {
 	// and before each in its bucket, or none.
 	next, prev []uint16
 	// farHead starts the far list: the players whose need is too large for any level,
-	// linked through grid like a bucket (a hash of one bucket), which every query scans.
+	// linked through next and prev like a bucket (a hash of one bucket), which every
+	// query scans.
 	farHead [1]uint16
 	cand    []uint64 // a query's candidate set, one bit per player; all zero between calls
 }
 
 // player is what a frame and a shot read of a player: its track's bookkeeping and newest
 // sample (head) and what the shot reads for every candidate, in exactly one 64-byte
-// cache line (the
-// slice is large enough to be page-aligned from 512 players on). A frame reads and writes
-// this line, the player's grid entry and its newest samples; a shot reads it for each
-// candidate, and the samples only of a recipient it rewinds. The history's samples and
-// the player's grid entry lie apart (prings, grid): the broadphase's scan reads many
-// players' grid entries, which stay dense.
+// cache line (the slice is large enough to be page-aligned from 512 players on). A frame
+// reads and writes this line, the player's grid entry, the ring's slot of its new sample
+// and the samples after its window start; a shot reads it for each candidate, and the
+// samples only of a recipient it rewinds. The history's samples and the player's grid
+// entry lie apart (prings, grid): the broadphase's scan reads many players' grid
+// entries, which stay dense.
 //
 // The player is placed (filed in a level or on the far list) exactly when it is added
 // and has a position: when head.has.
