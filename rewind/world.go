@@ -271,16 +271,19 @@ func (w *World) RecordPlayer(now time.Duration, id PlayerID, pos Vec3, seat Vehi
 	return v, nil
 }
 
-// TouchPlayer reads the lines of player id that RecordPlayer and PlayerApproach read first
-// (its slot, which holds its history's bookkeeping, its grid entry, its newest sample and
-// the one after its window start) and returns a word of them; it changes nothing (see
-// vitals.Player.Touch). Zero for an id out of range.
+// TouchPlayer reads the lines of player id that RecordPlayer and PlayerApproach both read
+// first (its slot, which holds its history's bookkeeping and newest sample, its grid
+// entry, and the sample after its window start) and returns a word of them; it changes
+// nothing (see vitals.Player.Touch). Zero for an id out of range.
+//
+// It leaves alone the lines that only one of them reads: the ring's slot a frame writes
+// its new sample to, and the samples an approach walks back over from the newest.
 func (w *World) TouchPlayer(id PlayerID) uint64 {
 	if int(id) >= len(w.players) {
 		return 0
 	}
-	p, s := &w.players[id], &w.prings[id]
-	return uint64(p.nw.t) ^ uint64(w.grid[id].r) ^ uint64(s[(p.last+1)&ringMask].t) ^ uint64(s[(p.last-int(p.wsBack)+1)&ringMask].t)
+	p := &w.players[id]
+	return uint64(p.nw.t) ^ uint64(w.grid[id].r) ^ uint64(w.prings[id][(p.last-int(p.wsBack)+1)&ringMask].t)
 }
 
 // TouchPlayerSlot reads the lines of player id that TouchPlayer reads before it can find
