@@ -67,14 +67,13 @@ func (w *World) VehicleApproach(from time.Duration, id VehicleID, p Vec3) (Appro
 // PlayerApproach). With paths the track keeps its path lengths (cum) and the length is
 // read from them; without, it is summed segment by segment. The track must hold a sample.
 func (h track) approach(from time.Duration, p Vec3, paths bool) Approach {
-	lo := h.floor()
-	n := h.last
+	lo, n, s := h.floor(), h.last, h.s
 	a := &h.nw // the newest sample, from the head
 	out := Approach{Newest: a.t}
 	best := dist2(p, a.pos)
 	first := a.t
 	for n > lo && a.t > from {
-		b := &h.s[(n-1)&ringMask]
+		b := &s[(n-1)&ringMask]
 		if b.ep != a.ep {
 			// A jump: the older epoch's newest sample is where the entity stood until it.
 			best = min(best, dist2(p, b.pos))

@@ -173,10 +173,11 @@ func (h track) push(now time.Duration, p Vec3, tele2 float64, paths bool) (Recor
 // newest being at now.
 func (h track) advanceWindow(now time.Duration) {
 	h.wsBack = min(h.wsBack, ringMask) // not before the oldest sample the ring retains
-	limit := now - RewindCap
-	for h.wsBack > 0 && h.s[(h.last-int(h.wsBack)+1)&ringMask].t <= limit {
-		h.wsBack--
+	limit, last, back, r := now-RewindCap, h.last, h.wsBack, h.s
+	for back > 0 && r[(last-int(back)+1)&ringMask].t <= limit {
+		back--
 	}
+	h.wsBack = back
 }
 
 // bound returns a ball, its centre and its radius (the reach), that holds every
