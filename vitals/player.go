@@ -46,9 +46,12 @@ type passCredit struct {
 // doubling, so a player whose reports arrive in order costs little; once grown, a window
 // takes frames and reports without allocating.
 type Player struct {
-	// The fields a frame and Advance read come first, in the two cache lines they share (a
-	// server of many players reads each one's from memory at every frame: the fewer lines,
-	// the fewer misses); the rest follow.
+	// The fields a frame and Advance read come first, all in the struct's first 64 bytes
+	// (a server of many players reads each one's from memory at every frame: the fewer
+	// lines, the fewer misses; TestFrameFieldsShareALine keeps them there). A Player is
+	// 384 bytes, a size the allocator keeps 64-byte aligned, so those 64 bytes are one
+	// cache line. The suspicion detector a frame with a loss (and a claimed hit) reads
+	// fills the second line; the rest follows.
 	life          LifeState
 	ledgerDeath   bool
 	haveCredit    bool
@@ -72,14 +75,21 @@ type Player struct {
 	cursor   uint16
 	frameSeq uint16
 	frameDS  uint16
-	nwait    int
-	nheld    int
-	// cmds is the commands in flight: its count beside nwait and nheld, so that Advance
-	// with nothing to take reads this one line (see Advance).
-	cmds pendingRing
 	// sc is the scratch the calls build their results in, never nil: its own (NewPlayer)
 	// or one it shares (ShareScratch).
 	sc *Scratch
+	// nwait and nheld count the frames waiting and the reports held (at most
+	// MaxWaitingFrames and ReportWindow).
+	nwait int32
+	nheld int32
+	// cmds counts the commands in flight, beside nwait and nheld, so that Advance with
+	// nothing to take reads this one line (see Advance); their ring, cmdBuf, is read only
+	// while one is in flight.
+	cmds pendingRing
+
+	susp suspicionState
+
+	cmdBuf []pendingCommand // cmds' ring, grown by doubling up to MaxPendingCommands
 	// busyWord is the host's word whose bit busyBit is kept set while the Player is busy
 	// (TrackBusy; nil: none).
 	busyWord *uint64
@@ -97,7 +107,6 @@ type Player struct {
 	explosionCounted bool
 	busyBit          uint8 // see busyWord
 
-	cfg           Config
 	mult          multState
 	seen          uint64
 	sinceBoundary int
@@ -106,8 +115,6 @@ type Player struct {
 	whead         int
 	pass          *[MaxPassCredits]passCredit // made at the first pass credit
 	passNext      int
-
-	susp suspicionState
 }
 
 // Scratch is where a Player's calls build what they return: the outcomes of the reports
@@ -170,10 +177,9 @@ func NewPlayer(cfg Config) (*Player, error) {
 		return nil, err
 	}
 	return &Player{
-		cfg:  c,
 		mult: newMultState(),
 		seen: ^uint64(0),
-		susp: newSuspicionState(c.SuspicionWindow),
+		susp: newSuspicionState(c),
 		sc:   new(Scratch),
 	}, nil
 }
@@ -188,19 +194,20 @@ func (p *Player) Counted() bool { return p.life == LifeCounted }
 // Ledger is the canonical health and armor of the current life.
 func (p *Player) Ledger() Vitals { return p.ledger }
 
-// Touch reads the lines of the ledger that Frame reads first and returns a word of them; it
-// changes nothing. A host handling a frame of one of many players calls it, and the other
-// packages' Touch, as soon as it knows the player, and keeps the result (so that the reads
-// are not left out): the packages' memory reads then overlap instead of waiting for one
-// another, each in its turn.
+// Touch reads the line of the ledger a frame reads (the Player's first 64 bytes, all a
+// frame without a loss reads of it) and returns a word of it; it changes nothing. A host
+// handling a frame of one of many players calls it, and the other packages' Touch, as
+// soon as it knows the player, and keeps the result (so that the reads are not left out):
+// the packages' memory reads then overlap instead of waiting for one another, each in its
+// turn.
 func (p *Player) Touch() uint64 { return uint64(p.rev) ^ uint64(p.nheld) }
 
 // TouchClaim reads the lines HitClaimed reads first (the life, the suspicion detector's
-// current bucket) and returns a word of them; it changes nothing (see Touch).
+// line and its current bucket) and returns a word of them; it changes nothing (see Touch).
 func (p *Player) TouchClaim() uint64 {
 	t := uint64(p.life) ^ uint64(p.susp.curIdx)
-	if p.susp.curIdx < len(p.susp.b) {
-		t ^= uint64(p.susp.b[p.susp.curIdx].epoch)
+	if i := int(p.susp.curIdx); i < len(p.susp.b) {
+		t ^= uint64(p.susp.b[i].epoch)
 	}
 	return t
 }
@@ -219,7 +226,7 @@ func (p *Player) FloorMultipliers(now time.Duration) Multipliers { return p.mult
 func (p *Player) LastDamage() LastDamage { return p.last }
 
 // Waiting returns how many frames and reports wait for an earlier report.
-func (p *Player) Waiting() (frames, reports int) { return p.nwait, p.nheld }
+func (p *Player) Waiting() (frames, reports int) { return int(p.nwait), int(p.nheld) }
 
 // Killer is the killer to name when the death is committed: the attacker of the last
 // credited damage, or NoPlayer when there is none or isTeammate says the attacker is the
@@ -418,7 +425,11 @@ func (p *Player) countDeath(d Death) {
 // checkLedgerDeath counts the death when the ledger's health reached 0: the base's (the
 // client died before it took the commands in flight, which it then drops) or the
 // canonical one's (set_health(0)).
-func (p *Player) checkLedgerDeath(now time.Duration, reason DeathReason, weapon uint8) {
+//
+// With ofLast set the death's weapon is the last damage's (lastWeapon), read only when the
+// death is counted: a frame, which names no weapon, then reads the last damage's line only
+// at a death.
+func (p *Player) checkLedgerDeath(now time.Duration, reason DeathReason, weapon uint8, ofLast bool) {
 	if p.life != LifeCounted && p.life != LifeCountedDead {
 		return
 	}
@@ -431,6 +442,9 @@ func (p *Player) checkLedgerDeath(now time.Duration, reason DeathReason, weapon 
 	p.base.Health = min32(p.base.Health, 0)
 	p.ledger.Health = 0
 	p.ledgerDeath = true
+	if ofLast {
+		weapon = p.lastWeapon()
+	}
 	p.countDeath(Death{At: now, Killer: p.lastAttacker(), Weapon: weapon, Reason: reason})
 }
 
@@ -452,8 +466,8 @@ func (p *Player) Acknowledged(now time.Duration, rev uint16) error {
 	if revision.Newer(rev, p.rev) {
 		return fmt.Errorf("%w: health revision %d, last sent %d", ErrFutureRevision, rev, p.rev)
 	}
-	for i := 0; i < p.cmds.n; i++ {
-		c := p.cmds.at(i)
+	for i := 0; i < int(p.cmds.n); i++ {
+		c := p.cmdAt(i)
 		if revision.Newer(c.rev, rev) {
 			break
 		}
@@ -511,7 +525,7 @@ func (p *Player) SetHealth(now time.Duration, value float32) (CommandResult, err
 	}
 	p.begin()
 	c := p.issue(now, CommandSetHealth, value, 0, false)
-	p.checkLedgerDeath(now, DeathByCommand, UnknownWeapon)
+	p.checkLedgerDeath(now, DeathByCommand, UnknownWeapon, false)
 	return p.commandResult(c), nil
 }
 
@@ -596,7 +610,7 @@ func (p *Player) HitClaimed(now time.Duration, expected float32) (Suspicion, err
 		return Suspicion{}, nil
 	}
 	p.susp.claim(now, expected)
-	return p.susp.evaluate(now, &p.cfg), nil
+	return p.susp.evaluate(now), nil
 }
 
 // Advance takes what came due at now: frames and reports whose ReportWait ran out count
@@ -627,4 +641,4 @@ func (p *Player) advance(now time.Duration) Effects {
 // never changes health.
 //
 // Rules: [god-mode-detector].
-func (p *Player) Suspect(now time.Duration) Suspicion { return p.susp.evaluate(now, &p.cfg) }
+func (p *Player) Suspect(now time.Duration) Suspicion { return p.susp.evaluate(now) }

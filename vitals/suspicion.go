@@ -91,24 +91,35 @@ type bucket struct {
 }
 
 // suspicionState is a ring of one-second buckets, as many as the configured window holds
-// (at most MaxSuspicionWindow's): constant memory whatever the traffic.
+// (at most MaxSuspicionWindow's): constant memory whatever the traffic. It keeps the
+// Config's thresholds it judges by beside the ring's bookkeeping, all in 64 bytes: a
+// claimed hit, and a frame with a loss, read one line of it besides the buckets.
 type suspicionState struct {
-	b      []bucket
-	n      int64 // buckets in the window
-	grace  int64 // newest buckets whose claims are not judged yet
-	raised bool
+	b []bucket
 	// the bucket of the last lookup, so most lookups need no division
 	curStart time.Duration
-	curIdx   int
-	curOK    bool
+	curIdx   int32
+	n        int32 // buckets in the window (at most maxSuspicionBuckets)
+	grace    int32 // newest buckets whose claims are not judged yet
+	// The Config's SuspicionMinHits (at most 100000), SuspicionRatio and
+	// SuspicionMinClaimed.
+	minHits    int32
+	ratio      float32
+	minClaimed float32
+	curOK      bool
+	raised     bool
 }
 
-func newSuspicionState(window time.Duration) suspicionState {
+// newSuspicionState makes the detector of c, a Config with its defaults filled in.
+func newSuspicionState(c Config) suspicionState {
 	s := suspicionState{
-		n:     int64(window / SuspicionBucket),
-		grace: int64((ClaimGrace + SuspicionBucket - 1) / SuspicionBucket),
+		n:          int32(c.SuspicionWindow / SuspicionBucket),
+		grace:      int32((ClaimGrace + SuspicionBucket - 1) / SuspicionBucket),
+		minHits:    int32(c.SuspicionMinHits),
+		ratio:      c.SuspicionRatio,
+		minClaimed: c.SuspicionMinClaimed,
 	}
-	s.b = make([]bucket, min(max(s.n, 1), int64(maxSuspicionBuckets)))
+	s.b = make([]bucket, min(max(int(s.n), 1), maxSuspicionBuckets))
 	for i := range s.b {
 		s.b[i].epoch = -1 << 62
 	}
@@ -128,15 +139,15 @@ func (s *suspicionState) at(now time.Duration) *bucket {
 		return &s.b[s.curIdx]
 	}
 	e := epochOf(now)
-	i := e % s.n
+	i := e % int64(s.n)
 	if i < 0 {
-		i += s.n
+		i += int64(s.n)
 	}
 	b := &s.b[i]
 	if b.epoch != e {
 		*b = bucket{epoch: e}
 	}
-	s.curIdx, s.curStart, s.curOK = int(i), time.Duration(e)*SuspicionBucket, true
+	s.curIdx, s.curStart, s.curOK = int32(i), time.Duration(e)*SuspicionBucket, true
 	return b
 }
 
@@ -160,7 +171,7 @@ func (s *suspicionState) confirm(now time.Duration) { s.at(now).confirmed++ }
 func (s *suspicionState) forgetYoung(now time.Duration) {
 	e := epochOf(now)
 	for i := range s.b {
-		if b := &s.b[i]; e-b.epoch >= 0 && e-b.epoch < s.grace {
+		if b := &s.b[i]; e-b.epoch >= 0 && e-b.epoch < int64(s.grace) {
 			b.claimed, b.hits = 0, 0
 		}
 	}
@@ -168,25 +179,26 @@ func (s *suspicionState) forgetYoung(now time.Duration) {
 
 // evaluate sums the window: claims older than the grace, felt loss and confirmations over
 // the whole window. It raises the flag on the edge into the condition.
-func (s *suspicionState) evaluate(now time.Duration, c *Config) Suspicion {
+func (s *suspicionState) evaluate(now time.Duration) Suspicion {
 	e := epochOf(now)
 	var out Suspicion
-	for i := int64(0); i < s.n; i++ {
+	n, grace := int64(s.n), int64(s.grace)
+	for i := int64(0); i < n; i++ {
 		b := &s.b[i]
 		age := e - b.epoch
-		if age < 0 || age >= s.n {
+		if age < 0 || age >= n {
 			continue
 		}
 		out.Felt += b.felt
 		out.Confirmed += int(b.confirmed)
-		if age >= s.grace {
+		if age >= grace {
 			out.Claimed += b.claimed
 			out.Hits += int(b.hits)
 		}
 	}
 	unconfirmed := out.Hits - out.Confirmed
-	holds := unconfirmed >= c.SuspicionMinHits && out.Claimed >= c.SuspicionMinClaimed &&
-		out.Felt < c.SuspicionRatio*out.Claimed
+	holds := unconfirmed >= int(s.minHits) && out.Claimed >= s.minClaimed &&
+		out.Felt < s.ratio*out.Claimed
 	out.Raised = holds && !s.raised
 	s.raised = holds
 	return out
