@@ -207,7 +207,7 @@ func (p *Player) Touch() uint64 { return uint64(p.rev) ^ uint64(p.nheld) }
 func (p *Player) TouchClaim() uint64 {
 	t := uint64(p.life) ^ uint64(p.susp.curIdx)
 	if i := int(p.susp.curIdx); i < len(p.susp.b) {
-		t ^= uint64(p.susp.b[i].epoch)
+		t ^= uint64(p.susp.b[i].lap)
 	}
 	return t
 }
