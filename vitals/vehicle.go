@@ -66,7 +66,7 @@ type VehicleConfig struct {
 //     always 0.
 //
 // It never changes anything but its own statistics. Its memory is fixed at construction
-// (about 0.6 KB with the default window: the buckets of the configured window; a host
+// (about 0.4 KB with the default window: the buckets of the configured window; a host
 // that has many players and few drivers makes it at a player's first use), and no method
 // allocates.
 type VehicleDetector struct {
