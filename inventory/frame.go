@@ -66,9 +66,13 @@ func (r FrameResult) String() string {
 	return r.Verdict.String() + ", fire spent " + strconv.Itoa(int(r.FireSpent))
 }
 
-// Touch reads the line of the store Frame and Shot read first and returns a word of it; it
-// changes nothing (see vitals.Player.Touch).
-func (inv *Inventory) Touch() uint64 { return uint64(inv.rev) }
+// Touch reads the lines of the store Frame reads and returns a word of them; it changes
+// nothing (see vitals.Player.Touch): the first line (the catalogue, the revision, the held
+// slot's index, the continuous fire and the overwritten weapons) and the held weapon's
+// slot, which a frame holding the same weapon reads next.
+func (inv *Inventory) Touch() uint64 {
+	return uint64(inv.rev) ^ uint64(inv.slots[inv.active].total)
+}
 
 // Frame takes the weapons part of an owner frame of the current life (the host passes
 // only frames lifecycle accepts as the current life's; a frame of a dead player in that

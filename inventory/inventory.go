@@ -138,9 +138,12 @@ func (s Slot) String() string {
 //
 // An Inventory is not safe for concurrent use: it belongs to its world's goroutine.
 type Inventory struct {
-	// The fields every Frame reads come first, in the cache line of cat (a server of many
-	// players reads each store from memory at every frame: the fewer lines, the fewer
-	// misses); the slots follow, then the rest.
+	// The fields every Frame and Shot read come first, in the struct's first 64 bytes (a
+	// server of many players reads each store from memory at every frame: the fewer
+	// lines, the fewer misses; TestHotFieldsShareALine keeps them there). A store is
+	// 1056 bytes, in the allocator's 1152-byte size class, whose objects are 64-byte
+	// aligned: those 64 bytes are one cache line, and each 16-byte slot that follows sits
+	// in one line. The rest comes after the slots.
 	cat    *Catalog
 	rev    uint16
 	active int8 // slot of the held weapon
@@ -154,11 +157,14 @@ type Inventory struct {
 	fireAcc    time.Duration
 
 	// Overwritten weapons whose old shots may still arrive (bit per weapon id).
-	displaced       uint64
-	displacedEcho   uint64 // bits whose command the client has echoed
-	displacedLoaded uint64 // bits of weapons that had rounds when overwritten
+	displaced uint64
+
+	skills []skillState // by the catalogue's skill index: one per skill stat it has
 
 	slots [NumSlots]slotState
+
+	displacedEcho   uint64 // bits of displaced whose command the client has echoed
+	displacedLoaded uint64 // bits of displaced: weapons that had rounds when overwritten
 
 	// old is what the store keeps of its overwritten weapons, made at the first overwrite
 	// (most stores never have one): every use of it follows a bit of displaced.
@@ -170,8 +176,6 @@ type Inventory struct {
 
 	shotTAT  [NumWeapons]time.Duration // theoretical arrival time of the next shot
 	meleeTAT [NumWeapons]time.Duration
-
-	skills []skillState // by the catalogue's skill index: one per skill stat it has
 }
 
 // displacedState is what a store keeps of its overwritten weapons.
