@@ -38,6 +38,28 @@ func TestFrameFieldsShareALine(t *testing.T) {
 			t.Errorf("a frame reads %s at bytes %d..%d: not in the Player's first line", f.name, f.off, f.off+f.size)
 		}
 	}
+	// A report in the client's order reads, besides those two lines, the third and the
+	// start of the fourth: the last damage, the credit, the order's bits, the held
+	// reports' table (its pointer and length) and the multipliers while none is pending.
+	report := []struct {
+		name      string
+		off, size uintptr
+		line      uintptr
+	}{
+		{"sinceBoundary", unsafe.Offsetof(p.sinceBoundary), unsafe.Sizeof(p.sinceBoundary), 0},
+		{"last", unsafe.Offsetof(p.last), unsafe.Sizeof(p.last), 2},
+		{"creditNum", unsafe.Offsetof(p.creditNum), unsafe.Sizeof(p.creditNum), 2},
+		{"lastAccepted", unsafe.Offsetof(p.lastAccepted), unsafe.Sizeof(p.lastAccepted), 2},
+		{"creditAt", unsafe.Offsetof(p.creditAt), unsafe.Sizeof(p.creditAt), 2},
+		{"seen", unsafe.Offsetof(p.seen), unsafe.Sizeof(p.seen), 2},
+		{"held", unsafe.Offsetof(p.held), 16, 2},
+		{"mult", unsafe.Offsetof(p.mult), unsafe.Offsetof(p.mult.low), 3},
+	}
+	for _, f := range report {
+		if f.off/64 != f.line || (f.off+f.size-1)/64 != f.line {
+			t.Errorf("a report reads %s at bytes %d..%d: not in the Player's line %d", f.name, f.off, f.off+f.size, f.line)
+		}
+	}
 	if o, n := unsafe.Offsetof(p.susp), unsafe.Sizeof(p.susp); o != 64 || n > 64 {
 		t.Errorf("the suspicion detector is at bytes %d..%d, not the Player's second line", o, o+n)
 	}

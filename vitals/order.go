@@ -226,7 +226,7 @@ func (p *Player) classify(n uint16) (int, ReportVerdict) {
 	if d <= 0 {
 		back := -d
 		switch {
-		case back >= p.sinceBoundary && p.sinceBoundary < ReportWindow:
+		case back >= int(p.sinceBoundary) && p.sinceBoundary < ReportWindow:
 			return 0, ReportPreviousLife
 		case back >= ReportWindow:
 			return 0, ReportStale
@@ -359,7 +359,7 @@ func (p *Player) moveCursor(n uint16) {
 		p.seen <<= uint(k)
 	}
 	p.cursor = n
-	p.sinceBoundary = min(p.sinceBoundary+k, ReportWindow)
+	p.sinceBoundary = int32(min(int(p.sinceBoundary)+k, ReportWindow))
 }
 
 // firstFrame starts counting a life. Reports numbered up to the boundary (at most

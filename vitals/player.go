@@ -51,7 +51,8 @@ type Player struct {
 	// lines, the fewer misses; TestFrameFieldsShareALine keeps them there). A Player is
 	// 384 bytes, a size the allocator keeps 64-byte aligned, so those 64 bytes are one
 	// cache line. The suspicion detector a frame with a loss (and a claimed hit) reads
-	// fills the second line; the rest follows.
+	// fills the second line; what a report in the client's order reads besides follows,
+	// in the third and the start of the fourth; then the rest.
 	life          LifeState
 	ledgerDeath   bool
 	haveCredit    bool
@@ -85,14 +86,10 @@ type Player struct {
 	// cmds counts the commands in flight, beside nwait and nheld, so that Advance with
 	// nothing to take reads this one line (see Advance); their ring, cmdBuf, is read only
 	// while one is in flight.
-	cmds pendingRing
+	cmds          pendingRing
+	sinceBoundary int32
 
 	susp suspicionState
-
-	cmdBuf []pendingCommand // cmds' ring, grown by doubling up to MaxPendingCommands
-	// busyWord is the host's word whose bit busyBit is kept set while the Player is busy
-	// (TrackBusy; nil: none).
-	busyWord *uint64
 
 	last      LastDamage
 	creditNum uint16
@@ -100,21 +97,28 @@ type Player struct {
 	// deadDS is the damage_seq of the newest frame taken while the life was dead
 	// (deadValid): a dead client makes no reports, so it is the number of the last report
 	// of the life that ended, the exact boundary of the next one (see firstFrame).
-	deadDS           uint16
-	lastAccepted     uint16
-	creditAt         time.Duration
+	deadDS       uint16
+	lastAccepted uint16
+	creditAt     time.Duration
+	seen         uint64
+	held         []heldReport // by number modulo its size, grown on demand up to ReportWindow
+	mult         multState
+
+	cmdBuf []pendingCommand // cmds' ring, grown by doubling up to MaxPendingCommands
+	// busyWord is the host's word whose bit busyBit is kept set while the Player is busy
+	// (TrackBusy; nil: none).
+	busyWord *uint64
+	waiting  []waitingFrame // a ring grown by doubling up to MaxWaitingFrames
+	whead    int
+	pass     *[MaxPassCredits]passCredit // made at the first pass credit
+	passNext int
+
 	stealthCounted   bool
 	explosionCounted bool
 	busyBit          uint8 // see busyWord
-
-	mult          multState
-	seen          uint64
-	sinceBoundary int
-	held          []heldReport   // by number modulo its size, grown on demand up to ReportWindow
-	waiting       []waitingFrame // a ring grown by doubling up to MaxWaitingFrames
-	whead         int
-	pass          *[MaxPassCredits]passCredit // made at the first pass credit
-	passNext      int
+	// _ keeps the Player above 352 bytes, in the 384-byte size class: 352 is not a
+	// multiple of 64, so that class would put every other Player across its lines.
+	_ [8]byte
 }
 
 // Scratch is where a Player's calls build what they return: the outcomes of the reports
