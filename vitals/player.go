@@ -198,8 +198,9 @@ func (p *Player) Counted() bool { return p.life == LifeCounted }
 // Ledger is the canonical health and armor of the current life.
 func (p *Player) Ledger() Vitals { return p.ledger }
 
-// Touch reads the line of the ledger a frame reads (the Player's first 64 bytes, all a
-// frame without a loss reads of it) and returns a word of it; it changes nothing. A host
+// Touch reads the line of the ledger a frame reads (the Player's first 64 bytes: all that
+// a frame in the client's order reads of it, unless it shows a loss, which adds the
+// suspicion detector's line, or a raise) and returns a word of it; it changes nothing. A host
 // handling a frame of one of many players calls it, and the other packages' Touch, as
 // soon as it knows the player, and keeps the result (so that the reads are not left out):
 // the packages' memory reads then overlap instead of waiting for one another, each in its
