@@ -68,7 +68,8 @@ type VehicleConfig struct {
 // It never changes anything but its own statistics. Its memory is fixed at construction
 // (about 0.4 KB with the default window: the buckets of the configured window; a host
 // that has many players and few drivers makes it at a player's first use), and no method
-// allocates.
+// allocates, but for 240 bytes once, in the first second that counts more than 65535
+// claims (the high halves of the buckets' counts).
 type VehicleDetector struct {
 	s       suspicionState
 	have    bool    // a baseline is set
