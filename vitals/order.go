@@ -393,7 +393,7 @@ func (p *Player) firstFrame(now time.Duration, in FrameInput) {
 	if !revision.Newer(in.VitalRev, p.rev) {
 		p.echo(in.VitalRev, in.DamageSeq)
 	}
-	p.life = LifeCounted
+	p.setLife(LifeCounted)
 	p.drain(now)
 	p.expire(now, false)
 }

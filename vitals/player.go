@@ -188,6 +188,13 @@ func NewPlayer(cfg Config) (*Player, error) {
 	}, nil
 }
 
+// setLife moves the life to l, and keeps the detector's copy of whether it is counted
+// (HitClaimed reads it there, in the detector's line, not the frame's).
+func (p *Player) setLife(l LifeState) {
+	p.life = l
+	p.susp.lifeCounted = l == LifeCounted
+}
+
 // Life is where the current life stands.
 func (p *Player) Life() LifeState { return p.life }
 
@@ -207,10 +214,13 @@ func (p *Player) Ledger() Vitals { return p.ledger }
 // turn.
 func (p *Player) Touch() uint64 { return uint64(p.rev) ^ uint64(p.nheld) }
 
-// TouchClaim reads the lines HitClaimed reads first (the life, the suspicion detector's
-// line and its current bucket) and returns a word of them; it changes nothing (see Touch).
+// TouchClaim reads the lines HitClaimed reads first (the suspicion detector's line, with
+// whether the life is counted, and its current bucket) and returns a word of them; it changes nothing (see Touch).
 func (p *Player) TouchClaim() uint64 {
-	t := uint64(p.life) ^ uint64(p.susp.curIdx)
+	t := uint64(p.susp.curIdx)
+	if p.susp.lifeCounted {
+		t++
+	}
 	if i := int(p.susp.curIdx); i < len(p.susp.b) {
 		t ^= uint64(p.susp.b[i].lap)
 	}
@@ -296,7 +306,7 @@ func (p *Player) NewLife(now time.Duration) Effects {
 	p.dropHeld(ReportPreviousLife, p.cursor+ReportWindow)
 	p.whead, p.nwait = 0, 0
 	p.noteBusy()
-	p.life = LifeSpawned
+	p.setLife(LifeSpawned)
 	// The commands sent to the previous life do not apply to this one: a new life starts
 	// after every revision sent.
 	p.cmds.reset()
@@ -335,7 +345,7 @@ func (p *Player) Died(now time.Duration) (Effects, error) {
 	p.flushing = false
 	p.whead, p.nwait = 0, 0
 	p.noteBusy()
-	p.life = LifeDead
+	p.setLife(LifeDead)
 	p.deadValid = false
 	return p.finish(), nil
 }
@@ -418,7 +428,7 @@ func (p *Player) lastWeapon() uint8 {
 }
 
 func (p *Player) countDeath(d Death) {
-	p.life = LifeCountedDead
+	p.setLife(LifeCountedDead)
 	p.susp.forgetYoung(d.At)
 	if !p.flushing {
 		sc := p.sc
@@ -611,7 +621,7 @@ func (p *Player) HitClaimed(now time.Duration, expected float32) (Suspicion, err
 	if expected < 0 || expected > MaxClaimedLoss {
 		return Suspicion{}, fmt.Errorf("%w: expected loss %v not in 0..%v", ErrOutOfRange, expected, MaxClaimedLoss)
 	}
-	if p.life != LifeCounted {
+	if !p.susp.lifeCounted { // p.life != LifeCounted
 		return Suspicion{}, nil
 	}
 	p.susp.claim(now, expected)

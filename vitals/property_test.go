@@ -277,6 +277,9 @@ func (c *chaos) check(before *Player, ledger Vitals, raisable, rejected bool, ef
 	if rejected && !bytes.Equal(playerBytes(before), playerBytes(p)) {
 		c.fail("a rejected input changed the player")
 	}
+	if p.susp.lifeCounted != (p.life == LifeCounted) {
+		c.fail("the detector's copy of the life says counted %v, the life is %v", p.susp.lifeCounted, p.life)
+	}
 	if p.nwait < 0 || p.nwait > MaxWaitingFrames || p.nheld < 0 || p.nheld > ReportWindow {
 		c.fail("queues out of their caps: %d frames, %d reports", p.nwait, p.nheld)
 	}

@@ -126,6 +126,9 @@ type suspicionState struct {
 	grace      int16 // newest buckets whose claims are not judged yet
 	curOK      bool
 	raised     bool
+	// lifeCounted is the Player's life == LifeCounted (setLife keeps it), here so that a
+	// claimed hit reads only this line of the Player; a VehicleDetector leaves it unset.
+	lifeCounted bool
 }
 
 // newSuspicionState makes the detector of c, a Config with its defaults filled in.
