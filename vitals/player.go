@@ -49,8 +49,8 @@ type Player struct {
 	// The fields a frame and Advance read come first, all in the struct's first 64 bytes
 	// (a server of many players reads each one's from memory at every frame: the fewer
 	// lines, the fewer misses; TestFrameFieldsShareALine keeps them there). A Player is
-	// 384 bytes, a size the allocator keeps 64-byte aligned, so those 64 bytes are one
-	// cache line. The suspicion detector a frame with a loss (and a claimed hit) reads
+	// 360 bytes, in the allocator's 384-byte size class, whose objects are 64-byte
+	// aligned, so those 64 bytes are one cache line. The suspicion detector a frame with a loss (and a claimed hit) reads
 	// fills the second line; what a report in the client's order reads besides follows,
 	// in the third and the start of the fourth; then the rest.
 	life          LifeState
