@@ -335,3 +335,22 @@ func TestFrameThatSwitchesWeaponMergesIntoTheNewHeldOne(t *testing.T) {
 	}
 	checkStore(t, inv)
 }
+
+// A frame without the fire held ends the press and forgets its fire time (a frame that
+// does not fire writes the press's state only while one is on, so the state with no press
+// must be the zero one).
+func TestFrameWithoutFireForgetsThePress(t *testing.T) {
+	inv := newInv(t)
+	give(t, inv, 0, wFlame, 500, true)
+	for i, clip := range []uint16{500, 500, 0, 500} { // the third frame shows a reload
+		inv.Frame(time.Duration(i)*40*ms, Frame{WeaponRev: inv.Rev(), Weapon: wFlame, Total: 500, Clip: clip, FireHeld: true})
+	}
+	if inv.fireWeapon != wFlame || inv.fireAcc == 0 {
+		t.Fatalf("press %d, fire time %v: the press is not on", inv.fireWeapon, inv.fireAcc)
+	}
+	inv.Frame(200*ms, Frame{WeaponRev: inv.Rev(), Weapon: wFlame, Total: 500, Clip: 500})
+	checkStore(t, inv)
+	inv.Frame(2*time.Second, Frame{WeaponRev: inv.Rev(), Weapon: wFlame, Total: 500, Clip: 0, FireHeld: true})
+	inv.Frame(2*time.Second+40*ms, Frame{WeaponRev: inv.Rev(), Weapon: wM4, Total: 500, Clip: 0})
+	checkStore(t, inv)
+}

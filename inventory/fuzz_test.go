@@ -40,6 +40,9 @@ func checkStore(t *testing.T, inv *Inventory) {
 	if inv.active < 0 || inv.active >= NumSlots {
 		t.Fatalf("held slot %d", inv.active)
 	}
+	if inv.fireWeapon == 0 && (inv.fireAcc != 0 || inv.fireEmpty) {
+		t.Fatalf("no press on, but fire time %v, empty %v kept", inv.fireAcc, inv.fireEmpty)
+	}
 	if inv.slots[inv.active] != (slotState{}) {
 		t.Fatalf("slot %d is held, but its place in slots is not empty: %+v", inv.active, inv.slots[inv.active])
 	}
