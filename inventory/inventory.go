@@ -138,12 +138,14 @@ func (s Slot) String() string {
 //
 // An Inventory is not safe for concurrent use: it belongs to its world's goroutine.
 type Inventory struct {
-	// What every Frame reads comes first, in the struct's first 64 bytes, the held slot's
-	// state among it (a server of many players reads each store from memory at every
-	// frame: the fewer lines, the fewer misses; TestHotFieldsShareALine keeps them
-	// there). A store is 1056 bytes, in the allocator's 1152-byte size class, whose
-	// objects are 64-byte aligned: those 64 bytes are one cache line, and each 16-byte
-	// slot of slots sits in one line. The rest comes after the slots.
+	// What every Frame reads comes first, the held slot's state among it, in one cache
+	// line (a server of many players reads each store from memory at every frame: the
+	// fewer lines, the fewer misses; TestHotFieldsShareALine keeps them there). A store
+	// is 1072 bytes, in the allocator's 1152-byte size class, whose objects start 8 bytes
+	// after a 64-byte boundary (the allocator's header of an object this large that holds
+	// pointers): the first line is the struct's first 56 bytes, the next ones start at
+	// 56, 120, ... The skills' slice a shot reads opens the second line, and each slot of
+	// slots sits in one line. The rest comes after the slots.
 	cat    *Catalog
 	rev    uint16
 	active int8 // slot of the held weapon: its state is held, not slots[active]
@@ -157,17 +159,19 @@ type Inventory struct {
 	// Overwritten weapons whose old shots may still arrive (bit per weapon id).
 	displaced uint64
 
-	skills []skillState // by the catalogue's skill index: one per skill stat it has
-
 	// held is the state of slot active; slots[active] stays zero meanwhile (slot and
 	// setActive keep the two apart).
-	held  slotState
-	slots [NumSlots]slotState
+	held slotState
 
 	fireLast time.Duration
 	fireAcc  time.Duration
 
-	displacedEcho   uint64 // bits of displaced whose command the client has echoed
+	skills []skillState // by the catalogue's skill index: one per skill stat it has
+
+	displacedEcho uint64 // bits of displaced whose command the client has echoed
+
+	slots [NumSlots]slotState
+
 	displacedLoaded uint64 // bits of displaced: weapons that had rounds when overwritten
 
 	// old is what the store keeps of its overwritten weapons, made at the first overwrite
