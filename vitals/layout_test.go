@@ -66,4 +66,18 @@ func TestFrameFieldsShareALine(t *testing.T) {
 	if n := unsafe.Sizeof(p); n > 384 || n <= 352 {
 		t.Errorf("a Player is %d bytes: not in the 384-byte size class (353..384)", n)
 	}
+	// And the allocator does start a Player at a line (no header before it).
+	for range 8 {
+		q, err := NewPlayer(Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		layoutSink = append(layoutSink, q) // on the heap, as a host's players are
+		if a := uintptr(unsafe.Pointer(q)) % 64; a != 0 {
+			t.Fatalf("a Player starts at byte %d of a line", a)
+		}
+	}
 }
+
+// layoutSink keeps the players TestFrameFieldsShareALine measures on the heap.
+var layoutSink []*Player
