@@ -144,7 +144,7 @@ func (inv *Inventory) Give(now time.Duration, weapon uint8, ammo uint16, setAsCu
 	}
 	rev := inv.nextRev()
 	sl := inv.cat.slot[weapon]
-	s := &inv.slots[sl]
+	s := inv.slot(sl)
 	capped := uint32(s.total)+uint32(ammo) > MaxWeaponAmmo
 	switch {
 	case s.weapon == weapon:
@@ -177,7 +177,7 @@ func (inv *Inventory) Give(now time.Duration, weapon uint8, ammo uint16, setAsCu
 		s.clip = min(s.total, inv.cat.current()[weapon].Clip[inv.SkillTier(weapon)])
 	}
 	if setAsCurrent {
-		inv.active = sl
+		inv.setActive(sl)
 	}
 	return GiveWeapon{Rev: rev, Weapon: weapon, Ammo: ammo, SetAsCurrent: setAsCurrent}, nil
 }
@@ -198,7 +198,7 @@ func (inv *Inventory) Take(now time.Duration, weapon uint8) (TakeWeapon, error) 
 	inv.displace(now, s, rev, true)
 	*s = slotState{}
 	if inv.active == inv.cat.slot[weapon] {
-		inv.active = 0
+		inv.setActive(0)
 	}
 	return TakeWeapon{Rev: rev, Weapon: weapon}, nil
 }
@@ -241,13 +241,14 @@ func (inv *Inventory) SetAmmo(now time.Duration, weapon uint8, total, clip uint1
 // Rules: [weapon-revision].
 func (inv *Inventory) Clear(now time.Duration) ClearWeapons {
 	rev := inv.nextRev()
-	for i := range inv.slots {
-		if inv.slots[i].weapon != Fists {
-			inv.displace(now, &inv.slots[i], rev, true)
+	for i := range int8(NumSlots) {
+		s := inv.slot(i)
+		if s.weapon != Fists {
+			inv.displace(now, s, rev, true)
 		}
-		inv.slots[i] = slotState{}
+		*s = slotState{}
 	}
-	inv.active = 0
+	inv.setActive(0)
 	return ClearWeapons{Rev: rev}
 }
 
@@ -266,6 +267,6 @@ func (inv *Inventory) SetArmed(now time.Duration, weapon uint8) (SetArmedWeapon,
 		return SetArmedWeapon{}, fmt.Errorf("%w: %d", ErrNotOwned, weapon)
 	}
 	rev := inv.nextRev()
-	inv.active = inv.cat.slot[weapon]
+	inv.setActive(inv.cat.slot[weapon])
 	return SetArmedWeapon{Rev: rev, Weapon: weapon}, nil
 }

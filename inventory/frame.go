@@ -66,9 +66,13 @@ func (r FrameResult) String() string {
 	return r.Verdict.String() + ", fire spent " + strconv.Itoa(int(r.FireSpent))
 }
 
-// Touch reads the line of the store Frame and Shot read first and returns a word of it; it
-// changes nothing (see vitals.Player.Touch).
-func (inv *Inventory) Touch() uint64 { return uint64(inv.rev) }
+// Touch reads the line of the store Frame reads and returns a word of it; it changes
+// nothing (see vitals.Player.Touch): the store's first line, with the catalogue, the
+// revision, the overwritten weapons and the held slot's state, all that a frame holding
+// the held weapon reads of the store unless a continuous weapon fires.
+func (inv *Inventory) Touch() uint64 {
+	return uint64(inv.rev) ^ uint64(inv.held.total)
+}
 
 // Frame takes the weapons part of an owner frame of the current life (the host passes
 // only frames lifecycle accepts as the current life's; a frame of a dead player in that
@@ -114,7 +118,7 @@ func (inv *Inventory) Frame(now time.Duration, f Frame) FrameResult {
 		res.Verdict = FrameUnknownWeapon
 		return res
 	case f.Weapon == Fists:
-		inv.active = 0
+		inv.setActive(0)
 		res.Verdict = FrameMerged
 		return res
 	}
@@ -123,7 +127,10 @@ func (inv *Inventory) Frame(now time.Duration, f Frame) FrameResult {
 		res.Verdict = FrameHeldNotInStore
 		return res
 	}
-	inv.active = inv.cat.slot[f.Weapon]
+	if sl := inv.cat.slot[f.Weapon]; sl != inv.active {
+		inv.setActive(sl)
+		s = &inv.held // setActive moved the slot's state there
+	}
 	if f.Total < s.total {
 		drop := s.total - f.Total
 		s.credit = satAdd(s.creditAt(now), drop)
@@ -176,7 +183,9 @@ func (inv *Inventory) continuousFire(now time.Duration, f Frame) uint16 {
 		s = inv.slotOf(w)
 	}
 	if s == nil {
-		inv.fireWeapon, inv.fireAcc, inv.fireEmpty = 0, 0, false
+		if inv.fireWeapon != 0 { // else fireAcc and fireEmpty are zero already
+			inv.fireWeapon, inv.fireAcc, inv.fireEmpty = 0, 0, false
+		}
 		return 0
 	}
 	if inv.fireWeapon != w {

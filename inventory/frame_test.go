@@ -298,3 +298,59 @@ func TestContinuousFireIsFreeWhileTheClipReloads(t *testing.T) {
 		t.Fatalf("store %d, want the client's 15", got)
 	}
 }
+
+// A frame that shows another weapon of the store held, with fewer rounds, both switches to
+// it and merges its count into it (the held slot's state moves to the front of the store
+// as it becomes the held one: the merge must land there, not in the slot's old place).
+func TestFrameThatSwitchesWeaponMergesIntoTheNewHeldOne(t *testing.T) {
+	inv := newInv(t)
+	give(t, inv, 0, wM4, 50, true)
+	give(t, inv, 0, wDeagle, 21, false)
+	if inv.Held() != wM4 {
+		t.Fatalf("held %d, want the M4", inv.Held())
+	}
+	r := inv.Frame(time.Second, echo(inv, wDeagle, 14, 7))
+	if r.Verdict != FrameMerged {
+		t.Fatalf("%v", r)
+	}
+	if inv.Held() != wDeagle {
+		t.Fatalf("held %d after the frame, want the Deagle", inv.Held())
+	}
+	slots := inv.Slots()
+	if got := slots[inv.cat.slot[wDeagle]]; got != (Slot{Weapon: wDeagle, Total: 14, Clip: 7}) {
+		t.Fatalf("Deagle slot %v, want total 14 clip 7", got)
+	}
+	if got := slots[inv.cat.slot[wM4]]; got.Weapon != wM4 || got.Total != 50 {
+		t.Fatalf("M4 slot %v, want its 50 rounds", got)
+	}
+	checkStore(t, inv)
+	// Back to the M4, with fewer rounds too.
+	if r := inv.Frame(2*time.Second, echo(inv, wM4, 40, 20)); r.Verdict != FrameMerged {
+		t.Fatalf("%v", r)
+	}
+	slots = inv.Slots()
+	if inv.Held() != wM4 || slots[inv.cat.slot[wM4]] != (Slot{Weapon: wM4, Total: 40, Clip: 20}) ||
+		slots[inv.cat.slot[wDeagle]] != (Slot{Weapon: wDeagle, Total: 14, Clip: 7}) {
+		t.Fatalf("held %d, slots %v", inv.Held(), slots)
+	}
+	checkStore(t, inv)
+}
+
+// A frame without the fire held ends the press and forgets its fire time (a frame that
+// does not fire writes the press's state only while one is on, so the state with no press
+// must be the zero one).
+func TestFrameWithoutFireForgetsThePress(t *testing.T) {
+	inv := newInv(t)
+	give(t, inv, 0, wFlame, 500, true)
+	for i, clip := range []uint16{500, 500, 0, 500} { // the third frame shows a reload
+		inv.Frame(time.Duration(i)*40*ms, Frame{WeaponRev: inv.Rev(), Weapon: wFlame, Total: 500, Clip: clip, FireHeld: true})
+	}
+	if inv.fireWeapon != wFlame || inv.fireAcc == 0 {
+		t.Fatalf("press %d, fire time %v: the press is not on", inv.fireWeapon, inv.fireAcc)
+	}
+	inv.Frame(200*ms, Frame{WeaponRev: inv.Rev(), Weapon: wFlame, Total: 500, Clip: 500})
+	checkStore(t, inv)
+	inv.Frame(2*time.Second, Frame{WeaponRev: inv.Rev(), Weapon: wFlame, Total: 500, Clip: 0, FireHeld: true})
+	inv.Frame(2*time.Second+40*ms, Frame{WeaponRev: inv.Rev(), Weapon: wM4, Total: 500, Clip: 0})
+	checkStore(t, inv)
+}

@@ -40,7 +40,14 @@ func checkStore(t *testing.T, inv *Inventory) {
 	if inv.active < 0 || inv.active >= NumSlots {
 		t.Fatalf("held slot %d", inv.active)
 	}
-	for i, s := range inv.slots {
+	if inv.fireWeapon == 0 && (inv.fireAcc != 0 || inv.fireEmpty) {
+		t.Fatalf("no press on, but fire time %v, empty %v kept", inv.fireAcc, inv.fireEmpty)
+	}
+	if inv.slots[inv.active] != (slotState{}) {
+		t.Fatalf("slot %d is held, but its place in slots is not empty: %+v", inv.active, inv.slots[inv.active])
+	}
+	for i := range int8(NumSlots) {
+		s := *inv.slot(i)
 		if s.weapon == Fists {
 			if s.total != 0 || s.clip != 0 || s.credit != 0 {
 				t.Fatalf("empty slot %d holds %+v", i, s)
@@ -147,8 +154,8 @@ func FuzzInventory(f *testing.F) {
 				if inv.rev != before.rev {
 					t.Fatal("an observation moved the revision")
 				}
-				for i := range inv.slots {
-					a, b := inv.slots[i], before.slots[i]
+				for i := range int8(NumSlots) {
+					a, b := *inv.slot(i), *before.slot(i)
 					if a.weapon != b.weapon || a.total > b.total {
 						t.Fatalf("an observation raised slot %d: %+v -> %+v", i, b, a)
 					}

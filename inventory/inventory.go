@@ -138,27 +138,41 @@ func (s Slot) String() string {
 //
 // An Inventory is not safe for concurrent use: it belongs to its world's goroutine.
 type Inventory struct {
-	// The fields every Frame reads come first, in the cache line of cat (a server of many
-	// players reads each store from memory at every frame: the fewer lines, the fewer
-	// misses); the slots follow, then the rest.
+	// What every Frame reads comes first, the held slot's state among it, in one cache
+	// line (a server of many players reads each store from memory at every frame: the
+	// fewer lines, the fewer misses; TestHotFieldsShareALine keeps them there). A store
+	// is 1072 bytes, in the allocator's 1152-byte size class, whose objects start 8 bytes
+	// after a 64-byte boundary (the allocator's header of an object this large that holds
+	// pointers): the first line is the struct's first 56 bytes, the next ones start at
+	// 56, 120, ... The skills' slice a shot reads opens the second line, and each slot of
+	// slots sits in one line. The rest comes after the slots.
 	cat    *Catalog
 	rev    uint16
-	active int8 // slot of the held weapon
+	active int8 // slot of the held weapon: its state is held, not slots[active]
 
 	lifeSet bool
 	life    uint16
 
-	fireWeapon uint8 // continuous weapon of the current press, 0 for none
+	fireWeapon uint8 // continuous weapon of the current press, 0 for none (then fireAcc is 0 and fireEmpty false)
 	fireEmpty  bool  // the last frame of the press showed the clip empty
-	fireLast   time.Duration
-	fireAcc    time.Duration
 
 	// Overwritten weapons whose old shots may still arrive (bit per weapon id).
-	displaced       uint64
-	displacedEcho   uint64 // bits whose command the client has echoed
-	displacedLoaded uint64 // bits of weapons that had rounds when overwritten
+	displaced uint64
+
+	// held is the state of slot active; slots[active] stays zero meanwhile (slot and
+	// setActive keep the two apart).
+	held slotState
+
+	fireLast time.Duration
+	fireAcc  time.Duration
+
+	skills []skillState // by the catalogue's skill index: one per skill stat it has
+
+	displacedEcho uint64 // bits of displaced whose command the client has echoed
 
 	slots [NumSlots]slotState
+
+	displacedLoaded uint64 // bits of displaced: weapons that had rounds when overwritten
 
 	// old is what the store keeps of its overwritten weapons, made at the first overwrite
 	// (most stores never have one): every use of it follows a bit of displaced.
@@ -170,8 +184,26 @@ type Inventory struct {
 
 	shotTAT  [NumWeapons]time.Duration // theoretical arrival time of the next shot
 	meleeTAT [NumWeapons]time.Duration
+}
 
-	skills []skillState // by the catalogue's skill index: one per skill stat it has
+// slot is the state of slot sl (0 to NumSlots-1): held for the held one.
+func (inv *Inventory) slot(sl int8) *slotState {
+	if sl == inv.active {
+		return &inv.held
+	}
+	return &inv.slots[sl]
+}
+
+// setActive makes slot sl the held one, moving its state into held and the previous held
+// slot's back into slots. A pointer from slot to either is stale after it.
+func (inv *Inventory) setActive(sl int8) {
+	if sl == inv.active {
+		return
+	}
+	inv.slots[inv.active] = inv.held
+	inv.held = inv.slots[sl]
+	inv.slots[sl] = slotState{}
+	inv.active = sl
 }
 
 // displacedState is what a store keeps of its overwritten weapons.
@@ -242,13 +274,13 @@ func (inv *Inventory) Catalog() *Catalog { return inv.cat }
 func (inv *Inventory) Rev() uint16 { return inv.rev }
 
 // Held returns the held weapon (0: fists).
-func (inv *Inventory) Held() uint8 { return inv.slots[inv.active].weapon }
+func (inv *Inventory) Held() uint8 { return inv.held.weapon }
 
 // Slots returns the readback of the 13 slots.
 func (inv *Inventory) Slots() [NumSlots]Slot {
 	var out [NumSlots]Slot
-	for i := range inv.slots {
-		s := &inv.slots[i]
+	for i := range int8(NumSlots) {
+		s := inv.slot(i)
 		out[i] = Slot{Weapon: s.weapon, Total: s.total, Clip: s.clip}
 	}
 	return out
@@ -278,10 +310,13 @@ func (inv *Inventory) slotOf(weapon uint8) *slotState {
 		return nil
 	}
 	sl := inv.cat.slot[weapon]
-	if sl < 0 || inv.slots[sl].weapon != weapon {
+	if sl < 0 {
 		return nil
 	}
-	return &inv.slots[sl]
+	if s := inv.slot(sl); s.weapon == weapon {
+		return s
+	}
+	return nil
 }
 
 // creditAt returns the slot's valid credit at now.
@@ -389,7 +424,7 @@ func (inv *Inventory) poolOf(weapon uint8) *slotState {
 	if !inv.pooled(weapon) {
 		return nil
 	}
-	s := &inv.slots[inv.cat.slot[weapon]]
+	s := inv.slot(inv.cat.slot[weapon])
 	if s.weapon == Fists {
 		return nil
 	}
@@ -456,7 +491,7 @@ func (inv *Inventory) RespawnGrant(generation uint16) bool {
 	}
 	inv.lifeSet, inv.life = true, generation
 	inv.slots = [NumSlots]slotState{}
-	inv.active = 0
+	inv.held, inv.active = slotState{}, 0
 	inv.resetCombat()
 	return true
 }

@@ -244,7 +244,7 @@ func (inv *Inventory) Shot(now time.Duration, alive bool, shot Shot) ShotResult 
 	inv.shotTAT[w] = tat
 	res := ShotResult{Verdict: Accepted, Paid: inv.pay(now, s, displaced, w), Pellets: pellets(props), Credits: credits(props)}
 	if s != nil {
-		inv.active = inv.cat.slot[w]
+		inv.setActive(inv.cat.slot[w])
 	}
 	if props.HasDamage {
 		res.HasDamage = true

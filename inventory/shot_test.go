@@ -186,7 +186,7 @@ func TestMeleeValidation(t *testing.T) {
 			if tc.want != Accepted && !sameInventory(inv, &before) {
 				t.Fatal("a refused blow changed the store")
 			}
-			if tc.want == Accepted && inv.slots != before.slots {
+			if tc.want == Accepted && inv.Slots() != before.Slots() {
 				t.Fatal("a blow changed the slots")
 			}
 		})

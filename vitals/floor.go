@@ -190,13 +190,14 @@ type MultiplierCommand struct {
 // multState tracks which tables the client may be applying. settled is a table the client
 // surely applies; low is the lowest, class by class, of settled and every table sent since.
 // Until the last table sent is acknowledged and MultiplierGrace has passed, the floors use
-// low; after that, last. Memory stays constant however many tables are sent.
+// low; after that, last. Memory stays constant however many tables are sent. What a
+// report reads while no table is pending (pending, last) comes first.
 type multState struct {
+	pending bool
+	acked   bool
 	rev     uint16
 	last    Multipliers
 	low     Multipliers
-	pending bool
-	acked   bool
 	ackAt   time.Duration
 }
 

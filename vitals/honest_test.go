@@ -251,7 +251,7 @@ func (s *sim) serverTick() {
 			s.fail("advance with nothing in flight: %+v, quick %+v", full, eff)
 		}
 	}
-	s.stats.inFlight = max(s.stats.inFlight, s.p.cmds.n)
+	s.stats.inFlight = max(s.stats.inFlight, int(s.p.cmds.n))
 	if len(eff.Reports) > 0 || eff.FramesCounted > 0 {
 		s.tracef("server advance -> %v frames=%d reports=%v", eff.Ledger, eff.FramesCounted, eff.Reports)
 	}

@@ -226,7 +226,7 @@ func (p *Player) classify(n uint16) (int, ReportVerdict) {
 	if d <= 0 {
 		back := -d
 		switch {
-		case back >= p.sinceBoundary && p.sinceBoundary < ReportWindow:
+		case back >= int(p.sinceBoundary) && p.sinceBoundary < ReportWindow:
 			return 0, ReportPreviousLife
 		case back >= ReportWindow:
 			return 0, ReportStale
@@ -316,10 +316,10 @@ func (p *Player) dropHeld(v ReportVerdict, last uint16) {
 }
 
 func (p *Player) pushFrame(now time.Duration, f FrameInput) {
-	if p.nwait == len(p.waiting) {
+	if int(p.nwait) == len(p.waiting) {
 		p.growWaiting()
 	}
-	i := (p.whead + p.nwait) % len(p.waiting)
+	i := (p.whead + int(p.nwait)) % len(p.waiting)
 	p.waiting[i] = waitingFrame{in: f, arrived: now}
 	p.nwait++
 	p.noteBusy()
@@ -337,7 +337,7 @@ func (p *Player) popFrame() FrameInput {
 // MaxWaitingFrames: the caller never pushes past the cap), oldest first.
 func (p *Player) growWaiting() {
 	grown := make([]waitingFrame, min(max(2*len(p.waiting), minWaiting), MaxWaitingFrames))
-	for i := range p.nwait {
+	for i := range int(p.nwait) {
 		grown[i] = p.waiting[(p.whead+i)%len(p.waiting)]
 	}
 	p.waiting, p.whead = grown, 0
@@ -359,7 +359,7 @@ func (p *Player) moveCursor(n uint16) {
 		p.seen <<= uint(k)
 	}
 	p.cursor = n
-	p.sinceBoundary = min(p.sinceBoundary+k, ReportWindow)
+	p.sinceBoundary = int32(min(int(p.sinceBoundary)+k, ReportWindow))
 }
 
 // firstFrame starts counting a life. Reports numbered up to the boundary (at most
@@ -393,7 +393,7 @@ func (p *Player) firstFrame(now time.Duration, in FrameInput) {
 	if !revision.Newer(in.VitalRev, p.rev) {
 		p.echo(in.VitalRev, in.DamageSeq)
 	}
-	p.life = LifeCounted
+	p.setLife(LifeCounted)
 	p.drain(now)
 	p.expire(now, false)
 }
@@ -545,7 +545,7 @@ func (p *Player) judgeFrame(now time.Duration, f *FrameInput, forced bool, passF
 			p.addPass(passFirst, t)
 		}
 	}
-	p.checkLedgerDeath(now, DeathByFrame, p.lastWeapon())
+	p.checkLedgerDeath(now, DeathByFrame, 0, true)
 	return v
 }
 
@@ -630,7 +630,7 @@ func (p *Player) apply(now time.Duration, r *ReportInput, floor float32, gap boo
 	}
 	p.attribute(now, r, true, o.Verdict != ReportAttributionOnly)
 	p.emit(o)
-	p.checkLedgerDeath(now, DeathByReport, r.Weapon)
+	p.checkLedgerDeath(now, DeathByReport, r.Weapon, false)
 }
 
 // late takes a report whose place in the order was already passed: the loss was shown by
@@ -659,7 +659,7 @@ func (p *Player) late(now time.Duration, r *ReportInput, floor float32) {
 	}
 	p.attribute(now, r, false, o.Verdict != ReportAttributionOnly)
 	p.emit(o)
-	p.checkLedgerDeath(now, DeathByReport, r.Weapon)
+	p.checkLedgerDeath(now, DeathByReport, r.Weapon, false)
 }
 
 // attribute makes a credited report the last damage (unless a newer one already is) and,

@@ -77,28 +77,33 @@ func (c *pendingCommand) applyTo(v Vitals) Vitals {
 	return v
 }
 
-// pendingRing is the commands in flight, oldest first. The first folded of them are in
-// the base already (an item echoed them); they stay until they settle, to hold off what
-// the client created before taking them and the server receives out of its order.
+// pendingRing is the counts of the commands in flight, oldest first, in Player.cmdBuf. The
+// first folded of them are in the base already (an item echoed them); they stay until they
+// settle, to hold off what the client created before taking them and the server receives
+// out of its order. The counts sit in the Player's first line (Advance reads n beside
+// Player.nwait and nheld); the ring itself is read only while a command is in flight.
 type pendingRing struct {
-	n      int // first: Advance reads it beside Player.nwait and nheld
-	head   int
-	folded int
-	c      []pendingCommand // grown by doubling up to MaxPendingCommands
+	n      int32
+	head   int32
+	folded int32
 }
 
-func (r *pendingRing) at(i int) *pendingCommand { return &r.c[(r.head+i)%len(r.c)] }
+// cmdAt is the i-th oldest command in flight.
+func (p *Player) cmdAt(i int) *pendingCommand {
+	return &p.cmdBuf[(int(p.cmds.head)+i)%len(p.cmdBuf)]
+}
 
 // minPending is the first size of the ring of commands in flight.
 const minPending = 4
 
-// grow doubles the ring (at least minPending, at most MaxPendingCommands), oldest first.
-func (r *pendingRing) grow() {
-	grown := make([]pendingCommand, min(max(2*len(r.c), minPending), MaxPendingCommands))
-	for i := range r.n {
-		grown[i] = *r.at(i)
+// growCmds doubles the ring (at least minPending, at most MaxPendingCommands), oldest
+// first.
+func (p *Player) growCmds() {
+	grown := make([]pendingCommand, min(max(2*len(p.cmdBuf), minPending), MaxPendingCommands))
+	for i := range int(p.cmds.n) {
+		grown[i] = *p.cmdAt(i)
 	}
-	r.c, r.head = grown, 0
+	p.cmdBuf, p.cmds.head = grown, 0
 }
 
 func (r *pendingRing) reset() { r.head, r.n, r.folded = 0, 0, 0 }
@@ -106,15 +111,15 @@ func (r *pendingRing) reset() { r.head, r.n, r.folded = 0, 0, 0 }
 // relevel recomputes the canonical ledger: the base with the unfolded commands replayed.
 func (p *Player) relevel() {
 	l := p.base
-	for i := p.cmds.folded; i < p.cmds.n; i++ {
-		l = p.cmds.at(i).applyTo(l)
+	for i := int(p.cmds.folded); i < int(p.cmds.n); i++ {
+		l = p.cmdAt(i).applyTo(l)
 	}
 	p.ledger = l
 }
 
 // foldOne puts the oldest unfolded command into the base.
 func (p *Player) foldOne() {
-	p.base = p.cmds.at(p.cmds.folded).applyTo(p.base)
+	p.base = p.cmdAt(int(p.cmds.folded)).applyTo(p.base)
 	p.cmds.folded++
 }
 
@@ -123,7 +128,7 @@ func (p *Player) popOldest() {
 	if p.cmds.folded == 0 {
 		p.foldOne()
 	}
-	p.cmds.head = (p.cmds.head + 1) % len(p.cmds.c)
+	p.cmds.head = (p.cmds.head + 1) % int32(len(p.cmdBuf))
 	p.cmds.n--
 	p.cmds.folded--
 	p.noteBusy()
@@ -133,7 +138,7 @@ func (p *Player) popOldest() {
 // effect goes into the base, and an echo older than them is judged as if it echoed them.
 func (p *Player) settle(now time.Duration) {
 	changed := false
-	for p.cmds.n > 0 && p.cmds.at(0).settled(now) {
+	for p.cmds.n > 0 && p.cmdAt(0).settled(now) {
 		if p.cmds.folded == 0 {
 			changed = true
 		}
@@ -149,10 +154,10 @@ func (p *Player) push(c pendingCommand) {
 	if p.cmds.n == MaxPendingCommands {
 		p.popOldest()
 	}
-	if p.cmds.n == len(p.cmds.c) {
-		p.cmds.grow()
+	if int(p.cmds.n) == len(p.cmdBuf) {
+		p.growCmds()
 	}
-	*p.cmds.at(p.cmds.n) = c
+	*p.cmdAt(int(p.cmds.n)) = c
 	p.cmds.n++
 	p.noteBusy()
 	p.relevel()
@@ -166,8 +171,8 @@ func (p *Player) push(c pendingCommand) {
 // judged as of its own revision. An echo at a report's number comes after that report and
 // after the frames that carry its number; a frame carrying that number comes after it.
 func (p *Player) heldOff(now time.Duration, rev, place uint16, frame bool) bool {
-	for i := p.cmds.folded - 1; i >= 0; i-- {
-		c := p.cmds.at(i)
+	for i := int(p.cmds.folded) - 1; i >= 0; i-- {
+		c := p.cmdAt(i)
 		if !revision.Newer(c.rev, rev) {
 			return false
 		}
@@ -187,15 +192,15 @@ func (p *Player) heldOff(now time.Duration, rev, place uint16, frame bool) bool 
 // than what is in the base is judged as if it echoed the newest command in the base.
 func (p *Player) echo(rev, place uint16) {
 	changed := false
-	for i := 0; i < p.cmds.n; i++ {
-		c := p.cmds.at(i)
+	for i := 0; i < int(p.cmds.n); i++ {
+		c := p.cmdAt(i)
 		if revision.Newer(c.rev, rev) {
 			break
 		}
 		if !c.echoed || revision.Newer(c.echoAt, place) {
 			c.echoed, c.echoAt = true, place
 		}
-		if i >= p.cmds.folded {
+		if i >= int(p.cmds.folded) {
 			p.foldOne()
 			changed = true
 		}
@@ -209,8 +214,8 @@ func (p *Player) echo(rev, place uint16) {
 // client died before it took them, and a dead client drops a set or an add. The ledger
 // never rises by it: a dropped set that lowered the armor leaves the lower armor.
 func (p *Player) voidPending() {
-	for i := p.cmds.folded; i < p.cmds.n; i++ {
-		p.cmds.at(i).void = true
+	for i := int(p.cmds.folded); i < int(p.cmds.n); i++ {
+		p.cmdAt(i).void = true
 	}
 	p.base = minVitals(p.base, p.ledger)
 	p.relevel()

@@ -46,9 +46,13 @@ type passCredit struct {
 // doubling, so a player whose reports arrive in order costs little; once grown, a window
 // takes frames and reports without allocating.
 type Player struct {
-	// The fields a frame and Advance read come first, in the two cache lines they share (a
-	// server of many players reads each one's from memory at every frame: the fewer lines,
-	// the fewer misses); the rest follow.
+	// The fields a frame and Advance read come first, all in the struct's first 64 bytes
+	// (a server of many players reads each one's from memory at every frame: the fewer
+	// lines, the fewer misses; TestFrameFieldsShareALine keeps them there). A Player is
+	// 360 bytes, in the allocator's 384-byte size class, whose objects are 64-byte
+	// aligned, so those 64 bytes are one cache line. The suspicion detector a frame with a loss (and a claimed hit) reads
+	// fills the second line; what a report in the client's order reads besides follows,
+	// in the third and the start of the fourth; then the rest.
 	life          LifeState
 	ledgerDeath   bool
 	haveCredit    bool
@@ -72,17 +76,20 @@ type Player struct {
 	cursor   uint16
 	frameSeq uint16
 	frameDS  uint16
-	nwait    int
-	nheld    int
-	// cmds is the commands in flight: its count beside nwait and nheld, so that Advance
-	// with nothing to take reads this one line (see Advance).
-	cmds pendingRing
 	// sc is the scratch the calls build their results in, never nil: its own (NewPlayer)
 	// or one it shares (ShareScratch).
 	sc *Scratch
-	// busyWord is the host's word whose bit busyBit is kept set while the Player is busy
-	// (TrackBusy; nil: none).
-	busyWord *uint64
+	// nwait and nheld count the frames waiting and the reports held (at most
+	// MaxWaitingFrames and ReportWindow).
+	nwait int32
+	nheld int32
+	// cmds counts the commands in flight, beside nwait and nheld, so that Advance with
+	// nothing to take reads this one line (see Advance); their ring, cmdBuf, is read only
+	// while one is in flight.
+	cmds          pendingRing
+	sinceBoundary int32
+
+	susp suspicionState
 
 	last      LastDamage
 	creditNum uint16
@@ -90,24 +97,28 @@ type Player struct {
 	// deadDS is the damage_seq of the newest frame taken while the life was dead
 	// (deadValid): a dead client makes no reports, so it is the number of the last report
 	// of the life that ended, the exact boundary of the next one (see firstFrame).
-	deadDS           uint16
-	lastAccepted     uint16
-	creditAt         time.Duration
+	deadDS       uint16
+	lastAccepted uint16
+	creditAt     time.Duration
+	seen         uint64
+	held         []heldReport // by number modulo its size, grown on demand up to ReportWindow
+	mult         multState
+
+	cmdBuf []pendingCommand // cmds' ring, grown by doubling up to MaxPendingCommands
+	// busyWord is the host's word whose bit busyBit is kept set while the Player is busy
+	// (TrackBusy; nil: none).
+	busyWord *uint64
+	waiting  []waitingFrame // a ring grown by doubling up to MaxWaitingFrames
+	whead    int
+	pass     *[MaxPassCredits]passCredit // made at the first pass credit
+	passNext int
+
 	stealthCounted   bool
 	explosionCounted bool
 	busyBit          uint8 // see busyWord
-
-	cfg           Config
-	mult          multState
-	seen          uint64
-	sinceBoundary int
-	held          []heldReport   // by number modulo its size, grown on demand up to ReportWindow
-	waiting       []waitingFrame // a ring grown by doubling up to MaxWaitingFrames
-	whead         int
-	pass          *[MaxPassCredits]passCredit // made at the first pass credit
-	passNext      int
-
-	susp suspicionState
+	// _ keeps the Player above 352 bytes, in the 384-byte size class: 352 is not a
+	// multiple of 64, so that class would put every other Player across its lines.
+	_ [8]byte
 }
 
 // Scratch is where a Player's calls build what they return: the outcomes of the reports
@@ -170,12 +181,18 @@ func NewPlayer(cfg Config) (*Player, error) {
 		return nil, err
 	}
 	return &Player{
-		cfg:  c,
 		mult: newMultState(),
 		seen: ^uint64(0),
-		susp: newSuspicionState(c.SuspicionWindow),
+		susp: newSuspicionState(c),
 		sc:   new(Scratch),
 	}, nil
+}
+
+// setLife moves the life to l, and keeps the detector's copy of whether it is counted
+// (HitClaimed reads it there, in the detector's line, not the frame's).
+func (p *Player) setLife(l LifeState) {
+	p.life = l
+	p.susp.lifeCounted = l == LifeCounted
 }
 
 // Life is where the current life stands.
@@ -188,19 +205,24 @@ func (p *Player) Counted() bool { return p.life == LifeCounted }
 // Ledger is the canonical health and armor of the current life.
 func (p *Player) Ledger() Vitals { return p.ledger }
 
-// Touch reads the lines of the ledger that Frame reads first and returns a word of them; it
-// changes nothing. A host handling a frame of one of many players calls it, and the other
-// packages' Touch, as soon as it knows the player, and keeps the result (so that the reads
-// are not left out): the packages' memory reads then overlap instead of waiting for one
-// another, each in its turn.
+// Touch reads the line of the ledger a frame reads (the Player's first 64 bytes: all that
+// a frame in the client's order reads of it, unless it shows a loss, which adds the
+// suspicion detector's line, or a raise) and returns a word of it; it changes nothing. A host
+// handling a frame of one of many players calls it, and the other packages' Touch, as
+// soon as it knows the player, and keeps the result (so that the reads are not left out):
+// the packages' memory reads then overlap instead of waiting for one another, each in its
+// turn.
 func (p *Player) Touch() uint64 { return uint64(p.rev) ^ uint64(p.nheld) }
 
-// TouchClaim reads the lines HitClaimed reads first (the life, the suspicion detector's
-// current bucket) and returns a word of them; it changes nothing (see Touch).
+// TouchClaim reads the lines HitClaimed reads first (the suspicion detector's line, with
+// whether the life is counted, and its current bucket) and returns a word of them; it changes nothing (see Touch).
 func (p *Player) TouchClaim() uint64 {
-	t := uint64(p.life) ^ uint64(p.susp.curIdx)
-	if p.susp.curIdx < len(p.susp.b) {
-		t ^= uint64(p.susp.b[p.susp.curIdx].epoch)
+	t := uint64(p.susp.curIdx)
+	if p.susp.lifeCounted {
+		t++
+	}
+	if i := int(p.susp.curIdx); i < len(p.susp.b) {
+		t ^= uint64(p.susp.b[i].lap)
 	}
 	return t
 }
@@ -219,7 +241,7 @@ func (p *Player) FloorMultipliers(now time.Duration) Multipliers { return p.mult
 func (p *Player) LastDamage() LastDamage { return p.last }
 
 // Waiting returns how many frames and reports wait for an earlier report.
-func (p *Player) Waiting() (frames, reports int) { return p.nwait, p.nheld }
+func (p *Player) Waiting() (frames, reports int) { return int(p.nwait), int(p.nheld) }
 
 // Killer is the killer to name when the death is committed: the attacker of the last
 // credited damage, or NoPlayer when there is none or isTeammate says the attacker is the
@@ -284,7 +306,7 @@ func (p *Player) NewLife(now time.Duration) Effects {
 	p.dropHeld(ReportPreviousLife, p.cursor+ReportWindow)
 	p.whead, p.nwait = 0, 0
 	p.noteBusy()
-	p.life = LifeSpawned
+	p.setLife(LifeSpawned)
 	// The commands sent to the previous life do not apply to this one: a new life starts
 	// after every revision sent.
 	p.cmds.reset()
@@ -323,7 +345,7 @@ func (p *Player) Died(now time.Duration) (Effects, error) {
 	p.flushing = false
 	p.whead, p.nwait = 0, 0
 	p.noteBusy()
-	p.life = LifeDead
+	p.setLife(LifeDead)
 	p.deadValid = false
 	return p.finish(), nil
 }
@@ -406,7 +428,7 @@ func (p *Player) lastWeapon() uint8 {
 }
 
 func (p *Player) countDeath(d Death) {
-	p.life = LifeCountedDead
+	p.setLife(LifeCountedDead)
 	p.susp.forgetYoung(d.At)
 	if !p.flushing {
 		sc := p.sc
@@ -418,7 +440,11 @@ func (p *Player) countDeath(d Death) {
 // checkLedgerDeath counts the death when the ledger's health reached 0: the base's (the
 // client died before it took the commands in flight, which it then drops) or the
 // canonical one's (set_health(0)).
-func (p *Player) checkLedgerDeath(now time.Duration, reason DeathReason, weapon uint8) {
+//
+// With ofLast set the death's weapon is the last damage's (lastWeapon), read only when the
+// death is counted: a frame, which names no weapon, then reads the last damage's line only
+// at a death.
+func (p *Player) checkLedgerDeath(now time.Duration, reason DeathReason, weapon uint8, ofLast bool) {
 	if p.life != LifeCounted && p.life != LifeCountedDead {
 		return
 	}
@@ -431,6 +457,9 @@ func (p *Player) checkLedgerDeath(now time.Duration, reason DeathReason, weapon 
 	p.base.Health = min32(p.base.Health, 0)
 	p.ledger.Health = 0
 	p.ledgerDeath = true
+	if ofLast {
+		weapon = p.lastWeapon()
+	}
 	p.countDeath(Death{At: now, Killer: p.lastAttacker(), Weapon: weapon, Reason: reason})
 }
 
@@ -452,8 +481,8 @@ func (p *Player) Acknowledged(now time.Duration, rev uint16) error {
 	if revision.Newer(rev, p.rev) {
 		return fmt.Errorf("%w: health revision %d, last sent %d", ErrFutureRevision, rev, p.rev)
 	}
-	for i := 0; i < p.cmds.n; i++ {
-		c := p.cmds.at(i)
+	for i := 0; i < int(p.cmds.n); i++ {
+		c := p.cmdAt(i)
 		if revision.Newer(c.rev, rev) {
 			break
 		}
@@ -511,7 +540,7 @@ func (p *Player) SetHealth(now time.Duration, value float32) (CommandResult, err
 	}
 	p.begin()
 	c := p.issue(now, CommandSetHealth, value, 0, false)
-	p.checkLedgerDeath(now, DeathByCommand, UnknownWeapon)
+	p.checkLedgerDeath(now, DeathByCommand, UnknownWeapon, false)
 	return p.commandResult(c), nil
 }
 
@@ -592,11 +621,11 @@ func (p *Player) HitClaimed(now time.Duration, expected float32) (Suspicion, err
 	if expected < 0 || expected > MaxClaimedLoss {
 		return Suspicion{}, fmt.Errorf("%w: expected loss %v not in 0..%v", ErrOutOfRange, expected, MaxClaimedLoss)
 	}
-	if p.life != LifeCounted {
+	if !p.susp.lifeCounted { // p.life != LifeCounted
 		return Suspicion{}, nil
 	}
 	p.susp.claim(now, expected)
-	return p.susp.evaluate(now, &p.cfg), nil
+	return p.susp.evaluate(now), nil
 }
 
 // Advance takes what came due at now: frames and reports whose ReportWait ran out count
@@ -627,4 +656,4 @@ func (p *Player) advance(now time.Duration) Effects {
 // never changes health.
 //
 // Rules: [god-mode-detector].
-func (p *Player) Suspect(now time.Duration) Suspicion { return p.susp.evaluate(now, &p.cfg) }
+func (p *Player) Suspect(now time.Duration) Suspicion { return p.susp.evaluate(now) }

@@ -277,6 +277,9 @@ func (c *chaos) check(before *Player, ledger Vitals, raisable, rejected bool, ef
 	if rejected && !bytes.Equal(playerBytes(before), playerBytes(p)) {
 		c.fail("a rejected input changed the player")
 	}
+	if p.susp.lifeCounted != (p.life == LifeCounted) {
+		c.fail("the detector's copy of the life says counted %v, the life is %v", p.susp.lifeCounted, p.life)
+	}
 	if p.nwait < 0 || p.nwait > MaxWaitingFrames || p.nheld < 0 || p.nheld > ReportWindow {
 		c.fail("queues out of their caps: %d frames, %d reports", p.nwait, p.nheld)
 	}
@@ -288,7 +291,7 @@ func (c *chaos) check(before *Player, ledger Vitals, raisable, rejected bool, ef
 			}
 		}
 	}
-	if held != p.nheld {
+	if held != int(p.nheld) {
 		c.fail("held count %d, slots %d", p.nheld, held)
 	}
 	if eff != nil {
@@ -317,14 +320,14 @@ func (c *chaos) check(before *Player, ledger Vitals, raisable, rejected bool, ef
 // was. The windows' places in memory are left out, so a clone compares equal.
 func playerBytes(p *Player) []byte {
 	q := *p
-	q.held, q.waiting, q.cmds.c, q.sc, q.susp.b, q.pass = nil, nil, nil, nil, nil, nil
+	q.held, q.waiting, q.cmdBuf, q.sc, q.susp.b, q.pass = nil, nil, nil, nil, nil, nil
 	b := append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(&q)), unsafe.Sizeof(q))...)
 	if p.pass != nil {
 		b = append(b, unsafe.Slice((*byte)(unsafe.Pointer(p.pass)), unsafe.Sizeof(*p.pass))...)
 	}
 	b = append(b, windowBytes(p.held)...)
 	b = append(b, windowBytes(p.waiting)...)
-	b = append(b, windowBytes(p.cmds.c)...)
+	b = append(b, windowBytes(p.cmdBuf)...)
 	b = append(b, windowBytes(p.susp.b)...)
 	b = append(b, unsafe.Slice((*byte)(unsafe.Pointer(&p.sc.eff)), unsafe.Sizeof(p.sc.eff))...)
 	return append(b, windowBytes(p.sc.out)...)
@@ -350,7 +353,7 @@ func clonePlayer(p *Player) Player {
 		q.pass = &pass
 	}
 	q.waiting = append(make([]waitingFrame, 0, cap(p.waiting)), p.waiting[:cap(p.waiting)]...)[:len(p.waiting)]
-	q.cmds.c = append(make([]pendingCommand, 0, cap(p.cmds.c)), p.cmds.c[:cap(p.cmds.c)]...)[:len(p.cmds.c)]
+	q.cmdBuf = append(make([]pendingCommand, 0, cap(p.cmdBuf)), p.cmdBuf[:cap(p.cmdBuf)]...)[:len(p.cmdBuf)]
 	sc := *p.sc
 	sc.out = append(make([]Outcome, 0, cap(p.sc.out)), p.sc.out[:cap(p.sc.out)]...)[:len(p.sc.out)]
 	q.sc = &sc
@@ -369,7 +372,7 @@ func cloneWindow[T any](s []T) []T {
 // playerFootprint is what the player holds: the struct and the windows it grew.
 func playerFootprint(p *Player) uintptr {
 	n := unsafe.Sizeof(*p) + uintptr(cap(p.waiting))*unsafe.Sizeof(waitingFrame{}) +
-		uintptr(cap(p.cmds.c))*unsafe.Sizeof(pendingCommand{}) + unsafe.Sizeof(*p.sc) + uintptr(cap(p.sc.out))*unsafe.Sizeof(Outcome{}) +
+		uintptr(cap(p.cmdBuf))*unsafe.Sizeof(pendingCommand{}) + unsafe.Sizeof(*p.sc) + uintptr(cap(p.sc.out))*unsafe.Sizeof(Outcome{}) +
 		uintptr(cap(p.susp.b))*unsafe.Sizeof(bucket{})
 	n += uintptr(cap(p.held)) * unsafe.Sizeof(heldReport{})
 	if p.pass != nil {

@@ -109,7 +109,7 @@ func TestCommandsInFlightAreCappedAndTheOldestSettlesFirst(t *testing.T) {
 		require.NoError(t, err)
 	}
 	wantLedger(t, p, 10+n, 0)
-	require.Equal(t, MaxPendingCommands, len(p.cmds.c), "the ring grew on demand to its cap and no further")
+	require.Equal(t, MaxPendingCommands, len(p.cmdBuf), "the ring grew on demand to its cap and no further")
 	// an echo of 0: the 8 oldest adds settled when the cap was reached; only the newest
 	// MaxPendingCommands still apply after it
 	r := mustFrame(t, p, 100*ms, FrameInput{Seq: 3, Health: 10})
