@@ -89,8 +89,8 @@ func (w *World) touchID(conn PlayerID) {
 	w.touched ^= t
 }
 
-// touchPlayer reads the lines of conn's player that a datagram and a frame read (line 0
-// to 2, and its endpoint's first): the second stage, once touchID brought its slot.
+// touchPlayer reads the lines of conn's player that a datagram and a frame read (lines 0
+// to 2, the last its endpoint's first): the second stage, once touchID brought its slot.
 func (w *World) touchPlayer(conn PlayerID) {
 	if int(conn) >= len(w.players) {
 		return
@@ -131,8 +131,8 @@ func (w *World) touchDatagram(p *player, datagram []byte) {
 	w.touched ^= t
 }
 
-// touch reads p's lines a datagram and a frame read (0 to 2, and its endpoint's first:
-// see player) and returns a word of them; it changes nothing.
+// touch reads p's lines a datagram and a frame read (0 to 2, the last its endpoint's
+// first: see player) and returns a word of them; it changes nothing.
 func (p *player) touch() uint64 {
-	return uint64(p.lastHeard) ^ uint64(p.frame.at) ^ uint64(p.seat.heldAt) ^ p.ep.Touch()
+	return uint64(p.lastHeard) ^ uint64(p.frame.at) ^ p.ep.Touch()
 }

@@ -19,10 +19,12 @@ import (
 // player is one connection's slot. The struct and its rings are allocated the first time
 // the slot joins and reused by every later connection on the slot.
 type player struct {
-	// The fields every frame, every Tick and every Flush reads come first, in the order of
-	// their cache lines (a world of 10,000 players reads each player's from memory every
-	// tick: the fewer lines, the fewer misses); the rest follow. Line 0: what Receive, a
-	// frame, Tick and Flush all read.
+	// The fields every datagram and every frame reads come first, in the order of their
+	// cache lines (a world of 10,000 players reads each player's from memory every tick:
+	// the fewer lines, the fewer misses); the rest follow. A frame reads lines 0 to 2 and
+	// nothing else of its player; TestPlayerLines keeps the lines as written here.
+	//
+	// Line 0: what Receive, a frame, Tick and Flush all read.
 	id         PlayerID
 	connected  bool
 	dropping   bool
@@ -41,33 +43,40 @@ type player struct {
 	// The per-connection caps (flood.go): the gates of its datagrams, frames, vehicle
 	// frames and launches, and what they refused (the peaks are raised at every frame:
 	// framePeak and datagramPeak are ConnStats' FramePeak and DatagramPeak, kept here
-	// beside the frame rather than in caps, a line of its own).
+	// beside the frame rather than in caps).
 	dgramGate, frameGate rateGate
 
-	// Line 1: the frame's.
-	// The newest frame taken (and haveSeq, lastSeq above).
+	// Line 1: the frame's. The newest frame taken (and haveSeq, lastSeq above), the peaks
+	// its gates raise, and the seat it holds (a frame on foot reads whether it holds one).
 	frame                   frameState
 	framePeak, datagramPeak time.Duration
-	nUnshown                int // the bits set in unshown
+	seat                    seatHold
 
-	// Line 2: the frame's (the seat) and Tick's.
-	// seat is the vehicle seat the server granted it (seats.go).
-	seat        seatHold
-	nextSuspect time.Duration
+	// Line 2: the endpoint's first, all of it that a datagram reads
+	// (transport.Endpoint): the connection's endpoint, inline (transport.Endpoint.Init),
+	// so that each datagram reads it right after the player's lines, with no pointer to
+	// follow.
+	ep transport.Endpoint
 
-	// Line 3: Flush's, then the endpoint's lines.
+	// Tick's (nextSuspect) and Flush's, after the endpoint's other lines.
+	nextSuspect          time.Duration
 	out                  outbox // unreliable datagrams until Flush
 	lifeSerial           uint64 // the World's serial at the last respawn grant: combat correlation
 	vframeGate, projGate rateGate
-	// ep is the connection's endpoint, inline (transport.Endpoint.Init): each datagram
-	// reads its first lines right after the player's, with no pointer to follow.
-	ep transport.Endpoint
+	// seatPast is the last frame in a seat and the last refused entry put back (seats.go).
+	seatPast seatPast
+
+	// What sees reads, in one line: stream is the World's interest manager while
+	// streaming (then unshown is unused): who this connection sees is its shown set there.
+	// Else unshown has bit s set while subject s is connected but not shown to this
+	// connection yet (its PlayerShow waits for room on the lane). Such a subject's frames
+	// and lifecycle edges are not sent here: its show builds the copy from the current
+	// state. nUnshown is the bits set in it.
+	stream   *interest.Manager
+	unshown  []uint64
+	nUnshown int
 
 	caps ConnStats
-	// unshown has bit s set while subject s is connected but not shown to this connection
-	// yet (its PlayerShow waits for room on the lane). Such a subject's frames and
-	// lifecycle edges are not sent here: its show builds the copy from the current state.
-	unshown []uint64
 	// debt is this connection's place in World.debtors plus one while it is owed hides
 	// its lane refused at its soft cap ([stream-hide-owed]), else 0.
 	debt uint32
@@ -94,10 +103,6 @@ type player struct {
 	reportFilter seqFilter
 
 	acks ackRing
-
-	// stream is the World's interest manager while streaming (then unshown is unused):
-	// who this connection sees is its shown set there.
-	stream *interest.Manager
 
 	// The death the server counted and waits for: the relation revision at the count, so
 	// the killer is judged by the relation then and now.
@@ -139,11 +144,11 @@ type player struct {
 // frameState is what the World keeps of a player's newest frame: for the relay, a show,
 // the distance checks and the vehicle seats.
 type frameState struct {
-	have     bool
 	at       time.Duration
 	pos      wire.Vec3
 	facing   float32
 	vehicle  uint16
+	have     bool
 	seat     uint8
 	weapon   uint8
 	fireHeld bool
