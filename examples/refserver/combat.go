@@ -132,7 +132,7 @@ func (w *World) refuseShot(now time.Duration, p *player, seq uint16, weapon uint
 func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) Verdict {
 	// The shooter's state in every package is read below, each on lines of its own: ask
 	// for them all now, so the reads overlap.
-	w.touched ^= w.life.Touch(p.id) ^ p.inv.Touch() ^ w.rw.TouchPlayer(p.id) ^ p.shotFilter.bits ^ uint64(p.rideAt)
+	w.touched ^= w.life.Touch(p.id) ^ p.inv.Touch() ^ w.rw.TouchPlayer(p.id) ^ p.shotFilter.bits
 	if v := w.mayAct(p, m.DeathEpoch); v != VerdictAccepted {
 		return w.refuseShot(now, p, m.ShotSeq, m.Weapon, NoVehicle, v, "")
 	}
@@ -172,9 +172,9 @@ func (w *World) onWeaponShot(now time.Duration, p *player, m *wire.WeaponShot) V
 	}
 	p.shotFilter.mark(m.ShotSeq)
 	if seated {
-		p.reach.ShotSeated = max(p.reach.ShotSeated, float32(od))
+		p.shotSeated = max(p.shotSeated, float32(od))
 	} else {
-		p.reach.ShotOnFoot = max(p.reach.ShotOnFoot, float32(od))
+		p.shotOnFoot = max(p.shotOnFoot, float32(od))
 	}
 	var damage float32
 	if sr.HasDamage {

@@ -6,8 +6,9 @@ import (
 )
 
 // TestPlayerLines keeps the player's lines as its comment writes them: line 0 holds what
-// every datagram reads, line 1 the frame's, and the endpoint starts line 2 (its own test
-// keeps what a datagram reads of it in its first 64 bytes). A player of 513 to 1,024 bytes
+// every datagram reads, line 1 the frame's, the endpoint starts line 2 (its own test keeps
+// what a datagram reads of it in its first 64 bytes), line 6 holds what a shot reads of
+// its shooter, lines 7 and 8 what a report reads of its victim. A player of 513 to 1,024 bytes
 // is allocated in a size class of a multiple of 64 bytes, so its offsets are its lines in
 // memory (and more than 1,024 would cost every player a larger class).
 func TestPlayerLines(t *testing.T) {
@@ -40,9 +41,28 @@ func TestPlayerLines(t *testing.T) {
 			{"framePeak", unsafe.Offsetof(p.framePeak), unsafe.Sizeof(p.framePeak)},
 			{"datagramPeak", unsafe.Offsetof(p.datagramPeak), unsafe.Sizeof(p.datagramPeak)},
 			{"seat", unsafe.Offsetof(p.seat), unsafe.Sizeof(p.seat)},
+			{"riding", unsafe.Offsetof(p.riding), unsafe.Sizeof(p.riding)},
+			{"joinSerial", unsafe.Offsetof(p.joinSerial), unsafe.Sizeof(p.joinSerial)},
 		}},
 		{2, []field{
 			{"ep's first line", unsafe.Offsetof(p.ep), 64},
+		}},
+		{6, []field{
+			{"shotFilter", unsafe.Offsetof(p.shotFilter), unsafe.Sizeof(p.shotFilter)},
+			{"shots", unsafe.Offsetof(p.shots), unsafe.Sizeof(p.shots)},
+			{"lifeSerial", unsafe.Offsetof(p.lifeSerial), unsafe.Sizeof(p.lifeSerial)},
+			{"shotOnFoot", unsafe.Offsetof(p.shotOnFoot), unsafe.Sizeof(p.shotOnFoot)},
+			{"shotSeated", unsafe.Offsetof(p.shotSeated), unsafe.Sizeof(p.shotSeated)},
+			{"stream", unsafe.Offsetof(p.stream), unsafe.Sizeof(p.stream)},
+		}},
+		{7, []field{
+			{"vis.at", unsafe.Offsetof(p.vis) + unsafe.Offsetof(p.vis.at), unsafe.Sizeof(p.vis.at)},
+		}},
+		{8, []field{
+			{"vis.id", unsafe.Offsetof(p.vis) + unsafe.Offsetof(p.vis.id), unsafe.Sizeof(p.vis.id)},
+			{"vis.n", unsafe.Offsetof(p.vis) + unsafe.Offsetof(p.vis.n), unsafe.Sizeof(p.vis.n)},
+			{"joinedAt", unsafe.Offsetof(p.joinedAt), unsafe.Sizeof(p.joinedAt)},
+			{"reportFilter", unsafe.Offsetof(p.reportFilter), unsafe.Sizeof(p.reportFilter)},
 		}},
 	}
 	for _, l := range lines {

@@ -47,10 +47,14 @@ type player struct {
 	dgramGate, frameGate rateGate
 
 	// Line 1: the frame's. The newest frame taken (and haveSeq, lastSeq above), the peaks
-	// its gates raise, and the seat it holds (a frame on foot reads whether it holds one).
+	// its gates raise, and the seat it holds (a frame on foot reads whether it holds one);
+	// then what a shot reads of it beside the frame (riding) and what Tick's walk of the
+	// vehicle streaming reads beside the seat (joinSerial).
 	frame                   frameState
 	framePeak, datagramPeak time.Duration
 	seat                    seatHold
+	riding                  bool   // a frame in a vehicle seat was taken: rideAt and rideLife are its
+	joinSerial              uint64 // the World's serial when the connection joined
 
 	// Line 2: the endpoint's first, all of it that a datagram reads
 	// (transport.Endpoint): the connection's endpoint, inline (transport.Endpoint.Init),
@@ -58,49 +62,59 @@ type player struct {
 	// follow.
 	ep transport.Endpoint
 
-	// Tick's (nextSuspect) and Flush's, after the endpoint's other lines.
+	// After the endpoint's other lines, to the end of its last: Tick's (nextSuspect) and
+	// the rest of the gates.
 	nextSuspect          time.Duration
-	out                  outbox // unreliable datagrams until Flush
-	lifeSerial           uint64 // the World's serial at the last respawn grant: combat correlation
 	vframeGate, projGate rateGate
-	// seatPast is the last frame in a seat and the last refused entry put back (seats.go).
+	// debt is this connection's place in World.debtors plus one while it is owed hides
+	// its lane refused at its soft cap ([stream-hide-owed]), else 0.
+	debt    uint32
+	session uint32 // the Session of the Hello that opened the connection (Welcome echoes it)
+
+	// Line 6: what a shot reads of its shooter (and the shot's victim reads of its
+	// attacker: shots, lifeSerial), and what a report reads of its victim first (sees:
+	// stream; lifeSerial). shotOnFoot and shotSeated are Reach's ShotOnFoot and
+	// ShotSeated, kept here rather than in reach.
+	shotFilter             seqFilter
+	shots                  shotBook
+	lifeSerial             uint64 // the World's serial at the last respawn grant: combat correlation
+	shotOnFoot, shotSeated float32
+	// stream is the World's interest manager while streaming (then unshown is unused):
+	// who this connection sees is its shown set there.
+	stream *interest.Manager
+
+	// Lines 7 and 8: what a report reads of its victim next: vis is the last shows and
+	// hides of other players to this connection, which a report's action is checked
+	// against ([stream-reports]), then the moment of the join its times count from.
+	vis      visLog
+	joinedAt time.Duration
+	// reportFilter drops duplicated damage report datagrams before their correlation
+	// spends a shot credit (vitals refuses them too, but after the correlation).
+	reportFilter seqFilter
+
+	// Flush's.
+	out outbox // unreliable datagrams until Flush
+	// seatPast is when the held seat was taken, the last frame in a seat and the last
+	// refused entry put back (seats.go).
 	seatPast seatPast
 
-	// What sees reads, in one line: stream is the World's interest manager while
-	// streaming (then unshown is unused): who this connection sees is its shown set there.
-	// Else unshown has bit s set while subject s is connected but not shown to this
-	// connection yet (its PlayerShow waits for room on the lane). Such a subject's frames
-	// and lifecycle edges are not sent here: its show builds the copy from the current
-	// state. nUnshown is the bits set in it.
-	stream   *interest.Manager
+	// Without streaming: unshown has bit s set while subject s is connected but not shown
+	// to this connection yet (its PlayerShow waits for room on the lane). Such a subject's
+	// frames and lifecycle edges are not sent here: its show builds the copy from the
+	// current state. nUnshown is the bits set in it.
 	unshown  []uint64
 	nUnshown int
 
 	caps ConnStats
-	// debt is this connection's place in World.debtors plus one while it is owed hides
-	// its lane refused at its soft cap ([stream-hide-owed]), else 0.
-	debt uint32
-	// vis is the last shows and hides of other players to this connection, which a
-	// report's action is checked against ([stream-reports]).
-	vis visLog
 
 	// vgod is the vehicle_god_mode detector of the vehicles this player drives, made the
 	// first time it has something to count (vehicleDetector): nil for a player that never
 	// drove a vehicle or had one it drives shot at.
 	vgod *vitals.VehicleDetector
 
-	joinSerial uint64 // the World's serial when the connection joined
-	joinedAt   time.Duration
-	session    uint32 // the Session of the Hello that opened the connection (Welcome echoes it)
-
-	shots      shotBook
-	shotFilter seqFilter
 	// projectiles is allocated at the first projectile (newProjectile).
 	projectiles *[MaxProjectiles]projectileRecord
 	projFilter  seqFilter
-	// reportFilter drops duplicated damage report datagrams before their correlation
-	// spends a shot credit (vitals refuses them too, but after the correlation).
-	reportFilter seqFilter
 
 	acks ackRing
 
@@ -130,14 +144,13 @@ type player struct {
 	dead         bool
 	deadAt       time.Duration
 	deadLife     uint64
-	// The last frame in any vehicle seat: a drive-by starts from the vehicle (see
-	// OriginReach and SeatedOriginReach).
+	// The last frame in any vehicle seat (and riding above): a drive-by starts from the
+	// vehicle (see OriginReach and SeatedOriginReach).
 	rideAt   time.Duration
 	rideLife uint64
-	riding   bool
 
 	// reach is what the World measured of this connection's accepted actions against its
-	// accepted path (Reach).
+	// accepted path (Reach), but for ShotOnFoot and ShotSeated (shotOnFoot, shotSeated).
 	reach Reach
 }
 

@@ -18,12 +18,14 @@ type seatHold struct {
 	held    bool
 	vehicle uint16
 	seat    uint8
-	heldAt  time.Duration // when the held seat was taken
 }
 
-// seatPast is what a player's frames in a seat and its refused entries leave: only a frame
-// in a seat, a shot from one and a refused entry read it.
+// seatPast is when the held seat was taken, and what a player's frames in a seat and its
+// refused entries leave: only a frame in a seat, a death or a shot of a seated player and
+// a refused entry read it.
 type seatPast struct {
+	heldAt time.Duration // when the held seat (seatHold) was taken
+
 	// The last accepted frame in a seat, for a shot fired from it that arrives after the
 	// frame that left it.
 	sat        bool
@@ -119,7 +121,7 @@ func (w *World) takeSeat(now time.Duration, p *player, veh uint16, seat uint8) {
 			w.stats.EntryReachMax = d
 		}
 		v.seats[seat] = p.id
-		h.held, h.vehicle, h.seat, h.heldAt = true, veh, seat, now
+		h.held, h.vehicle, h.seat, p.seatPast.heldAt = true, veh, seat, now
 		w.stats.Entries++
 		w.vsSeated(now, p, veh)
 	}
@@ -129,7 +131,7 @@ func (w *World) takeSeat(now time.Duration, p *player, veh uint16, seat uint8) {
 
 // seatedFor reports whether p has held a seat for longer than window.
 func (w *World) seatedFor(p *player, window time.Duration) bool {
-	return p.seat.held && w.now-p.seat.heldAt > window
+	return p.seat.held && w.now-p.seatPast.heldAt > window
 }
 
 // leaveSeat frees the seat p holds, if any.
