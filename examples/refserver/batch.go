@@ -73,8 +73,8 @@ func (w *World) ReceiveBatch(now time.Duration, batch []Datagram, errs []error) 
 }
 
 // touchID reads what a datagram of conn reads first that its id alone finds (its slot
-// of players, its life, its pose history's bookkeeping, its relay log head, its place in
-// the interest manager, its damage group): the first stage of ReceiveBatch's reads.
+// of players, its life, its pose history's bookkeeping, its relay log head, its damage
+// group): the first stage of ReceiveBatch's reads.
 func (w *World) touchID(conn PlayerID) {
 	if int(conn) >= len(w.players) {
 		return
@@ -83,14 +83,12 @@ func (w *World) touchID(conn PlayerID) {
 	if w.players[conn] != nil {
 		t ^= 1
 	}
-	if w.stream != nil && w.stream.Placed(conn) {
-		t ^= 2
-	}
 	w.touched ^= t
 }
 
 // touchPlayer reads the lines of conn's player that a datagram and a frame read (lines 0
-// to 2, the last its endpoint's first): the second stage, once touchID brought its slot.
+// to 2, the last its endpoint's first, and its place in the interest manager unless the
+// player mirrors it: placeTouch): the second stage, once touchID brought its slot.
 func (w *World) touchPlayer(conn PlayerID) {
 	if int(conn) >= len(w.players) {
 		return
@@ -99,7 +97,7 @@ func (w *World) touchPlayer(conn PlayerID) {
 	if p == nil {
 		return
 	}
-	w.touched ^= p.touch()
+	w.touched ^= p.touch() ^ w.placeTouch(p)
 }
 
 // touchPackages reads the packages' lines of conn that a frame reads first (its ledger
@@ -121,7 +119,7 @@ func (w *World) touchPackages(conn PlayerID) {
 // shot its packages'. Receive calls it right after touchID, so that at 10,000 players the
 // misses of a datagram overlap one another.
 func (w *World) touchDatagram(p *player, datagram []byte) {
-	t := p.touch()
+	t := p.touch() ^ w.placeTouch(p)
 	if len(datagram) >= 2 {
 		switch wire.ID(datagram[1]) {
 		case wire.IDPlayerSync, wire.IDWeaponShot:
@@ -129,6 +127,16 @@ func (w *World) touchDatagram(p *player, datagram []byte) {
 		}
 	}
 	w.touched ^= t
+}
+
+// placeTouch reads p's place in the interest manager, which a frame reads unless p's frame
+// mirrors it (frameState.placed: [stream-standing-mirror]), and returns a word of it; it
+// changes nothing.
+func (w *World) placeTouch(p *player) uint64 {
+	if w.stream == nil || p.frame.placed || !w.stream.Placed(p.id) {
+		return 0
+	}
+	return 2
 }
 
 // touch reads p's lines a datagram and a frame read (0 to 2, the last its endpoint's

@@ -625,6 +625,12 @@
 //     lane's due time). A connection before it gets only its own copies of shots and its relays, in the same
 //     datagrams as if it had been read, with no read of its player while streaming: at
 //     10,000 players most connections have nothing of their own in a Flush.
+//   - [stream-standing-mirror] Ours: each player keeps whether the interest manager holds
+//     it placed where its newest frame stands (frameState.placed): every place in the
+//     manager and every removal from it sets it, every move of the frame's position that
+//     does not place it clears it, so it always equals what it stands for. A frame that
+//     stands where the manager holds its player already does not place it again (which
+//     would change nothing): a world standing still reads no interest state per frame.
 //   - [elements-count-as-datagrams] Ours: the per-connection datagram gate (DatagramRate)
 //     charges a received bundle one unit per element and drops it whole unless all of
 //     them conform: coalescing never lets a client pass more messages than it could send

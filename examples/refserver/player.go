@@ -165,6 +165,10 @@ type frameState struct {
 	seat     uint8
 	weapon   uint8
 	fireHeld bool
+	// placed mirrors the interest manager: while true, the manager holds the player placed
+	// at pos's X and Y (streamPlace placed it there last, and nothing moved pos since), so
+	// that a frame standing there again need not read the manager ([stream-standing-mirror]).
+	placed bool
 }
 
 // seqFilter refuses duplicated shot and projectile numbers within ShotWindow.
