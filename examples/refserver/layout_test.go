@@ -7,8 +7,9 @@ import (
 
 // TestPlayerLines keeps the player's lines as its comment writes them: line 0 holds what
 // every datagram reads, line 1 the frame's, the endpoint starts line 2 (its own test keeps
-// what a datagram reads of it in its first 64 bytes), line 6 holds what a shot reads of
-// its shooter, lines 7 and 8 what a report reads of its victim. A player of 513 to 1,024 bytes
+// what a datagram reads of it in its first 64 bytes), line 5 (after the endpoint) the
+// timers Tick's visit reads, line 6 what a shot reads of its shooter, lines 7 and 8 what
+// a report reads of its victim. A player of 513 to 1,024 bytes
 // is allocated in a size class of a multiple of 64 bytes, so its offsets are its lines in
 // memory (and more than 1,024 would cost every player a larger class).
 func TestPlayerLines(t *testing.T) {
@@ -46,6 +47,10 @@ func TestPlayerLines(t *testing.T) {
 		}},
 		{2, []field{
 			{"ep's first line", unsafe.Offsetof(p.ep), 64},
+		}},
+		{5, []field{
+			{"nextSuspect", unsafe.Offsetof(p.nextSuspect), unsafe.Sizeof(p.nextSuspect)},
+			{"pingDue", unsafe.Offsetof(p.pingDue), unsafe.Sizeof(p.pingDue)},
 		}},
 		{6, []field{
 			{"shotFilter", unsafe.Offsetof(p.shotFilter), unsafe.Sizeof(p.shotFilter)},

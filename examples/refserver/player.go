@@ -62,14 +62,12 @@ type player struct {
 	// follow.
 	ep transport.Endpoint
 
-	// After the endpoint's other lines, to the end of its last: Tick's (nextSuspect) and
-	// the rest of the gates.
-	nextSuspect          time.Duration
+	// After the endpoint's other lines, to the end of its last: Tick's (a visit reads
+	// these two beside lastHeard: World.timerAt) and the rest of the gates. pingDue is when
+	// the rewind's PingDue turns true: PingInterval after the last ping sent, 0 (now) for
+	// a new connection.
+	nextSuspect, pingDue time.Duration
 	vframeGate, projGate rateGate
-	// debt is this connection's place in World.debtors plus one while it is owed hides
-	// its lane refused at its soft cap ([stream-hide-owed]), else 0.
-	debt    uint32
-	session uint32 // the Session of the Hello that opened the connection (Welcome echoes it)
 
 	// Line 6: what a shot reads of its shooter (and the shot's victim reads of its
 	// attacker: shots, lifeSerial), and what a report reads of its victim first (sees:
@@ -94,6 +92,10 @@ type player struct {
 
 	// Flush's.
 	out outbox // unreliable datagrams until Flush
+	// debt is this connection's place in World.debtors plus one while it is owed hides
+	// its lane refused at its soft cap ([stream-hide-owed]), else 0.
+	debt    uint32
+	session uint32 // the Session of the Hello that opened the connection (Welcome echoes it)
 	// seatPast is when the held seat was taken, the last frame in a seat and the last
 	// refused entry put back (seats.go).
 	seatPast seatPast
@@ -459,8 +461,8 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 	p.session = session
 	p.lastHeard = now
 	p.nextSuspect = now + SuspectInterval
-	w.timers[conn] = timerDue{} // everything due: the next Tick visits it (timerDue)
-	w.flushDue[conn] = 0        // the new connection's laneDue (its Welcome follows)
+	w.timerAt[conn] = 0  // everything due: the next Tick visits it (World.timerAt)
+	w.flushDue[conn] = 0 // the new connection's laneDue (its Welcome follows)
 	p.frame.vehicle = NoVehicle
 	// A new client applies the catalogue's first table until the properties it is sent
 	// now reach it.

@@ -150,9 +150,15 @@ type World struct {
 	viewers []PlayerID
 	vs      vstream // the streaming of vehicles and effects (vstream.go)
 
-	// timers is each slot's timerDue: while streaming, Tick's second walk visits a
-	// connection only when one of its timers may have come due (see timerDue).
-	timers []timerDue
+	// timerAt is when Tick's second walk must next visit each slot: while streaming, it
+	// visits a connection only when one of its timers may have come due. It is the
+	// earliest of the connection's timers as of the last visit: the link timeout
+	// (lastHeard+LinkTimeout), the next ping (player.pingDue) and the god-mode detector's
+	// (player.nextSuspect). Each only moves later between two visits (a datagram moves
+	// lastHeard on; the ping and the detector move only at a visit), so skipping a
+	// connection before it skips nothing the visit would have done. Join resets it to 0:
+	// everything due. 8 bytes a slot, so that the walk reads a line per 8 connections.
+	timerAt []time.Duration
 	// flushDue is each slot's flushDue: while now is before it, the connection has nothing
 	// of its own for Flush (an empty outbox, a lane not due), which then sends it only its
 	// relays without reading its player ([flush-own-due]).
@@ -230,7 +236,7 @@ func New(cfg Config) (*World, error) {
 		vnear:    c.Rewind.VehicleNearDistance,
 		players:  make([]*player, c.MaxPlayers),
 		conns:    make([]PlayerID, 0, c.MaxPlayers),
-		timers:   make([]timerDue, c.MaxPlayers),
+		timerAt:  make([]time.Duration, c.MaxPlayers),
 		flushDue: make([]time.Duration, c.MaxPlayers),
 		vits:     make([]*vitals.Player, c.MaxPlayers),
 		busy:     make([]uint64, (c.MaxPlayers+63)/64),
@@ -598,8 +604,7 @@ func (w *World) Tick(now time.Duration) error {
 		}
 	}
 	for _, id := range w.conns {
-		t := &w.timers[id]
-		if now < t.at && w.stream != nil {
+		if now < w.timerAt[id] && w.stream != nil {
 			continue // none of its timers is due: its lines are not read
 		}
 		p := w.players[id]
@@ -609,7 +614,7 @@ func (w *World) Tick(now time.Duration) error {
 		}
 		if w.rw.PingDue(now, id) {
 			if seq, err := w.rw.Ping(now, id); err == nil {
-				t.ping = now + rewind.PingInterval
+				p.pingDue = now + rewind.PingInterval
 				w.msgs.ping = wire.Ping{Seq: seq, Time: uint32(now / time.Millisecond)}
 				w.sendOwn(p, &w.msgs.ping)
 			}
@@ -628,7 +633,7 @@ func (w *World) Tick(now time.Duration) error {
 				}
 			}
 		}
-		t.at = min(p.lastHeard+transport.LinkTimeout, t.ping, p.nextSuspect)
+		w.timerAt[id] = min(p.lastHeard+transport.LinkTimeout, p.pingDue, p.nextSuspect)
 	}
 	w.streamTick(now)
 	w.reap(now)
@@ -650,18 +655,6 @@ func (w *World) raiseVehicleSuspicion(now time.Duration, p *player, s vitals.Sus
 	}
 	w.raise(Event{Kind: EventVehicleGodModeSuspect, At: now, Player: p.id, Other: NoPlayer, Vehicle: v,
 		Amount: s.Claimed, Deducted: s.Felt, Seq: uint16(min(max(s.Hits, 0), 0xFFFF))})
-}
-
-// timerDue is when Tick's second walk must next visit a connection: at is the earliest of
-// its timers as of the last visit, the link timeout (lastHeard+LinkTimeout), the next ping
-// (ping) and the god-mode detector's (nextSuspect). Each only moves later between two
-// visits (a datagram moves lastHeard on; the ping and the detector move only at a visit),
-// so skipping a connection before at skips nothing it would have done. ping is when the
-// rewind's PingDue turns true: PingInterval after the last ping sent, 0 (now) for a new
-// connection (join resets the slot's timerDue to zero: everything due).
-type timerDue struct {
-	at   time.Duration
-	ping time.Duration
 }
 
 // ---- output ----
