@@ -42,7 +42,7 @@ func (w *World) ReceiveBatch(now time.Duration, batch []Datagram, errs []error) 
 		for j := range min(3*s, len(batch)) {
 			w.touchID(batch[j].Conn)
 			if j < 2*s {
-				w.touchPlayer(batch[j].Conn)
+				w.touchPlayer(batch[j].Conn, batch[j].Data)
 			}
 			if j < s {
 				w.touchPackages(batch[j].Conn)
@@ -55,7 +55,7 @@ func (w *World) ReceiveBatch(now time.Duration, batch []Datagram, errs []error) 
 				w.touchID(batch[j].Conn)
 			}
 			if j := i + 2*s; j < len(batch) {
-				w.touchPlayer(batch[j].Conn)
+				w.touchPlayer(batch[j].Conn, batch[j].Data)
 			}
 			if j := i + s; j < len(batch) {
 				w.touchPackages(batch[j].Conn)
@@ -86,10 +86,11 @@ func (w *World) touchID(conn PlayerID) {
 	w.touched ^= t
 }
 
-// touchPlayer reads the lines of conn's player that a datagram and a frame read (lines 0
-// to 2, the last its endpoint's first, and its place in the interest manager unless the
-// player mirrors it: placeTouch): the second stage, once touchID brought its slot.
-func (w *World) touchPlayer(conn PlayerID) {
+// touchPlayer reads the lines of conn's player that datagram and a frame read (touch: its
+// lines 0 and 1, and its endpoint's first unless datagram is a message datagram; and its
+// place in the interest manager unless the player mirrors it: placeTouch): the second
+// stage, once touchID brought its slot.
+func (w *World) touchPlayer(conn PlayerID, datagram []byte) {
 	if int(conn) >= len(w.players) {
 		return
 	}
@@ -97,7 +98,7 @@ func (w *World) touchPlayer(conn PlayerID) {
 	if p == nil {
 		return
 	}
-	w.touched ^= p.touch() ^ w.placeTouch(p)
+	w.touched ^= p.touch(datagram) ^ w.placeTouch(p)
 }
 
 // touchPackages reads the packages' lines of conn that a frame reads first (its ledger
@@ -115,11 +116,11 @@ func (w *World) touchPackages(conn PlayerID) {
 }
 
 // touchDatagram reads, for a datagram of connected p about to be handled, the lines its
-// handling reads first: p's lines and its endpoint's (touchPlayer), and for a frame or a
-// shot its packages'. Receive calls it right after touchID, so that at 10,000 players the
+// handling reads first: p's lines and its endpoint's if it reads it (touch), and for a
+// frame or a shot its packages'. Receive calls it right after touchID, so that at 10,000 players the
 // misses of a datagram overlap one another.
 func (w *World) touchDatagram(p *player, datagram []byte) {
-	t := p.touch() ^ w.placeTouch(p)
+	t := p.touch(datagram) ^ w.placeTouch(p)
 	if len(datagram) >= 2 {
 		switch wire.ID(datagram[1]) {
 		case wire.IDPlayerSync, wire.IDWeaponShot:
@@ -139,8 +140,13 @@ func (w *World) placeTouch(p *player) uint64 {
 	return 2
 }
 
-// touch reads p's lines a datagram and a frame read (0 to 2, the last its endpoint's
-// first: see player) and returns a word of them; it changes nothing.
-func (p *player) touch() uint64 {
-	return uint64(p.lastHeard) ^ uint64(p.frame.at) ^ p.ep.Touch()
+// touch reads p's lines datagram and a frame read (0 and 1, and 2, its endpoint's first,
+// unless datagram is a message datagram, which Receive takes without its endpoint: see
+// player) and returns a word of them; it changes nothing.
+func (p *player) touch(datagram []byte) uint64 {
+	t := uint64(p.lastHeard) ^ uint64(p.frame.at)
+	if id, err := wire.Peek(datagram); err != nil || id == wire.IDBundle || id.Transport() {
+		t ^= p.ep.Touch() // a message datagram does not read the endpoint (Receive)
+	}
+	return t
 }

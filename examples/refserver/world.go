@@ -395,6 +395,9 @@ func (w *World) Receive(now time.Duration, conn PlayerID, datagram []byte) error
 	// Only a lane datagram (alone or in a bundle) brings acknowledgements to route or
 	// gives the lane something to send (an acknowledgement owed).
 	laneData := false
+	// A message datagram (neither a bundle nor a lane datagram) is decoded here as p's
+	// endpoint would (transport.DecodeMessage), without reading the endpoint.
+	message := false
 	if id, err := wire.Peek(datagram); err == nil && id == wire.IDBundle {
 		laneData = true
 		if b, err := wire.OpenBundle(datagram); err == nil {
@@ -402,6 +405,8 @@ func (w *World) Receive(now time.Duration, conn PlayerID, datagram []byte) error
 		}
 	} else if err == nil && id.Transport() {
 		laneData = true
+	} else if err == nil {
+		message = true
 	}
 	if !w.takeDatagram(now, p, elems) {
 		return fmt.Errorf("%w: connection %d", ErrRateLimited, conn)
@@ -410,16 +415,9 @@ func (w *World) Receive(now time.Duration, conn PlayerID, datagram []byte) error
 		w.laneWork(p)
 	}
 	// The datagram's messages are pulled one by one, each with its own verdict or error.
-	err := p.ep.Open(now, datagram)
+	var err error
 	malformed, wrongWay := 0, 0
-	if err != nil {
-		malformed++
-	}
-	for {
-		m, ok, merr := p.ep.Next()
-		if !ok {
-			break
-		}
+	take := func(m wire.Message, merr error) {
 		switch {
 		case errors.Is(merr, transport.ErrWrongDirection):
 			wrongWay++
@@ -430,14 +428,28 @@ func (w *World) Receive(now time.Duration, conn PlayerID, datagram []byte) error
 			if err == nil {
 				err = merr
 			}
-			continue
+			return
 		}
 		w.stats.Messages++
 		if !p.connected || p.dropping {
-			continue // the connection ends with this datagram (a Disconnect before these messages)
+			return // the connection ends with this datagram (a Disconnect before these messages)
 		}
 		if w.handle(now, conn, m).Refused() {
 			w.stats.Refused++
+		}
+	}
+	if message {
+		take(transport.DecodeMessage(&w.dec, transport.Server, datagram))
+	} else {
+		if err = p.ep.Open(now, datagram); err != nil {
+			malformed++
+		}
+		for {
+			m, ok, merr := p.ep.Next()
+			if !ok {
+				break
+			}
+			take(m, merr)
 		}
 	}
 	if malformed > 0 {

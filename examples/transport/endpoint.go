@@ -302,18 +302,43 @@ func (e *Endpoint) Next() (m wire.Message, ok bool, err error) {
 	if e.dec == nil {
 		e.dec = new(wire.Decoder)
 	}
-	m, err = e.dec.Decode(b)
-	if err != nil {
+	m, wrong, err := decode(e.dec, e.side, b)
+	switch {
+	case wrong:
+		e.wrongDirection++
+	case err != nil:
 		e.malformed++
-		return nil, true, err
+	default:
+		e.received++
+	}
+	return m, true, err
+}
+
+// DecodeMessage decodes datagram, a message datagram (wire.Peek names neither a bundle nor
+// a transport id), with dec, as an endpoint of side's Next would: the message, or Next's
+// error for it (the decoder's, or ErrWrongDirection). It reads and writes no endpoint, and
+// no endpoint counts it in its Stats: a host that shares one decoder among its endpoints
+// (ShareDecoder), and reads each datagram's id before it opens it, takes a message
+// datagram with it without reading the connection's endpoint at all (a host of many
+// connections then reads one line fewer per datagram). The message points into dec, as
+// Next's does.
+func DecodeMessage(dec *wire.Decoder, side Side, datagram []byte) (wire.Message, error) {
+	m, _, err := decode(dec, side, datagram)
+	return m, err
+}
+
+// decode is Next's decoding of one message b for side: wrong reports the error is
+// ErrWrongDirection.
+func decode(dec *wire.Decoder, side Side, b []byte) (m wire.Message, wrong bool, err error) {
+	m, err = dec.Decode(b)
+	if err != nil {
+		return nil, false, err
 	}
 	dir := m.ID().Direction()
-	if (e.side == Server && dir == wire.ServerToClient) || (e.side == Client && dir == wire.ClientToServer) {
-		e.wrongDirection++
+	if (side == Server && dir == wire.ServerToClient) || (side == Client && dir == wire.ClientToServer) {
 		return nil, true, fmt.Errorf("%w: %v", ErrWrongDirection, m.ID())
 	}
-	e.received++
-	return m, true, nil
+	return m, false, nil
 }
 
 // Touch reads the line of the endpoint that Open and Next read (its first: see Endpoint)

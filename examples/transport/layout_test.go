@@ -1,6 +1,9 @@
 package transport
 
 import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
 	"testing"
 	"unsafe"
 
@@ -62,4 +65,46 @@ func TestOpenDropsTheRestOfTheLastDatagram(t *testing.T) {
 	}
 	require.Equal(t, []string{"Pong"}, got, "the bundle's last two elements went with it")
 	require.Equal(t, 2, srv.Stats().Received)
+}
+
+// TestDecodeMessageIsNext: DecodeMessage gives for a message datagram what an endpoint's
+// Open and Next give (the message, or the same error: the decoder's, or
+// ErrWrongDirection), whichever side decodes and whatever the bytes after the header.
+func TestDecodeMessageIsNext(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	msgs := []wire.Message{&wire.Ping{Seq: 1}, &wire.Pong{Seq: 2}, &wire.PlayerSync{Seq: 3, Health: 50},
+		&wire.WeaponShot{ShotSeq: 4}, &wire.DamageReport{DamageSeq: 5}, &wire.PlayerHide{Player: 6}}
+	var dec wire.Decoder
+	for i := range 2000 {
+		b := enc(t, msgs[rng.IntN(len(msgs))])
+		switch rng.IntN(3) {
+		case 0:
+			b = b[:rng.IntN(len(b)+1)] // truncated
+		case 1:
+			b[rng.IntN(len(b))] = byte(rng.Uint32()) // a byte changed
+		}
+		id, err := wire.Peek(b)
+		if err != nil || id == wire.IDBundle || id.Transport() {
+			continue
+		}
+		for _, side := range []Side{Server, Client} {
+			e, err := New(side)
+			require.NoError(t, err)
+			require.NoError(t, e.Open(0, b))
+			want, ok, wantErr := e.Next()
+			require.True(t, ok)
+			wantStr := ""
+			if want != nil {
+				wantStr = want.String()
+			}
+			got, gotErr := DecodeMessage(&dec, side, b)
+			gotStr := ""
+			if got != nil {
+				gotStr = got.String()
+			}
+			require.Equal(t, wantStr, gotStr, "case %d side %d: % x", i, side, b)
+			require.Equal(t, fmt.Sprint(wantErr), fmt.Sprint(gotErr), "case %d side %d: % x", i, side, b)
+			require.Equal(t, errors.Is(wantErr, ErrWrongDirection), errors.Is(gotErr, ErrWrongDirection))
+		}
+	}
 }
