@@ -453,6 +453,7 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 	p.ep.ShareScratch(&w.laneBuf)
 	p.connected = true
 	p.handle = h
+	w.live[conn] = 1<<32 | uint64(h.Token)
 	p.vit = vit
 	w.vits[conn] = vit
 	p.joinSerial = w.nextSerial()
@@ -645,6 +646,7 @@ func (w *World) leave(now time.Duration, p *player, reason wire.Reason) {
 	}
 	token := p.handle.Token
 	p.connected = false
+	w.live[p.id] = 0
 	p.dropping = false
 	p.out.buf, p.out.ends = p.out.buf[:0], p.out.ends[:0]
 	w.removeConn(p.id)

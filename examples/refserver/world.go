@@ -150,6 +150,13 @@ type World struct {
 	viewers []PlayerID
 	vs      vstream // the streaming of vehicles and effects (vstream.go)
 
+	// live is each slot's connection as a shot's recipients are read (relayShot): the
+	// token of the connection on it while connected, with bit 32 set, 0 while the slot is
+	// free. It mirrors the player's connected and handle.Token ([live-mirror]): join and
+	// leave set it. 8 bytes a slot, so that the few recipients near a shot's ray, often
+	// neighbours in id, are read in a line or two rather than in a line each of their
+	// players.
+	live []uint64
 	// timerAt is when Tick's second walk must next visit each slot: while streaming, it
 	// visits a connection only when one of its timers may have come due. It is the
 	// earliest of the connection's timers as of the last visit: the link timeout
@@ -237,6 +244,7 @@ func New(cfg Config) (*World, error) {
 		players:  make([]*player, c.MaxPlayers),
 		conns:    make([]PlayerID, 0, c.MaxPlayers),
 		timerAt:  make([]time.Duration, c.MaxPlayers),
+		live:     make([]uint64, c.MaxPlayers),
 		flushDue: make([]time.Duration, c.MaxPlayers),
 		vits:     make([]*vitals.Player, c.MaxPlayers),
 		busy:     make([]uint64, (c.MaxPlayers+63)/64),
@@ -769,6 +777,15 @@ func (w *World) queue(now time.Duration, p *player, m wire.Message) (lane.Seq, b
 func (w *World) laneWork(p *player) {
 	p.laneDue = 0
 	w.flushDue[p.id] = 0
+}
+
+// liveToken returns the token of the connection on slot id (World.live), false when the slot
+// is free or out of range.
+func (w *World) liveToken(id PlayerID) (lifecycle.Token, bool) {
+	if int(id) >= len(w.live) || w.live[id] == 0 {
+		return 0, false
+	}
+	return lifecycle.Token(uint32(w.live[id])), true
 }
 
 // sendOwn puts m, a datagram of p's own, in p's outbox (outbox.send) and makes p due at
