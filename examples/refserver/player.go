@@ -21,8 +21,9 @@ import (
 type player struct {
 	// The fields every datagram and every frame reads come first, in the order of their
 	// cache lines (a world of 10,000 players reads each player's from memory every tick:
-	// the fewer lines, the fewer misses); the rest follow. A frame reads lines 0 to 2 and
-	// nothing else of its player; TestPlayerLines keeps the lines as written here.
+	// the fewer lines, the fewer misses); the rest follow. A frame reads lines 0 and 1 and
+	// nothing else of its player (its datagram, a message datagram, does not open the
+	// endpoint: Receive); TestPlayerLines keeps the lines as written here.
 	//
 	// Line 0: what Receive, a frame, Tick and Flush all read.
 	id         PlayerID
@@ -56,9 +57,9 @@ type player struct {
 	riding                  bool   // a frame in a vehicle seat was taken: rideAt and rideLife are its
 	joinSerial              uint64 // the World's serial when the connection joined
 
-	// Line 2: the endpoint's first, all of it that a datagram reads
+	// Line 2: the endpoint's first, all of it that a lane datagram or a bundle reads
 	// (transport.Endpoint): the connection's endpoint, inline (transport.Endpoint.Init),
-	// so that each datagram reads it right after the player's lines, with no pointer to
+	// so that such a datagram reads it right after the player's lines, with no pointer to
 	// follow.
 	ep transport.Endpoint
 
