@@ -53,7 +53,9 @@
 //
 // Receive takes raw bytes: a Hello from a new connection joins it; anything else from a
 // joined connection is opened by its Endpoint and its messages pulled one by one (an
-// unreliable message, or every message a lane datagram completes, in order), each handled
+// unreliable message, or every message a lane datagram completes, in order; a datagram of
+// one unreliable message is decoded as its Endpoint would, transport.DecodeMessage, with
+// no read of the Endpoint), each handled
 // with its own verdict, and the lane acknowledgements it brought are routed to the
 // packages at once. Handle takes one decoded message (tests, or a host that decodes
 // itself; it is validated by the wire's rules first) and returns the World's Verdict. Tick
