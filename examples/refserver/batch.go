@@ -42,7 +42,7 @@ func (w *World) ReceiveBatch(now time.Duration, batch []Datagram, errs []error) 
 		for j := range min(3*s, len(batch)) {
 			w.touchID(batch[j].Conn)
 			if j < 2*s {
-				w.touchPlayer(batch[j].Conn)
+				w.touchPlayer(batch[j].Conn, batch[j].Data)
 			}
 			if j < s {
 				w.touchPackages(batch[j].Conn)
@@ -55,7 +55,7 @@ func (w *World) ReceiveBatch(now time.Duration, batch []Datagram, errs []error) 
 				w.touchID(batch[j].Conn)
 			}
 			if j := i + 2*s; j < len(batch) {
-				w.touchPlayer(batch[j].Conn)
+				w.touchPlayer(batch[j].Conn, batch[j].Data)
 			}
 			if j := i + s; j < len(batch) {
 				w.touchPackages(batch[j].Conn)
@@ -73,8 +73,8 @@ func (w *World) ReceiveBatch(now time.Duration, batch []Datagram, errs []error) 
 }
 
 // touchID reads what a datagram of conn reads first that its id alone finds (its slot
-// of players, its life, its pose history's bookkeeping, its relay log head, its place in
-// the interest manager, its damage group): the first stage of ReceiveBatch's reads.
+// of players, its life, its pose history's bookkeeping, its relay log head, its damage
+// group): the first stage of ReceiveBatch's reads.
 func (w *World) touchID(conn PlayerID) {
 	if int(conn) >= len(w.players) {
 		return
@@ -83,15 +83,14 @@ func (w *World) touchID(conn PlayerID) {
 	if w.players[conn] != nil {
 		t ^= 1
 	}
-	if w.stream != nil && w.stream.Placed(conn) {
-		t ^= 2
-	}
 	w.touched ^= t
 }
 
-// touchPlayer reads the lines of conn's player that a datagram and a frame read (line 0
-// to 2, and its endpoint's first): the second stage, once touchID brought its slot.
-func (w *World) touchPlayer(conn PlayerID) {
+// touchPlayer reads the lines of conn's player that datagram and a frame read (touch: its
+// lines 0 and 1, and its endpoint's first unless datagram is a message datagram; and its
+// place in the interest manager unless the player mirrors it: placeTouch): the second
+// stage, once touchID brought its slot.
+func (w *World) touchPlayer(conn PlayerID, datagram []byte) {
 	if int(conn) >= len(w.players) {
 		return
 	}
@@ -99,7 +98,7 @@ func (w *World) touchPlayer(conn PlayerID) {
 	if p == nil {
 		return
 	}
-	w.touched ^= p.touch()
+	w.touched ^= p.touch(datagram) ^ w.placeTouch(p)
 }
 
 // touchPackages reads the packages' lines of conn that a frame reads first (its ledger
@@ -117,11 +116,11 @@ func (w *World) touchPackages(conn PlayerID) {
 }
 
 // touchDatagram reads, for a datagram of connected p about to be handled, the lines its
-// handling reads first: p's lines and its endpoint's (touchPlayer), and for a frame or a
-// shot its packages'. Receive calls it right after touchID, so that at 10,000 players the
+// handling reads first: p's lines and its endpoint's if it reads it (touch), and for a
+// frame or a shot its packages'. Receive calls it right after touchID, so that at 10,000 players the
 // misses of a datagram overlap one another.
 func (w *World) touchDatagram(p *player, datagram []byte) {
-	t := p.touch()
+	t := p.touch(datagram) ^ w.placeTouch(p)
 	if len(datagram) >= 2 {
 		switch wire.ID(datagram[1]) {
 		case wire.IDPlayerSync, wire.IDWeaponShot:
@@ -131,8 +130,23 @@ func (w *World) touchDatagram(p *player, datagram []byte) {
 	w.touched ^= t
 }
 
-// touch reads p's lines a datagram and a frame read (0 to 2, and its endpoint's first:
-// see player) and returns a word of them; it changes nothing.
-func (p *player) touch() uint64 {
-	return uint64(p.lastHeard) ^ uint64(p.frame.at) ^ uint64(p.seat.heldAt) ^ p.ep.Touch()
+// placeTouch reads p's place in the interest manager, which a frame reads unless p's frame
+// mirrors it (frameState.placed: [stream-standing-mirror]), and returns a word of it; it
+// changes nothing.
+func (w *World) placeTouch(p *player) uint64 {
+	if w.stream == nil || p.frame.placed || !w.stream.Placed(p.id) {
+		return 0
+	}
+	return 2
+}
+
+// touch reads p's lines datagram and a frame read (0 and 1, and 2, its endpoint's first,
+// unless datagram is a message datagram, which Receive takes without its endpoint: see
+// player) and returns a word of them; it changes nothing.
+func (p *player) touch(datagram []byte) uint64 {
+	t := uint64(p.lastHeard) ^ uint64(p.frame.at)
+	if id, err := wire.Peek(datagram); err != nil || id == wire.IDBundle || id.Transport() {
+		t ^= p.ep.Touch() // a message datagram does not read the endpoint (Receive)
+	}
+	return t
 }

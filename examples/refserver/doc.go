@@ -53,7 +53,9 @@
 //
 // Receive takes raw bytes: a Hello from a new connection joins it; anything else from a
 // joined connection is opened by its Endpoint and its messages pulled one by one (an
-// unreliable message, or every message a lane datagram completes, in order), each handled
+// unreliable message, or every message a lane datagram completes, in order; a datagram of
+// one unreliable message is decoded as its Endpoint would, transport.DecodeMessage, with
+// no read of the Endpoint), each handled
 // with its own verdict, and the lane acknowledgements it brought are routed to the
 // packages at once. Handle takes one decoded message (tests, or a host that decodes
 // itself; it is validated by the wire's rules first) and returns the World's Verdict. Tick
@@ -625,6 +627,16 @@
 //     lane's due time). A connection before it gets only its own copies of shots and its relays, in the same
 //     datagrams as if it had been read, with no read of its player while streaming: at
 //     10,000 players most connections have nothing of their own in a Flush.
+//   - [stream-standing-mirror] Ours: each player keeps whether the interest manager holds
+//     it placed where its newest frame stands (frameState.placed): every place in the
+//     manager and every removal from it sets it, every move of the frame's position that
+//     does not place it clears it, so it always equals what it stands for. A frame that
+//     stands where the manager holds its player already does not place it again (which
+//     would change nothing): a world standing still reads no interest state per frame.
+//   - [live-mirror] Ours: the World keeps each slot's connection token while connected
+//     in one dense array (World.live), which join and leave set with the player's
+//     connected and handle, so it always equals them: a shot finds the recipients near
+//     its ray there, reading none of their players.
 //   - [elements-count-as-datagrams] Ours: the per-connection datagram gate (DatagramRate)
 //     charges a received bundle one unit per element and drops it whole unless all of
 //     them conform: coalescing never lets a client pass more messages than it could send

@@ -634,6 +634,7 @@ func (w *World) poseVehicle(now time.Duration, verb string, id uint16, pos wire.
 		if p := w.conn(c); p != nil {
 			w.packageRefused(CallMovePlayer, c, w.rw.MovePlayer(now, c, rewind.Vec3(pos)))
 			p.frame.pos = pos
+			p.frame.placed = w.placedAtFrame(p) // the frame moved, not its place in the interest manager
 		}
 	}
 	w.vsVehiclePlaced(id, pos)

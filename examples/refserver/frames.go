@@ -136,6 +136,10 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 		p.leftVehicle(now)
 		w.vsReshow(now, p.frame.vehicle)
 	}
+	// A frame where the interest manager holds p already (p.frame.placed) would place it
+	// there again, which changes nothing: vsPlace and Place return at once, with no change
+	// to carry out ([stream-standing-mirror]).
+	standing := p.frame.placed && m.Position.X == p.frame.pos.X && m.Position.Y == p.frame.pos.Y
 	p.frame = frameState{have: true, at: now, pos: m.Position, facing: m.Facing, vehicle: m.Vehicle,
 		seat: m.Seat, weapon: m.Weapon, fireHeld: m.FireHeld}
 
@@ -164,7 +168,11 @@ func (w *World) onPlayerSync(now time.Duration, p *player, m *wire.PlayerSync) V
 	}
 	w.enc = enc[:0]
 	w.logRelay(enc, p, p.id, w.teams.Rev())
-	w.streamPlace(now, p, m.Position)
+	if standing {
+		p.frame.placed = true
+	} else {
+		w.streamPlace(now, p, m.Position)
+	}
 	return VerdictAccepted
 }
 

@@ -41,7 +41,9 @@ func (w *World) Reach(id PlayerID) (Reach, error) {
 	if p == nil {
 		return Reach{}, fmt.Errorf("%w: %d", ErrUnknownPlayer, id)
 	}
-	return p.reach, nil
+	r := p.reach
+	r.ShotOnFoot, r.ShotSeated = p.shotOnFoot, p.shotSeated
+	return r, nil
 }
 
 // seated reports whether p's frames put it in a vehicle's seat within OriginWindow of now

@@ -19,10 +19,13 @@ import (
 // player is one connection's slot. The struct and its rings are allocated the first time
 // the slot joins and reused by every later connection on the slot.
 type player struct {
-	// The fields every frame, every Tick and every Flush reads come first, in the order of
-	// their cache lines (a world of 10,000 players reads each player's from memory every
-	// tick: the fewer lines, the fewer misses); the rest follow. Line 0: what Receive, a
-	// frame, Tick and Flush all read.
+	// The fields every datagram and every frame reads come first, in the order of their
+	// cache lines (a world of 10,000 players reads each player's from memory every tick:
+	// the fewer lines, the fewer misses); the rest follow. A frame reads lines 0 and 1 and
+	// nothing else of its player (its datagram, a message datagram, does not open the
+	// endpoint: Receive); TestPlayerLines keeps the lines as written here.
+	//
+	// Line 0: what Receive, a frame, Tick and Flush all read.
 	id         PlayerID
 	connected  bool
 	dropping   bool
@@ -41,63 +44,82 @@ type player struct {
 	// The per-connection caps (flood.go): the gates of its datagrams, frames, vehicle
 	// frames and launches, and what they refused (the peaks are raised at every frame:
 	// framePeak and datagramPeak are ConnStats' FramePeak and DatagramPeak, kept here
-	// beside the frame rather than in caps, a line of its own).
+	// beside the frame rather than in caps).
 	dgramGate, frameGate rateGate
 
-	// Line 1: the frame's.
-	// The newest frame taken (and haveSeq, lastSeq above).
+	// Line 1: the frame's. The newest frame taken (and haveSeq, lastSeq above), the peaks
+	// its gates raise, and the seat it holds (a frame on foot reads whether it holds one);
+	// then what a shot reads of it beside the frame (riding) and what Tick's walk of the
+	// vehicle streaming reads beside the seat (joinSerial).
 	frame                   frameState
 	framePeak, datagramPeak time.Duration
-	nUnshown                int // the bits set in unshown
+	seat                    seatHold
+	riding                  bool   // a frame in a vehicle seat was taken: rideAt and rideLife are its
+	joinSerial              uint64 // the World's serial when the connection joined
 
-	// Line 2: the frame's (the seat) and Tick's.
-	// seat is the vehicle seat the server granted it (seats.go).
-	seat        seatHold
-	nextSuspect time.Duration
-
-	// Line 3: Flush's, then the endpoint's lines.
-	out                  outbox // unreliable datagrams until Flush
-	lifeSerial           uint64 // the World's serial at the last respawn grant: combat correlation
-	vframeGate, projGate rateGate
-	// ep is the connection's endpoint, inline (transport.Endpoint.Init): each datagram
-	// reads its first lines right after the player's, with no pointer to follow.
+	// Line 2: the endpoint's first, all of it that a lane datagram or a bundle reads
+	// (transport.Endpoint): the connection's endpoint, inline (transport.Endpoint.Init),
+	// so that such a datagram reads it right after the player's lines, with no pointer to
+	// follow.
 	ep transport.Endpoint
 
-	caps ConnStats
-	// unshown has bit s set while subject s is connected but not shown to this connection
-	// yet (its PlayerShow waits for room on the lane). Such a subject's frames and
-	// lifecycle edges are not sent here: its show builds the copy from the current state.
-	unshown []uint64
+	// After the endpoint's other lines, to the end of its last: Tick's (a visit reads
+	// these two beside lastHeard: World.timerAt) and the rest of the gates. pingDue is when
+	// the rewind's PingDue turns true: PingInterval after the last ping sent, 0 (now) for
+	// a new connection.
+	nextSuspect, pingDue time.Duration
+	vframeGate, projGate rateGate
+
+	// Line 6: what a shot reads of its shooter (and the shot's victim reads of its
+	// attacker: shots, lifeSerial), and what a report reads of its victim first (sees:
+	// stream; lifeSerial). shotOnFoot and shotSeated are Reach's ShotOnFoot and
+	// ShotSeated, kept here rather than in reach.
+	shotFilter             seqFilter
+	shots                  shotBook
+	lifeSerial             uint64 // the World's serial at the last respawn grant: combat correlation
+	shotOnFoot, shotSeated float32
+	// stream is the World's interest manager while streaming (then unshown is unused):
+	// who this connection sees is its shown set there.
+	stream *interest.Manager
+
+	// Lines 7 and 8: what a report reads of its victim next: vis is the last shows and
+	// hides of other players to this connection, which a report's action is checked
+	// against ([stream-reports]), then the moment of the join its times count from.
+	vis      visLog
+	joinedAt time.Duration
+	// reportFilter drops duplicated damage report datagrams before their correlation
+	// spends a shot credit (vitals refuses them too, but after the correlation).
+	reportFilter seqFilter
+
+	// Flush's.
+	out outbox // unreliable datagrams until Flush
 	// debt is this connection's place in World.debtors plus one while it is owed hides
 	// its lane refused at its soft cap ([stream-hide-owed]), else 0.
-	debt uint32
-	// vis is the last shows and hides of other players to this connection, which a
-	// report's action is checked against ([stream-reports]).
-	vis visLog
+	debt    uint32
+	session uint32 // the Session of the Hello that opened the connection (Welcome echoes it)
+	// seatPast is when the held seat was taken, the last frame in a seat and the last
+	// refused entry put back (seats.go).
+	seatPast seatPast
+
+	// Without streaming: unshown has bit s set while subject s is connected but not shown
+	// to this connection yet (its PlayerShow waits for room on the lane). Such a subject's
+	// frames and lifecycle edges are not sent here: its show builds the copy from the
+	// current state. nUnshown is the bits set in it.
+	unshown  []uint64
+	nUnshown int
+
+	caps ConnStats
 
 	// vgod is the vehicle_god_mode detector of the vehicles this player drives, made the
 	// first time it has something to count (vehicleDetector): nil for a player that never
 	// drove a vehicle or had one it drives shot at.
 	vgod *vitals.VehicleDetector
 
-	joinSerial uint64 // the World's serial when the connection joined
-	joinedAt   time.Duration
-	session    uint32 // the Session of the Hello that opened the connection (Welcome echoes it)
-
-	shots      shotBook
-	shotFilter seqFilter
 	// projectiles is allocated at the first projectile (newProjectile).
 	projectiles *[MaxProjectiles]projectileRecord
 	projFilter  seqFilter
-	// reportFilter drops duplicated damage report datagrams before their correlation
-	// spends a shot credit (vitals refuses them too, but after the correlation).
-	reportFilter seqFilter
 
 	acks ackRing
-
-	// stream is the World's interest manager while streaming (then unshown is unused):
-	// who this connection sees is its shown set there.
-	stream *interest.Manager
 
 	// The death the server counted and waits for: the relation revision at the count, so
 	// the killer is judged by the relation then and now.
@@ -125,28 +147,31 @@ type player struct {
 	dead         bool
 	deadAt       time.Duration
 	deadLife     uint64
-	// The last frame in any vehicle seat: a drive-by starts from the vehicle (see
-	// OriginReach and SeatedOriginReach).
+	// The last frame in any vehicle seat (and riding above): a drive-by starts from the
+	// vehicle (see OriginReach and SeatedOriginReach).
 	rideAt   time.Duration
 	rideLife uint64
-	riding   bool
 
 	// reach is what the World measured of this connection's accepted actions against its
-	// accepted path (Reach).
+	// accepted path (Reach), but for ShotOnFoot and ShotSeated (shotOnFoot, shotSeated).
 	reach Reach
 }
 
 // frameState is what the World keeps of a player's newest frame: for the relay, a show,
 // the distance checks and the vehicle seats.
 type frameState struct {
-	have     bool
 	at       time.Duration
 	pos      wire.Vec3
 	facing   float32
 	vehicle  uint16
+	have     bool
 	seat     uint8
 	weapon   uint8
 	fireHeld bool
+	// placed mirrors the interest manager: while true, the manager holds the player placed
+	// at pos's X and Y (streamPlace placed it there last, and nothing moved pos since), so
+	// that a frame standing there again need not read the manager ([stream-standing-mirror]).
+	placed bool
 }
 
 // seqFilter refuses duplicated shot and projectile numbers within ShotWindow.
@@ -429,6 +454,7 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 	p.ep.ShareScratch(&w.laneBuf)
 	p.connected = true
 	p.handle = h
+	w.live[conn] = 1<<32 | uint64(h.Token)
 	p.vit = vit
 	w.vits[conn] = vit
 	p.joinSerial = w.nextSerial()
@@ -437,8 +463,8 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 	p.session = session
 	p.lastHeard = now
 	p.nextSuspect = now + SuspectInterval
-	w.timers[conn] = timerDue{} // everything due: the next Tick visits it (timerDue)
-	w.flushDue[conn] = 0        // the new connection's laneDue (its Welcome follows)
+	w.timerAt[conn] = 0  // everything due: the next Tick visits it (World.timerAt)
+	w.flushDue[conn] = 0 // the new connection's laneDue (its Welcome follows)
 	p.frame.vehicle = NoVehicle
 	// A new client applies the catalogue's first table until the properties it is sent
 	// now reach it.
@@ -621,6 +647,7 @@ func (w *World) leave(now time.Duration, p *player, reason wire.Reason) {
 	}
 	token := p.handle.Token
 	p.connected = false
+	w.live[p.id] = 0
 	p.dropping = false
 	p.out.buf, p.out.ends = p.out.buf[:0], p.out.ends[:0]
 	w.removeConn(p.id)

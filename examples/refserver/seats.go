@@ -12,12 +12,19 @@ import (
 // has no message to enter a vehicle: a frame that names a seat its player does not hold
 // is its claim to enter).
 
-// seatHold is the seat a player holds, and the last one its accepted frames showed.
+// seatHold is the seat a player holds: what every frame reads (a frame on foot asks
+// whether one is held, to leave it), kept in the player's line 1 apart from seatPast.
 type seatHold struct {
 	held    bool
 	vehicle uint16
 	seat    uint8
-	heldAt  time.Duration // when the held seat was taken
+}
+
+// seatPast is when the held seat was taken, and what a player's frames in a seat and its
+// refused entries leave: only a frame in a seat, a death or a shot of a seated player and
+// a refused entry read it.
+type seatPast struct {
+	heldAt time.Duration // when the held seat (seatHold) was taken
 
 	// The last accepted frame in a seat, for a shot fired from it that arrives after the
 	// frame that left it.
@@ -46,10 +53,10 @@ func freeSeats() (s [inventory.MaxVehicleSeats]PlayerID) {
 // satWithin reports whether p held seat s of vehicle v by a frame of the last window in
 // its current life (or holds it now).
 func (w *World) satWithin(p *player, v uint16, s uint8, window time.Duration) bool {
-	h := &p.seat
-	if h.holds(v, s) {
+	if p.seat.holds(v, s) {
 		return true
 	}
+	h := &p.seatPast
 	return h.sat && h.satVehicle == v && h.satSeat == s && h.satLife == p.lifeSerial && w.now-h.satAt <= window
 }
 
@@ -83,12 +90,12 @@ func (w *World) judgeEntry(p *player, m *wire.PlayerSync) (Verdict, PlayerID, st
 func (w *World) refuseEntry(now time.Duration, p *player, m *wire.PlayerSync, v Verdict, holder PlayerID, detail string) Verdict {
 	w.stats.EntriesRefused++
 	w.raise(Event{Kind: EventInputRefused, At: now, Player: p.id, Other: holder, Vehicle: m.Vehicle, Verdict: v, Detail: detail})
-	if p.frame.have && (!p.seat.fixed || now-p.seat.fixAt >= EntryCorrectionInterval) {
+	if p.frame.have && (!p.seatPast.fixed || now-p.seatPast.fixAt >= EntryCorrectionInterval) {
 		fix := &w.msgs.position
 		*fix = wire.SetPlayerPosition{Position: p.frame.pos, Facing: p.frame.facing}
 		if p.ep.CanQueue(fix) == nil {
 			if _, ok := w.queue(now, p, fix); ok {
-				p.seat.fixed, p.seat.fixAt = true, now
+				p.seatPast.fixed, p.seatPast.fixAt = true, now
 			}
 		}
 	}
@@ -114,16 +121,17 @@ func (w *World) takeSeat(now time.Duration, p *player, veh uint16, seat uint8) {
 			w.stats.EntryReachMax = d
 		}
 		v.seats[seat] = p.id
-		h.held, h.vehicle, h.seat, h.heldAt = true, veh, seat, now
+		h.held, h.vehicle, h.seat, p.seatPast.heldAt = true, veh, seat, now
 		w.stats.Entries++
 		w.vsSeated(now, p, veh)
 	}
-	h.sat, h.satVehicle, h.satSeat, h.satAt, h.satLife = true, veh, seat, now, p.lifeSerial
+	sp := &p.seatPast
+	sp.sat, sp.satVehicle, sp.satSeat, sp.satAt, sp.satLife = true, veh, seat, now, p.lifeSerial
 }
 
 // seatedFor reports whether p has held a seat for longer than window.
 func (w *World) seatedFor(p *player, window time.Duration) bool {
-	return p.seat.held && w.now-p.seat.heldAt > window
+	return p.seat.held && w.now-p.seatPast.heldAt > window
 }
 
 // leaveSeat frees the seat p holds, if any.

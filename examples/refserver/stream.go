@@ -74,10 +74,22 @@ func (w *World) streamPlace(now time.Duration, p *player, pos wire.Vec3) {
 	}
 	out, err := w.stream.Place(now, p.id, pos.X, pos.Y, w.changes[:0])
 	if err != nil {
+		p.frame.placed = false
 		return // never: positions are validated before they are accepted
 	}
+	p.frame.placed = w.placedAtFrame(p)
 	w.changes = out
 	w.applyStream(now)
+}
+
+// placedAtFrame reports whether the interest manager holds p placed at its frame's X and
+// Y: what p.frame.placed mirrors ([stream-standing-mirror]).
+func (w *World) placedAtFrame(p *player) bool {
+	if w.stream == nil {
+		return false
+	}
+	x, y, ok := w.stream.Position(p.id)
+	return ok && x == p.frame.pos.X && y == p.frame.pos.Y
 }
 
 // streamTick re-evaluates the connections whose phase slot came due, carries out the
@@ -157,6 +169,7 @@ func (w *World) drainOwed(now time.Duration, p *player) {
 // streamLeave hides p from every connection that has it shown.
 func (w *World) streamLeave(now time.Duration, p *player, token uint32) {
 	w.changes = w.stream.Remove(p.id, w.changes[:0])
+	p.frame.placed = false
 	for _, c := range w.changes {
 		if r := w.conn(c.Recipient); r != nil {
 			w.hidePlayer(now, r, p.id, token)

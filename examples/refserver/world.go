@@ -150,9 +150,22 @@ type World struct {
 	viewers []PlayerID
 	vs      vstream // the streaming of vehicles and effects (vstream.go)
 
-	// timers is each slot's timerDue: while streaming, Tick's second walk visits a
-	// connection only when one of its timers may have come due (see timerDue).
-	timers []timerDue
+	// live is each slot's connection as a shot's recipients are read (relayShot): the
+	// token of the connection on it while connected, with bit 32 set, 0 while the slot is
+	// free. It mirrors the player's connected and handle.Token ([live-mirror]): join and
+	// leave set it. 8 bytes a slot, so that the few recipients near a shot's ray, often
+	// neighbours in id, are read in a line or two rather than in a line each of their
+	// players.
+	live []uint64
+	// timerAt is when Tick's second walk must next visit each slot: while streaming, it
+	// visits a connection only when one of its timers may have come due. It is the
+	// earliest of the connection's timers as of the last visit: the link timeout
+	// (lastHeard+LinkTimeout), the next ping (player.pingDue) and the god-mode detector's
+	// (player.nextSuspect). Each only moves later between two visits (a datagram moves
+	// lastHeard on; the ping and the detector move only at a visit), so skipping a
+	// connection before it skips nothing the visit would have done. Join resets it to 0:
+	// everything due. 8 bytes a slot, so that the walk reads a line per 8 connections.
+	timerAt []time.Duration
 	// flushDue is each slot's flushDue: while now is before it, the connection has nothing
 	// of its own for Flush (an empty outbox, a lane not due), which then sends it only its
 	// relays without reading its player ([flush-own-due]).
@@ -230,7 +243,8 @@ func New(cfg Config) (*World, error) {
 		vnear:    c.Rewind.VehicleNearDistance,
 		players:  make([]*player, c.MaxPlayers),
 		conns:    make([]PlayerID, 0, c.MaxPlayers),
-		timers:   make([]timerDue, c.MaxPlayers),
+		timerAt:  make([]time.Duration, c.MaxPlayers),
+		live:     make([]uint64, c.MaxPlayers),
 		flushDue: make([]time.Duration, c.MaxPlayers),
 		vits:     make([]*vitals.Player, c.MaxPlayers),
 		busy:     make([]uint64, (c.MaxPlayers+63)/64),
@@ -389,6 +403,9 @@ func (w *World) Receive(now time.Duration, conn PlayerID, datagram []byte) error
 	// Only a lane datagram (alone or in a bundle) brings acknowledgements to route or
 	// gives the lane something to send (an acknowledgement owed).
 	laneData := false
+	// A message datagram (neither a bundle nor a lane datagram) is decoded here as p's
+	// endpoint would (transport.DecodeMessage), without reading the endpoint.
+	message := false
 	if id, err := wire.Peek(datagram); err == nil && id == wire.IDBundle {
 		laneData = true
 		if b, err := wire.OpenBundle(datagram); err == nil {
@@ -396,6 +413,8 @@ func (w *World) Receive(now time.Duration, conn PlayerID, datagram []byte) error
 		}
 	} else if err == nil && id.Transport() {
 		laneData = true
+	} else if err == nil {
+		message = true
 	}
 	if !w.takeDatagram(now, p, elems) {
 		return fmt.Errorf("%w: connection %d", ErrRateLimited, conn)
@@ -404,16 +423,9 @@ func (w *World) Receive(now time.Duration, conn PlayerID, datagram []byte) error
 		w.laneWork(p)
 	}
 	// The datagram's messages are pulled one by one, each with its own verdict or error.
-	err := p.ep.Open(now, datagram)
+	var err error
 	malformed, wrongWay := 0, 0
-	if err != nil {
-		malformed++
-	}
-	for {
-		m, ok, merr := p.ep.Next()
-		if !ok {
-			break
-		}
+	take := func(m wire.Message, merr error) {
 		switch {
 		case errors.Is(merr, transport.ErrWrongDirection):
 			wrongWay++
@@ -424,14 +436,28 @@ func (w *World) Receive(now time.Duration, conn PlayerID, datagram []byte) error
 			if err == nil {
 				err = merr
 			}
-			continue
+			return
 		}
 		w.stats.Messages++
 		if !p.connected || p.dropping {
-			continue // the connection ends with this datagram (a Disconnect before these messages)
+			return // the connection ends with this datagram (a Disconnect before these messages)
 		}
 		if w.handle(now, conn, m).Refused() {
 			w.stats.Refused++
+		}
+	}
+	if message {
+		take(transport.DecodeMessage(&w.dec, transport.Server, datagram))
+	} else {
+		if err = p.ep.Open(now, datagram); err != nil {
+			malformed++
+		}
+		for {
+			m, ok, merr := p.ep.Next()
+			if !ok {
+				break
+			}
+			take(m, merr)
 		}
 	}
 	if malformed > 0 {
@@ -598,8 +624,7 @@ func (w *World) Tick(now time.Duration) error {
 		}
 	}
 	for _, id := range w.conns {
-		t := &w.timers[id]
-		if now < t.at && w.stream != nil {
+		if now < w.timerAt[id] && w.stream != nil {
 			continue // none of its timers is due: its lines are not read
 		}
 		p := w.players[id]
@@ -609,7 +634,7 @@ func (w *World) Tick(now time.Duration) error {
 		}
 		if w.rw.PingDue(now, id) {
 			if seq, err := w.rw.Ping(now, id); err == nil {
-				t.ping = now + rewind.PingInterval
+				p.pingDue = now + rewind.PingInterval
 				w.msgs.ping = wire.Ping{Seq: seq, Time: uint32(now / time.Millisecond)}
 				w.sendOwn(p, &w.msgs.ping)
 			}
@@ -628,7 +653,7 @@ func (w *World) Tick(now time.Duration) error {
 				}
 			}
 		}
-		t.at = min(p.lastHeard+transport.LinkTimeout, t.ping, p.nextSuspect)
+		w.timerAt[id] = min(p.lastHeard+transport.LinkTimeout, p.pingDue, p.nextSuspect)
 	}
 	w.streamTick(now)
 	w.reap(now)
@@ -650,18 +675,6 @@ func (w *World) raiseVehicleSuspicion(now time.Duration, p *player, s vitals.Sus
 	}
 	w.raise(Event{Kind: EventVehicleGodModeSuspect, At: now, Player: p.id, Other: NoPlayer, Vehicle: v,
 		Amount: s.Claimed, Deducted: s.Felt, Seq: uint16(min(max(s.Hits, 0), 0xFFFF))})
-}
-
-// timerDue is when Tick's second walk must next visit a connection: at is the earliest of
-// its timers as of the last visit, the link timeout (lastHeard+LinkTimeout), the next ping
-// (ping) and the god-mode detector's (nextSuspect). Each only moves later between two
-// visits (a datagram moves lastHeard on; the ping and the detector move only at a visit),
-// so skipping a connection before at skips nothing it would have done. ping is when the
-// rewind's PingDue turns true: PingInterval after the last ping sent, 0 (now) for a new
-// connection (join resets the slot's timerDue to zero: everything due).
-type timerDue struct {
-	at   time.Duration
-	ping time.Duration
 }
 
 // ---- output ----
@@ -764,6 +777,15 @@ func (w *World) queue(now time.Duration, p *player, m wire.Message) (lane.Seq, b
 func (w *World) laneWork(p *player) {
 	p.laneDue = 0
 	w.flushDue[p.id] = 0
+}
+
+// liveToken returns the token of the connection on slot id (World.live), false when the slot
+// is free or out of range.
+func (w *World) liveToken(id PlayerID) (lifecycle.Token, bool) {
+	if int(id) >= len(w.live) || w.live[id] == 0 {
+		return 0, false
+	}
+	return lifecycle.Token(uint32(w.live[id])), true
 }
 
 // sendOwn puts m, a datagram of p's own, in p's outbox (outbox.send) and makes p due at

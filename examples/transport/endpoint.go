@@ -65,20 +65,28 @@ type Stats struct {
 
 // Endpoint is one end of a connection.
 type Endpoint struct {
-	// The fields Open and Next read first, then Flush's, then the rest (a host of many
-	// connections reads each datagram's endpoint from memory: the fewer lines, the fewer
-	// misses).
+	// Line 0 (the first 64 bytes; a host that keeps the endpoint inside a struct of its own
+	// puts it at a multiple of 64, see Init): what Open and Next read and write for every
+	// datagram, so that a host of many connections, which reads each datagram's endpoint
+	// from memory, reads one line of it (a lane datagram reads the lane too). Then Flush's
+	// fields, then the rest. A test keeps these fields within the line.
 	side Side
 	// The datagram Open took, until Next has returned all of it: the bytes of a message
 	// datagram (the caller's, not copied), or, for a lane datagram, the lane's delivered
-	// messages; for a bundle, the elements not yet opened (openedAt is its time).
+	// messages; for a bundle (inBundle), the elements not yet opened (bundle, and openedAt
+	// its time). Open clears the flags, not the bundle: a datagram that is no bundle then
+	// writes nothing beyond this line.
 	fromLane bool
+	inBundle bool
 	opened   []byte
 	dec      *wire.Decoder // made at the first decode, or shared (ShareDecoder)
 	lane     *lane.Lane
-	bundle   wire.Bundle
-	stats    Stats
+	received int // Stats.Received: counted at every message Next returns
 	openedAt time.Duration
+
+	bundle wire.Bundle
+	// The other counters of Stats (Received is received, above).
+	sent, queued, malformed, wrongDirection int
 
 	buf  *[]byte // the encode and poll scratch: own (made at first use) or shared
 	out  []byte  // pending unreliable datagrams, back to back
@@ -147,7 +155,9 @@ func (e *Endpoint) ShareDecoder(d *wire.Decoder) { e.dec = d }
 func (e *Endpoint) Lane() *lane.Lane { return e.lane }
 
 // Stats returns the endpoint's counters.
-func (e *Endpoint) Stats() Stats { return e.stats }
+func (e *Endpoint) Stats() Stats {
+	return Stats{Sent: e.sent, Queued: e.queued, Received: e.received, Malformed: e.malformed, WrongDirection: e.wrongDirection}
+}
 
 // Send queues m as an unreliable datagram of its own, sent at the next Flush.
 func (e *Endpoint) Send(m wire.Message) error {
@@ -185,7 +195,7 @@ func (e *Endpoint) Queue(now time.Duration, m wire.Message) (lane.Seq, error) {
 	*e.buf = b[:0]
 	seq, err := e.lane.Queue(now, b, wire.Critical(m))
 	if err == nil {
-		e.stats.Queued++
+		e.queued++
 	}
 	return seq, err
 }
@@ -223,19 +233,19 @@ func (e *Endpoint) Receive(now time.Duration, datagram []byte, handle func(wire.
 // nothing of it and nothing of it was taken. Opening a datagram drops what is left of the
 // one before.
 func (e *Endpoint) Open(now time.Duration, datagram []byte) error {
-	e.opened, e.fromLane, e.bundle = nil, false, wire.Bundle{}
+	e.opened, e.fromLane, e.inBundle = nil, false, false
 	id, err := wire.Peek(datagram)
 	if err != nil {
-		e.stats.Malformed++
+		e.malformed++
 		return err
 	}
 	if id == wire.IDBundle {
 		b, err := wire.OpenBundle(datagram)
 		if err != nil {
-			e.stats.Malformed++
+			e.malformed++
 			return err
 		}
-		e.bundle, e.openedAt = b, now
+		e.bundle, e.openedAt, e.inBundle = b, now, true
 		return nil
 	}
 	return e.openOne(now, id, datagram)
@@ -248,7 +258,7 @@ func (e *Endpoint) openOne(now time.Duration, id wire.ID, datagram []byte) error
 		return nil
 	}
 	if err := e.lane.Receive(now, datagram); err != nil {
-		e.stats.Malformed++
+		e.malformed++
 		return err
 	}
 	e.fromLane = true
@@ -274,13 +284,13 @@ func (e *Endpoint) Next() (m wire.Message, ok bool, err error) {
 			} else {
 				e.fromLane = false
 			}
-		case e.bundle.Len() > 0:
+		case e.inBundle && e.bundle.Len() > 0:
 			elem, _ := e.bundle.Next()
 			id, err := wire.Peek(elem)
 			if err == nil {
 				err = e.openOne(e.openedAt, id, elem)
 			} else {
-				e.stats.Malformed++
+				e.malformed++
 			}
 			if err != nil {
 				return nil, true, err
@@ -292,26 +302,51 @@ func (e *Endpoint) Next() (m wire.Message, ok bool, err error) {
 	if e.dec == nil {
 		e.dec = new(wire.Decoder)
 	}
-	m, err = e.dec.Decode(b)
-	if err != nil {
-		e.stats.Malformed++
-		return nil, true, err
+	m, wrong, err := decode(e.dec, e.side, b)
+	switch {
+	case wrong:
+		e.wrongDirection++
+	case err != nil:
+		e.malformed++
+	default:
+		e.received++
 	}
-	dir := m.ID().Direction()
-	if (e.side == Server && dir == wire.ServerToClient) || (e.side == Client && dir == wire.ClientToServer) {
-		e.stats.WrongDirection++
-		return nil, true, fmt.Errorf("%w: %v", ErrWrongDirection, m.ID())
-	}
-	e.stats.Received++
-	return m, true, nil
+	return m, true, err
 }
 
-// Touch reads the lines of the endpoint that Open and Next read first and returns a word
-// of them; it changes nothing. A host of many connections calls it for a connection whose
-// datagram it will open soon, and keeps the result (so that the reads are not left out):
-// the reads then overlap the handling of the datagrams before it (see
+// DecodeMessage decodes datagram, a message datagram (wire.Peek names neither a bundle nor
+// a transport id), with dec, as an endpoint of side's Next would: the message, or Next's
+// error for it (the decoder's, or ErrWrongDirection). It reads and writes no endpoint, and
+// no endpoint counts it in its Stats: a host that shares one decoder among its endpoints
+// (ShareDecoder), and reads each datagram's id before it opens it, takes a message
+// datagram with it without reading the connection's endpoint at all (a host of many
+// connections then reads one line fewer per datagram). The message points into dec, as
+// Next's does.
+func DecodeMessage(dec *wire.Decoder, side Side, datagram []byte) (wire.Message, error) {
+	m, _, err := decode(dec, side, datagram)
+	return m, err
+}
+
+// decode is Next's decoding of one message b for side: wrong reports the error is
+// ErrWrongDirection.
+func decode(dec *wire.Decoder, side Side, b []byte) (m wire.Message, wrong bool, err error) {
+	m, err = dec.Decode(b)
+	if err != nil {
+		return nil, false, err
+	}
+	dir := m.ID().Direction()
+	if (side == Server && dir == wire.ServerToClient) || (side == Client && dir == wire.ClientToServer) {
+		return nil, true, fmt.Errorf("%w: %v", ErrWrongDirection, m.ID())
+	}
+	return m, false, nil
+}
+
+// Touch reads the line of the endpoint that Open and Next read (its first: see Endpoint)
+// and returns a word of it; it changes nothing. A host of many connections calls it for
+// a connection whose datagram it will open soon, and keeps the result (so that the read
+// is not left out): the read then overlaps the handling of the datagrams before it (see
 // refserver.World.ReceiveBatch).
-func (e *Endpoint) Touch() uint64 { return uint64(e.side) ^ uint64(e.stats.Received) }
+func (e *Endpoint) Touch() uint64 { return uint64(e.side) ^ uint64(e.received) }
 
 // PopAcked returns the next message the peer acknowledged, in sequence order.
 func (e *Endpoint) PopAcked() (lane.Ack, bool) { return e.lane.PopAcked() }
@@ -354,7 +389,7 @@ func (e *Endpoint) flush(now time.Duration, emit func([]byte)) error {
 	for _, end := range e.ends {
 		emit(e.out[start:end])
 		start = end
-		e.stats.Sent++
+		e.sent++
 	}
 	e.out, e.ends = e.out[:0], e.ends[:0]
 	for {
