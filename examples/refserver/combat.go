@@ -206,7 +206,7 @@ func (w *World) relayShot(p *player, veh uint16, enc []byte, near []rewind.Recip
 		if q == nil || !w.seesShooter(aud, q) || veh != NoVehicle && !w.vsSees(q.id, veh) {
 			continue
 		}
-		if _, full := w.fan.addCopy(enc, q.id, q.handle.Token, p.id, rev, rewindOf(r)); full {
+		if _, full := w.fan.addCopy(enc, q.id, p.id, rev, rewindOf(r)); full {
 			q.caps.OutboxDropped++
 			w.stats.OutboxDropped++
 		}

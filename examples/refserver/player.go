@@ -623,6 +623,7 @@ func (w *World) leave(now time.Duration, p *player, reason wire.Reason) {
 	p.connected = false
 	p.dropping = false
 	p.out.buf, p.out.ends = p.out.buf[:0], p.out.ends[:0]
+	w.fan.dropCopies(p.id) // its own copies of shots go with it, as its outbox does
 	w.removeConn(p.id)
 	p.vit.TrackBusy(nil, 0) // its bit in busy goes with the connection
 	if _, err := w.teams.Disconnect(p.id); err != nil {

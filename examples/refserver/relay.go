@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/arbitergo/arbiter/examples/transport"
-	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/teams"
 	"github.com/arbitergo/arbiter/wire"
 )
@@ -93,13 +92,14 @@ type fanLog struct {
 // same way. A host flushes every tick, far below it.
 const MaxShotCopies = 1 << 16
 
-// shotCopy is one recipient's own copy of a shot (fanLog.copies).
+// shotCopy is one recipient's own copy of a shot (fanLog.copies). It is for the
+// connection that held the recipient's slot at the shot: that connection's leave drops
+// it (fanLog.dropCopies), so Flush writes it without reading the recipient's player.
 type shotCopy struct {
 	start, end int32    // its bytes in copyBuf, its rewound pose patched in, its stamp not
-	recipient  PlayerID // who gets it
+	recipient  PlayerID // who gets it (NoPlayer: dropped, nobody's)
 	sender     PlayerID // the shooter: whose stamp it gets
 	rev        uint16   // the relation revision at the shot: the stamp is taken there
-	token      lifecycle.Token
 }
 
 // fanInline is the most bytes of a sender's first message its fanHead carries inline: a
@@ -224,11 +224,10 @@ func (f *fanLog) skips(e *fanEntry, id PlayerID) bool {
 }
 
 // addCopy keeps recipient's own copy of a shot of sender, encoded as enc with its
-// rewound pose rw (wire.PatchRewind), accepted at relation revision rev; token is the
-// recipient's connection (a copy never goes to the next connection on its slot). It
-// reports false (nothing kept) when rw does not encode, full when MaxShotCopies are
-// kept.
-func (f *fanLog) addCopy(enc []byte, recipient PlayerID, token lifecycle.Token, sender PlayerID, rev uint16, rw wire.Rewind) (ok, full bool) {
+// rewound pose rw (wire.PatchRewind), accepted at relation revision rev, for the
+// connection now on recipient's slot (its leave drops it: dropCopies). It reports false
+// (nothing kept) when rw does not encode, full when MaxShotCopies are kept.
+func (f *fanLog) addCopy(enc []byte, recipient PlayerID, sender PlayerID, rev uint16, rw wire.Rewind) (ok, full bool) {
 	if len(f.copies) >= MaxShotCopies {
 		return false, true
 	}
@@ -239,8 +238,20 @@ func (f *fanLog) addCopy(enc []byte, recipient PlayerID, token lifecycle.Token, 
 		return false, false
 	}
 	f.copies = append(f.copies, shotCopy{start: int32(start), end: int32(len(f.copyBuf)), recipient: recipient,
-		sender: sender, rev: rev, token: token})
+		sender: sender, rev: rev})
 	return true, false
+}
+
+// dropCopies drops the copies kept for recipient: its connection left, and a copy never
+// goes to the next connection on its slot. A dropped copy still counts toward
+// MaxShotCopies, as a kept one does, until the Flush.
+func (f *fanLog) dropCopies(recipient PlayerID) {
+	for i := range f.copies {
+		if f.copies[i].recipient == recipient {
+			f.copies[i].recipient = NoPlayer
+		}
+	}
+	f.byRecipient = f.byRecipient[:0] // rebuilt by the next copiesOf
 }
 
 // copiesOf returns recipient id's keys in byRecipient (recipient<<32 | its index in
@@ -324,22 +335,21 @@ func (w *World) emitTo(id PlayerID, emit func([]byte)) {
 
 // emitCopies packs into connection id's datagrams its own copies of the shots near it
 // (fanLog.copies), each stamped for it, in the order the shots were accepted: at most
-// the room of other players' datagrams in its outbox (MaxShotCopies).
+// the room of other players' datagrams in its outbox (MaxShotCopies). It reads nothing
+// of the connection's player unless a copy is over that room.
 func (w *World) emitCopies(id PlayerID, emit func([]byte)) {
 	f := &w.fan
 	keys := f.copiesOf(id)
 	if len(keys) == 0 {
 		return // read nothing of a connection that has none ([flush-own-due])
 	}
-	r := w.players[id]
+	// Every copy of id is for its connection (a leave drops its own: dropCopies), so its
+	// player is read only for a copy over the room ([flush-own-due]).
 	room := transport.MaxPendingDatagrams - OutboxReserve
 	for _, k := range keys {
 		c := &f.copies[uint32(k)]
-		if c.token != r.handle.Token {
-			continue // for the connection that held the slot before r
-		}
 		if room == 0 {
-			r.caps.OutboxDropped++
+			w.players[id].caps.OutboxDropped++
 			w.stats.OutboxDropped++
 			continue
 		}
@@ -348,7 +358,7 @@ func (w *World) emitCopies(id PlayerID, emit func([]byte)) {
 			continue // never: a shot is at most wire.MaxSize bytes, far below MinPayloadSize
 		}
 		room--
-		_ = wire.PatchStamp(b, wire.Stamp(w.stampAt(c.sender, r.id, c.rev))) // never fails: a shot carries a stamp
+		_ = wire.PatchStamp(b, wire.Stamp(w.stampAt(c.sender, id, c.rev))) // never fails: a shot carries a stamp
 	}
 }
 

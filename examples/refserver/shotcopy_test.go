@@ -136,13 +136,12 @@ func TestShotCopiesToOneConnectionStopAtItsOutboxRoom(t *testing.T) {
 	enc, err := m.Append(nil)
 	require.NoError(t, err)
 	room := transport.MaxPendingDatagrams - OutboxReserve
-	tok := w.players[1].handle.Token
 	for range room + 3 {
-		ok, full := w.fan.addCopy(enc, 1, tok, 0, w.teams.Rev(), wire.Rewind{Valid: true, Position: wire.Vec3{X: 1}})
+		ok, full := w.fan.addCopy(enc, 1, 0, w.teams.Rev(), wire.Rewind{Valid: true, Position: wire.Vec3{X: 1}})
 		require.True(t, ok)
 		require.False(t, full)
 	}
-	ok, full := w.fan.addCopy(enc, 2, w.players[2].handle.Token, 0, w.teams.Rev(), wire.Rewind{Valid: true, Position: wire.Vec3{X: 2, Y: float32(1e9)}})
+	ok, full := w.fan.addCopy(enc, 2, 0, w.teams.Rev(), wire.Rewind{Valid: true, Position: wire.Vec3{X: 2, Y: float32(1e9)}})
 	require.False(t, ok, "a pose that does not encode is not kept")
 	require.False(t, full)
 	c0, err := w.ConnStats(1)
