@@ -66,6 +66,17 @@ type fanLog struct {
 	buf     []byte
 	entries []fanEntry
 	skip    []PlayerID // the recipients each entry skips (they got a datagram of their own)
+	// logged counts the messages logged since the last reset (MaxFanOut): while
+	// streaming, a sender's first message kept inline in its fanHead has no entry.
+	logged int
+	// streamed: the World streams, and a recipient reads a sender's messages only
+	// through its fanHead (emitStreamed), never the entries in log order (emitTo's
+	// other path). A sender's first message that fits inline is then kept in its
+	// fanHead alone, not also in buf and entries: a frame writes one line of the log,
+	// not three. inlineLast is the sender whose inline message is
+	// the last logged (NoPlayer: the last has an entry), for skipLast.
+	streamed   bool
+	inlineLast PlayerID
 	// heads is each sender's record of the flush (fanHead): a recipient that sees few
 	// senders reads only theirs (emitStreamed), most often one cache line each. senders
 	// lists the senders with a record, to reset them.
@@ -119,7 +130,7 @@ type fanHead struct {
 	// revision is still rev, a recipient is its teammate when it has the same non-zero
 	// group, with no lookup of the sender's.
 	group uint16
-	n     uint8 // the first entry's bytes are msg[:n]; 0: not inline, chain starts the chain
+	n     uint8 // the first message's bytes are msg[:n]; 0: not inline, chain starts the chain
 	msg   [fanInline]byte
 	// chain is the entry a recipient reads next, in log order, chained by fanEntry.next:
 	// with a message inline, the sender's second entry, else its first (-1: none).
@@ -139,12 +150,13 @@ type fanEntry struct {
 	next       int32    // the sender's next entry, or -1
 }
 
-// init sizes the log for n senders.
-func (f *fanLog) init(n int) {
+// init sizes the log for n senders, for a World that streams or not (fanLog.streamed).
+func (f *fanLog) init(n int, streamed bool) {
 	f.heads = make([]fanHead, n)
 	for i := range f.heads {
 		f.heads[i].chain, f.heads[i].last = -1, -1
 	}
+	f.streamed, f.inlineLast = streamed, NoPlayer
 }
 
 // add logs the encoded message enc from sender about subject, accepted at relation
@@ -152,9 +164,24 @@ func (f *fanLog) init(n int) {
 // recipient's copy.
 // It reports false (nothing logged) when the log holds MaxFanOut messages.
 func (f *fanLog) add(enc []byte, sender, subject PlayerID, rev, group uint16) bool {
-	if len(f.entries) >= MaxFanOut || len(enc) < wire.HeaderSize || !wire.ID(enc[1]).HasStamp() {
+	if f.logged >= MaxFanOut || len(enc) < wire.HeaderSize || !wire.ID(enc[1]).HasStamp() {
 		return false
 	}
+	f.logged++
+	if f.streamed && int(sender) < len(f.heads) && f.heads[sender].count == 0 && len(enc) <= fanInline {
+		// The sender's first message, inline in its fanHead alone (fanLog.streamed):
+		// subject is the sender while streaming (relaySubject), and emitStreamed reads
+		// neither.
+		h := &f.heads[sender]
+		f.senders = append(f.senders, sender)
+		h.rev, h.group = rev, group
+		h.n = uint8(copy(h.msg[:], enc))
+		_ = wire.PatchStamp(h.msg[:h.n], wire.Stamp{Rev: rev}) // never fails: the message carries a stamp
+		h.count = 1
+		f.inlineLast = sender
+		return true
+	}
+	f.inlineLast = NoPlayer
 	start := int32(len(f.buf))
 	f.buf = append(f.buf, enc...)
 	// Logged with the stamp most recipients get (not a teammate, at rev): emitEntry and
@@ -184,11 +211,28 @@ func (f *fanLog) add(enc []byte, sender, subject PlayerID, rev, group uint16) bo
 		}
 		fallthrough
 	default:
-		f.entries[h.last].next = i
+		if h.last >= 0 { // else the first is inline alone: it has no entry to chain from
+			f.entries[h.last].next = i
+		}
 	}
 	h.last = i
 	h.count++
 	return true
+}
+
+// entryOfInline gives the inline message of sender, kept in its fanHead alone
+// (fanLog.streamed), an entry of its own (its bytes copied to buf, already stamped),
+// which its fanHead then chains instead of carrying it inline, and returns its index.
+func (f *fanLog) entryOfInline(sender PlayerID) int32 {
+	h := &f.heads[sender]
+	start := int32(len(f.buf))
+	f.buf = append(f.buf, h.msg[:h.n]...)
+	i := int32(len(f.entries))
+	n := int32(len(f.skip))
+	f.entries = append(f.entries, fanEntry{start: start, end: int32(len(f.buf)), skipStart: n, skipEnd: n,
+		sender: sender, subject: sender, rev: h.rev, relay: wire.ID(h.msg[1]) == wire.IDRemotePlayerSync, next: -1})
+	h.n, h.chain, h.last = 0, i, i
+	return i
 }
 
 // count is how many entries sender logged since the last reset.
@@ -201,6 +245,12 @@ func (f *fanLog) count(sender PlayerID) int {
 
 // skipLast makes the last logged message skip recipient id (ids in ascending order).
 func (f *fanLog) skipLast(id PlayerID) {
+	if f.inlineLast != NoPlayer {
+		// The last message is inline alone: a recipient must read its skip list, in an
+		// entry.
+		f.entryOfInline(f.inlineLast)
+		f.inlineLast = NoPlayer
+	}
 	f.skip = append(f.skip, id)
 	last := int32(len(f.entries) - 1)
 	e := &f.entries[last]
@@ -283,6 +333,7 @@ func (f *fanLog) copiesOf(id PlayerID) []uint64 {
 
 func (f *fanLog) reset() {
 	f.buf, f.entries, f.skip = f.buf[:0], f.entries[:0], f.skip[:0]
+	f.logged, f.inlineLast = 0, NoPlayer
 	f.copies, f.copyBuf, f.byRecipient, f.next = f.copies[:0], f.copyBuf[:0], f.byRecipient[:0], 0
 	for _, s := range f.senders {
 		h := &f.heads[s]

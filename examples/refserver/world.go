@@ -246,10 +246,10 @@ func New(cfg Config) (*World, error) {
 		dropping: make([]PlayerID, 0, 16),
 		refusals: make([]refusalBudget, c.MaxPlayers+1),
 	}
-	w.fan.init(c.MaxPlayers)
 	if w.stream, err = c.Stream.newStream(c.MaxPlayers); err != nil {
 		return nil, err
 	}
+	w.fan.init(c.MaxPlayers, w.stream != nil)
 	if w.vs, err = newVStream(c.Stream, w.stream, c.MaxPlayers, c.MaxVehicles); err != nil {
 		return nil, err
 	}
