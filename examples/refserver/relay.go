@@ -1,6 +1,7 @@
 package refserver
 
 import (
+	"bytes"
 	"slices"
 
 	"github.com/arbitergo/arbiter/examples/transport"
@@ -83,13 +84,18 @@ type fanLog struct {
 	heads   []fanHead
 	senders []PlayerID
 	// copies are the shots' own copies for the recipients near their rays, in the order
-	// they were accepted (their bytes in copyBuf, each with its rewound pose, unstamped):
+	// they were accepted (each shot's bytes once in copyBuf, unstamped; each copy's
+	// rewound pose in the copy itself, or in poses when it is more than a position):
 	// written at Flush into each recipient's datagrams (emitCopies) instead of into its
 	// outbox at the shot, so a shot reads no recipient's outbox. byRecipient orders them
 	// by recipient for Flush (built at its first recipient: recipient<<32 | index);
 	// next is where the following recipient's start.
-	copies      []shotCopy
-	copyBuf     []byte
+	copies  []shotCopy
+	copyBuf []byte
+	poses   []wire.Rewind
+	// scratch is where addCopy checks that a pose encodes (wire.PatchRewind), leaving
+	// the shot's bytes in copyBuf as they were encoded.
+	scratch     [wire.MaxSize]byte
 	byRecipient []uint64
 	next        int
 }
@@ -106,11 +112,26 @@ const MaxShotCopies = 1 << 16
 // shotCopy is one recipient's own copy of a shot (fanLog.copies). It is for the
 // connection that held the recipient's slot at the shot: that connection's leave drops
 // it (fanLog.dropCopies), so Flush writes it without reading the recipient's player.
+// Flush patches its rewound pose and its stamp into the recipient's copy of the shot's
+// bytes (emitCopies): a copy is 32 bytes, not the shot's 79, so a shot near ten players
+// writes a few lines, not a dozen.
 type shotCopy struct {
-	start, end int32    // its bytes in copyBuf, its rewound pose patched in, its stamp not
+	start, end int32    // the shot's bytes in copyBuf (shared by its copies), unstamped
 	recipient  PlayerID // who gets it (NoPlayer: dropped, nobody's)
 	sender     PlayerID // the shooter: whose stamp it gets
 	rev        uint16   // the relation revision at the shot: the stamp is taken there
+	// pose is the index of its rewound pose in poses, or -1: the pose is valid, at pos,
+	// not in a vehicle (a player on foot, the common case).
+	pose int32
+	pos  wire.Vec3
+}
+
+// rewind is c's rewound pose.
+func (f *fanLog) rewind(c *shotCopy) wire.Rewind {
+	if c.pose >= 0 {
+		return f.poses[c.pose]
+	}
+	return wire.Rewind{Valid: true, Position: c.pos}
 }
 
 // fanInline is the most bytes of a sender's first message its fanHead carries inline: a
@@ -281,14 +302,28 @@ func (f *fanLog) addCopy(enc []byte, recipient PlayerID, sender PlayerID, rev ui
 	if len(f.copies) >= MaxShotCopies {
 		return false, true
 	}
-	start := len(f.copyBuf)
-	f.copyBuf = append(f.copyBuf, enc...)
-	if wire.PatchRewind(f.copyBuf[start:], rw) != nil {
-		f.copyBuf = f.copyBuf[:start]
+	if len(enc) > len(f.scratch) || wire.PatchRewind(f.scratch[:copy(f.scratch[:], enc)], rw) != nil {
 		return false, false
 	}
-	f.copies = append(f.copies, shotCopy{start: int32(start), end: int32(len(f.copyBuf)), recipient: recipient,
-		sender: sender, rev: rev})
+	// The shot's bytes once, shared by its copies (the last kept, when they are the same).
+	start, end := 0, 0
+	if n := len(f.copies); n > 0 {
+		last := &f.copies[n-1]
+		if start, end = int(last.start), int(last.end); !bytes.Equal(f.copyBuf[start:end], enc) {
+			start, end = 0, 0
+		}
+	}
+	if end == 0 {
+		start = len(f.copyBuf)
+		f.copyBuf = append(f.copyBuf, enc...)
+		end = len(f.copyBuf)
+	}
+	c := shotCopy{start: int32(start), end: int32(end), recipient: recipient, sender: sender, rev: rev, pose: -1, pos: rw.Position}
+	if rw != (wire.Rewind{Valid: true, Position: rw.Position}) { // == compares as the wire writes (-0 as 0)
+		c.pose, c.pos = int32(len(f.poses)), wire.Vec3{}
+		f.poses = append(f.poses, rw)
+	}
+	f.copies = append(f.copies, c)
 	return true, false
 }
 
@@ -335,6 +370,7 @@ func (f *fanLog) reset() {
 	f.buf, f.entries, f.skip = f.buf[:0], f.entries[:0], f.skip[:0]
 	f.logged, f.inlineLast = 0, NoPlayer
 	f.copies, f.copyBuf, f.byRecipient, f.next = f.copies[:0], f.copyBuf[:0], f.byRecipient[:0], 0
+	f.poses = f.poses[:0]
 	for _, s := range f.senders {
 		h := &f.heads[s]
 		h.count, h.n, h.chain, h.last = 0, 0, -1, -1
@@ -409,6 +445,7 @@ func (w *World) emitCopies(id PlayerID, emit func([]byte)) {
 			continue // never: a shot is at most wire.MaxSize bytes, far below MinPayloadSize
 		}
 		room--
+		_ = wire.PatchRewind(b, f.rewind(c))                               // never fails: addCopy checked it
 		_ = wire.PatchStamp(b, wire.Stamp(w.stampAt(c.sender, id, c.rev))) // never fails: a shot carries a stamp
 	}
 }
