@@ -200,30 +200,33 @@ func (w *World) relayShot(p *player, veh uint16, enc []byte, near []rewind.Recip
 	if logged && veh != NoVehicle {
 		w.vsSkipVehicle(p, veh)
 	}
+	// A recipient's player is not read (only the World's bit of its slot and its stream
+	// state), unless its copy is over MaxShotCopies.
 	for i := range near {
 		r := &near[i]
-		q := w.conn(r.Player)
-		if q == nil || !w.seesShooter(aud, q) || veh != NoVehicle && !w.vsSees(q.id, veh) {
+		q := r.Player
+		if !w.connected(q) || !w.seesShooter(aud, q) || veh != NoVehicle && !w.vsSees(q, veh) {
 			continue
 		}
-		if _, full := w.fan.addCopy(enc, q.id, p.id, rev, rewindOf(r)); full {
-			q.caps.OutboxDropped++
+		if _, full := w.fan.addCopy(enc, q, p.id, rev, rewindOf(r)); full {
+			w.players[q].caps.OutboxDropped++
 			w.stats.OutboxDropped++
 		}
 		if logged {
-			w.fan.skipLast(q.id)
+			w.fan.skipLast(q)
 		}
 	}
 	w.stats.Shots++
 }
 
-// touchRecipients asks for the lines of the recipients near a shot's ray that claimHit and
-// relayShot read (the slot's first line, the stream state), all at once: their reads then
-// overlap, and with the shooter's work in between, instead of waiting for one another.
+// touchRecipients asks for the lines of the recipients near a shot's ray that relayShot
+// reads (their stream state; not their players: relayShot reads none), all at once: their
+// reads then overlap, and with the shooter's work in between, instead of waiting for one
+// another. (claimHit's victim is touched by onWeaponShot.)
 func (w *World) touchRecipients(near []rewind.Recipient, aud *interest.Audience) {
 	for i := range near {
-		if q := w.conn(near[i].Player); q != nil {
-			w.touched ^= uint64(q.handle.Token) ^ aud.Touch(q.id)
+		if q := near[i].Player; w.connected(q) {
+			w.touched ^= aud.Touch(q)
 		}
 	}
 }
@@ -239,8 +242,8 @@ func (w *World) audience(p *player) interest.Audience {
 
 // seesShooter is q.sees(shooter) for a relay of the shooter whose audience is aud: true
 // without streaming (everyone is sent the relays), else whether q sees the shooter.
-func (w *World) seesShooter(aud *interest.Audience, q *player) bool {
-	return w.stream == nil || aud.Sees(q.id)
+func (w *World) seesShooter(aud *interest.Audience, q PlayerID) bool {
+	return w.stream == nil || aud.Sees(q)
 }
 
 // rewindOf is the pose a recipient is sent: its rewound position, and its vehicle's pose
@@ -293,7 +296,7 @@ func (w *World) claimHit(now time.Duration, p *player, veh uint16, ht wire.HitTy
 		if victim == nil || victim == p {
 			return
 		}
-		if !w.seesShooter(aud, victim) || veh != NoVehicle && !w.vsSees(victim.id, veh) {
+		if !w.seesShooter(aud, victim.id) || veh != NoVehicle && !w.vsSees(victim.id, veh) {
 			return // relayShot sends it no copy: its client never saw the shot ([stream-vehicle-relays])
 		}
 		// The stamp relayShot sends the victim for this very shot (the same relation, in
@@ -339,7 +342,7 @@ func (w *World) claimVehicleHit(now time.Duration, p *player, veh, hid uint16, r
 		if d == nil || d == p || !d.frame.have || d.frame.vehicle != hid || d.frame.seat != 0 {
 			continue // a passenger: its frames do not carry the vehicle's health
 		}
-		if !w.seesShooter(aud, d) || veh != NoVehicle && !w.vsSees(d.id, veh) {
+		if !w.seesShooter(aud, d.id) || veh != NoVehicle && !w.vsSees(d.id, veh) {
 			return // the driver was sent no copy of the shot ([stream-vehicle-relays])
 		}
 		if !w.rules.ClaimReach.Feeds(rayDistance(r, rc.VehiclePose.Position), true, false) {

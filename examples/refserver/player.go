@@ -428,6 +428,7 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 	// copies into the bundle or hands the datagram to the host): they share one scratch.
 	p.ep.ShareScratch(&w.laneBuf)
 	p.connected = true
+	w.live[conn/64] |= 1 << (conn % 64)
 	p.handle = h
 	p.vit = vit
 	w.vits[conn] = vit
@@ -621,6 +622,7 @@ func (w *World) leave(now time.Duration, p *player, reason wire.Reason) {
 	}
 	token := p.handle.Token
 	p.connected = false
+	w.live[p.id/64] &^= 1 << (p.id % 64)
 	p.dropping = false
 	p.out.buf, p.out.ends = p.out.buf[:0], p.out.ends[:0]
 	w.fan.dropCopies(p.id) // its own copies of shots go with it, as its outbox does

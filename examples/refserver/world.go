@@ -168,6 +168,10 @@ type World struct {
 	// busy has bit id set while connection id's ledger is Busy (vitals.Player.TrackBusy):
 	// Tick advances those alone, and an idle ledger is not read at every tick.
 	busy []uint64
+	// live has bit id set while slot id holds a connection (player.connected), for a
+	// shot's many recipients to be looked up without a read of each one's player
+	// (relayShot).
+	live []uint64
 }
 
 // farewell is a Disconnect still to be sent to a connection that was removed.
@@ -234,6 +238,7 @@ func New(cfg Config) (*World, error) {
 		flushDue: make([]time.Duration, c.MaxPlayers),
 		vits:     make([]*vitals.Player, c.MaxPlayers),
 		busy:     make([]uint64, (c.MaxPlayers+63)/64),
+		live:     make([]uint64, (c.MaxPlayers+63)/64),
 		vehicles: make([]vehicle, c.MaxVehicles),
 		mult:     vitals.DefaultMultipliers,
 		events:   make([]Event, 0, 256),
@@ -323,6 +328,12 @@ func (w *World) raise(e Event) {
 }
 
 // conn returns the connected player on id, or nil.
+// connected reports whether slot id holds a connection (w.conn(id) != nil), reading no
+// player.
+func (w *World) connected(id PlayerID) bool {
+	return int(id) < len(w.players) && w.live[id/64]&(1<<(id%64)) != 0
+}
+
 func (w *World) conn(id PlayerID) *player {
 	if int(id) >= len(w.players) {
 		return nil
