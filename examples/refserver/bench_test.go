@@ -210,10 +210,14 @@ func keepCopy(dst *[]Datagram, buf *[]byte, conn PlayerID, d []byte) {
 
 // deliver is the World's emit: it counts the datagram and, while the server's lane of
 // conn has messages in flight for the client to acknowledge, copies it to the inbox.
-// The relays are dropped unread, as a network would deliver them.
+// The relays are dropped unread, as a network would deliver them. It reads the
+// connection's player only when the dense flushDue does not already say its lane is
+// idle (a connection Flush does not read has flushDue equal to its laneDue,
+// [flush-own-due]): a host's emit reads nothing of the World, and the harness's should
+// not add a player's line per connection to what a Flush costs.
 func (bw *benchWorld) deliver(conn PlayerID, d []byte) {
 	bw.sent++
-	if bw.w.players[conn].laneDue == laneIdle { // nothing in flight: no deadline
+	if bw.w.flushDue[conn] == laneIdle || bw.w.players[conn].laneDue == laneIdle { // nothing in flight: no deadline
 		return
 	}
 	keepCopy(&bw.inbox, &bw.inboxBuf, conn, d)
