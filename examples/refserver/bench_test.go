@@ -59,6 +59,25 @@ type benchWorld struct {
 	// flush (their acknowledgements), handed to the World together after every lane has
 	// flushed.
 	ackBuf []byte
+	// ring holds the datagrams of a tick's clients (frames, shots, reports) until they are
+	// fed, benchBatch at a time (encodeBuf): a host receives into a few buffers it reuses
+	// (udphost's recvmmsg batch), not into one per client, and a harness that wrote each
+	// client's own buffer would add a cold line per datagram to what a frame costs.
+	// next is the first unused.
+	ring [benchBatch][wire.MaxSize]byte
+	next int
+}
+
+// encodeBuf returns an empty buffer for the next datagram the clients send, from bw.ring;
+// when every one holds a datagram not yet fed, it feeds them first (benchBatch at a time,
+// as feed hands them to ReceiveBatch: the World gets the same calls as if every
+// datagram of the phase had been encoded first).
+func (bw *benchWorld) encodeBuf() []byte {
+	if bw.next == len(bw.ring) {
+		bw.feed(bw.batch)
+	}
+	bw.next++
+	return bw.ring[bw.next-1][:0]
 }
 
 // benchBatch is how many datagrams a batched benchmark hands ReceiveBatch at once:
@@ -210,10 +229,14 @@ func keepCopy(dst *[]Datagram, buf *[]byte, conn PlayerID, d []byte) {
 
 // deliver is the World's emit: it counts the datagram and, while the server's lane of
 // conn has messages in flight for the client to acknowledge, copies it to the inbox.
-// The relays are dropped unread, as a network would deliver them.
+// The relays are dropped unread, as a network would deliver them. It reads the
+// connection's player only when the dense flushDue does not already say its lane is
+// idle (a connection Flush does not read has flushDue equal to its laneDue,
+// [flush-own-due]): a host's emit reads nothing of the World, and the harness's should
+// not add a player's line per connection to what a Flush costs.
 func (bw *benchWorld) deliver(conn PlayerID, d []byte) {
 	bw.sent++
-	if bw.w.players[conn].laneDue == laneIdle { // nothing in flight: no deadline
+	if bw.w.flushDue[conn] == laneIdle || bw.w.players[conn].laneDue == laneIdle { // nothing in flight: no deadline
 		return
 	}
 	keepCopy(&bw.inbox, &bw.inboxBuf, conn, d)
@@ -261,7 +284,7 @@ func (bw *benchWorld) beforeFlush(shoot bool) (frames, shots int) {
 		if bw.moving {
 			f.Position = bw.pos(i)
 		}
-		b, _ := f.Append(bw.bufs[i][:0])
+		b, _ := f.Append(bw.encodeBuf())
 		bw.dgrams = append(bw.dgrams, Datagram{Conn: PlayerID(i), Data: b})
 		frames++
 	}
@@ -289,8 +312,7 @@ func (bw *benchWorld) beforeFlush(shoot bool) (frames, shots int) {
 }
 
 // shoot queues player i's shot at its neighbour and the neighbour's report of the hit
-// (in bw.dgrams, in player i's and the victim's buffers: a victim never fires in the same
-// tick as its shooter); 0 when i has no neighbour.
+// (in bw.dgrams, in the ring's buffers: encodeBuf); 0 when i has no neighbour.
 func (bw *benchWorld) shoot(i int) int {
 	victim := i/10*10 + (i+1)%10
 	if victim >= bw.n {
@@ -304,14 +326,14 @@ func (bw *benchWorld) shoot(i int) int {
 	*s = wire.WeaponShot{ShotSeq: s.ShotSeq, DeathEpoch: bw.gen[i], PropertiesRev: w.catalog.Revision(), Weapon: m4,
 		HitType: wire.HitPlayer, HitID: uint16(victim), Origin: from,
 		HitPos: wire.Vec3{X: 2*to.X - from.X, Y: 2*to.Y - from.Y, Z: 2*to.Z - from.Z}}
-	b, _ := s.Append(bw.bufs[i][:0])
+	b, _ := s.Append(bw.encodeBuf())
 	bw.dgrams = append(bw.dgrams, Datagram{Conn: PlayerID(i), Data: b})
 	r := &bw.report[victim]
 	r.DamageSeq++
 	*r = wire.DamageReport{DamageSeq: r.DamageSeq, Attacker: wire.PlayerID(i), Weapon: m4, BodyPart: wire.BodyTorso,
 		Ref: wire.Ref{Kind: wire.RefWeaponShot, Seq: s.ShotSeq}, HealthBefore: 100, HealthAfter: 100}
 	bw.frames[victim].DamageSeq = r.DamageSeq
-	b, _ = r.Append(bw.bufs[victim][:0])
+	b, _ = r.Append(bw.encodeBuf())
 	bw.dgrams = append(bw.dgrams, Datagram{Conn: PlayerID(victim), Data: b})
 	return 1
 }
@@ -331,6 +353,7 @@ func (bw *benchWorld) feed(batch bool) {
 	}
 	bw.clock.stop()
 	bw.dgrams = bw.dgrams[:0]
+	bw.next = 0
 }
 
 // serverClock adds up the time the World's own calls take (Receive, ReceiveBatch, Tick,

@@ -200,14 +200,15 @@ func (w *World) relayShot(p *player, veh uint16, enc []byte, near []rewind.Recip
 	if logged && veh != NoVehicle {
 		w.vsSkipVehicle(p, veh)
 	}
+	// A recipient's player is not read (only the World's bit of its slot and its stream
+	// state), unless its copy is over MaxShotCopies.
 	for i := range near {
 		r := &near[i]
 		q := r.Player
-		token, ok := w.liveToken(q) // not the recipient's player: World.live
-		if !ok || !w.seesShooter(aud, q) || veh != NoVehicle && !w.vsSees(q, veh) {
+		if !w.connected(q) || !w.seesShooter(aud, q) || veh != NoVehicle && !w.vsSees(q, veh) {
 			continue
 		}
-		if _, full := w.fan.addCopy(enc, q, token, p.id, rev, rewindOf(r)); full {
+		if _, full := w.fan.addCopy(enc, q, p.id, rev, rewindOf(r)); full {
 			w.players[q].caps.OutboxDropped++
 			w.stats.OutboxDropped++
 		}
@@ -218,13 +219,14 @@ func (w *World) relayShot(p *player, veh uint16, enc []byte, near []rewind.Recip
 	w.stats.Shots++
 }
 
-// touchRecipients asks for the lines of the recipients near a shot's ray that claimHit and
-// relayShot read (their live tokens, the stream state), all at once: their reads then
-// overlap, and with the shooter's work in between, instead of waiting for one another.
+// touchRecipients asks for the lines of the recipients near a shot's ray that relayShot
+// reads (their stream state; not their players: relayShot reads none), all at once: their
+// reads then overlap, and with the shooter's work in between, instead of waiting for one
+// another. (claimHit's victim is touched by onWeaponShot.)
 func (w *World) touchRecipients(near []rewind.Recipient, aud *interest.Audience) {
 	for i := range near {
-		if token, ok := w.liveToken(near[i].Player); ok {
-			w.touched ^= uint64(token) ^ aud.Touch(near[i].Player)
+		if q := near[i].Player; w.connected(q) {
+			w.touched ^= aud.Touch(q)
 		}
 	}
 }

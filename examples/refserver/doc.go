@@ -633,10 +633,10 @@
 //     does not place it clears it, so it always equals what it stands for. A frame that
 //     stands where the manager holds its player already does not place it again (which
 //     would change nothing): a world standing still reads no interest state per frame.
-//   - [live-mirror] Ours: the World keeps each slot's connection token while connected
-//     in one dense array (World.live), which join and leave set with the player's
-//     connected and handle, so it always equals them: a shot finds the recipients near
-//     its ray there, reading none of their players.
+//   - [live-mirror] Ours: the World keeps one bit a slot, set while the slot holds a
+//     connection (World.live), which join and leave set with the player's connected, so
+//     it always equals it: a shot finds the recipients near its ray there, reading none
+//     of their players.
 //   - [elements-count-as-datagrams] Ours: the per-connection datagram gate (DatagramRate)
 //     charges a received bundle one unit per element and drops it whole unless all of
 //     them conform: coalescing never lets a client pass more messages than it could send

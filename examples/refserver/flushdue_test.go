@@ -43,6 +43,22 @@ func checkBusy(t testing.TB, w *World, format string, args ...any) {
 	}
 }
 
+// checkLive fails t unless w.live has exactly the bits of the slots that hold a
+// connection: connected(id) is conn(id) != nil for every slot (relayShot reads a shot's
+// recipients through it, not through their players).
+func checkLive(t testing.TB, w *World, format string, args ...any) {
+	t.Helper()
+	for i := range w.players {
+		id := PlayerID(i)
+		if w.connected(id) != (w.conn(id) != nil) {
+			t.Fatalf(format+": slot %d: live bit %v, connected %v", append(args, id, w.connected(id), w.conn(id) != nil)...)
+		}
+	}
+	if w.connected(PlayerID(len(w.players))) {
+		t.Fatalf(format+": a slot out of range is live", args...)
+	}
+}
+
 // [flush-own-due]: the dense flushDue equals what it mirrors after every step of the
 // random hostile World (joins, leaves, rejoins on the same slot, drops, hostile bytes,
 // pings and pongs, lane traffic), and Flush sends exactly what it sends when it reads

@@ -29,21 +29,6 @@ func checkPlacedMirror(t testing.TB, w *World, format string, args ...any) {
 	}
 }
 
-// checkLiveMirror asserts [live-mirror]: every slot's live word is its player's token with
-// bit 32 set while the player is connected, else 0.
-func checkLiveMirror(t testing.TB, w *World, format string, args ...any) {
-	t.Helper()
-	for id := range w.players {
-		want := uint64(0)
-		if p := w.players[id]; p != nil && p.connected {
-			want = 1<<32 | uint64(p.handle.Token)
-		}
-		if w.live[id] != want {
-			t.Fatalf(format+": slot %d: live %#x, want %#x", append(args, id, w.live[id], want)...)
-		}
-	}
-}
-
 // [stream-standing-mirror]: the mirror equals the interest manager after every step of the
 // random hostile World (joins, leaves, rejoins on the same slot, frames on foot and in
 // seats, respawns, hostile bytes), with frames that stand where their player stood,
@@ -77,7 +62,7 @@ func TestMirrorsOfTheInterestManagerAndTheConnections(t *testing.T) {
 			checkPlacedMirror(t, c.w, "seed %d step %d (ours)", seed, i)
 			c.step()
 			checkPlacedMirror(t, c.w, "seed %d step %d", seed, i)
-			checkLiveMirror(t, c.w, "seed %d step %d", seed, i)
+			checkLive(t, c.w, "seed %d step %d", seed, i)
 		}
 		require.NotZero(t, stood, "seed %d: no frame stood where the manager held its player", seed)
 		require.NotZero(t, c.w.Stats().Leaves)

@@ -453,8 +453,8 @@ func (w *World) join(now time.Duration, conn PlayerID, session uint32) {
 	// copies into the bundle or hands the datagram to the host): they share one scratch.
 	p.ep.ShareScratch(&w.laneBuf)
 	p.connected = true
+	w.live[conn/64] |= 1 << (conn % 64)
 	p.handle = h
-	w.live[conn] = 1<<32 | uint64(h.Token)
 	p.vit = vit
 	w.vits[conn] = vit
 	p.joinSerial = w.nextSerial()
@@ -647,9 +647,10 @@ func (w *World) leave(now time.Duration, p *player, reason wire.Reason) {
 	}
 	token := p.handle.Token
 	p.connected = false
-	w.live[p.id] = 0
+	w.live[p.id/64] &^= 1 << (p.id % 64)
 	p.dropping = false
 	p.out.buf, p.out.ends = p.out.buf[:0], p.out.ends[:0]
+	w.fan.dropCopies(p.id) // its own copies of shots go with it, as its outbox does
 	w.removeConn(p.id)
 	p.vit.TrackBusy(nil, 0) // its bit in busy goes with the connection
 	if _, err := w.teams.Disconnect(p.id); err != nil {

@@ -271,6 +271,7 @@ func (c *chaos) check() {
 		c.health[id] = v.Health
 	}
 	require.LessOrEqual(c.t, len(c.w.events), MaxPendingEvents)
+	checkLive(c.t, c.w, "seed %d", c.seed)
 	if !c.visitAll {
 		checkFlushDue(c.t, c.w, "seed %d", c.seed)
 		checkBusy(c.t, c.w, "seed %d", c.seed)

@@ -1,10 +1,10 @@
 package refserver
 
 import (
+	"bytes"
 	"slices"
 
 	"github.com/arbitergo/arbiter/examples/transport"
-	"github.com/arbitergo/arbiter/lifecycle"
 	"github.com/arbitergo/arbiter/teams"
 	"github.com/arbitergo/arbiter/wire"
 )
@@ -67,19 +67,35 @@ type fanLog struct {
 	buf     []byte
 	entries []fanEntry
 	skip    []PlayerID // the recipients each entry skips (they got a datagram of their own)
+	// logged counts the messages logged since the last reset (MaxFanOut): while
+	// streaming, a sender's first message kept inline in its fanHead has no entry.
+	logged int
+	// streamed: the World streams, and a recipient reads a sender's messages only
+	// through its fanHead (emitStreamed), never the entries in log order (emitTo's
+	// other path). A sender's first message that fits inline is then kept in its
+	// fanHead alone, not also in buf and entries: a frame writes one line of the log,
+	// not three. inlineLast is the sender whose inline message is
+	// the last logged (NoPlayer: the last has an entry), for skipLast.
+	streamed   bool
+	inlineLast PlayerID
 	// heads is each sender's record of the flush (fanHead): a recipient that sees few
 	// senders reads only theirs (emitStreamed), most often one cache line each. senders
 	// lists the senders with a record, to reset them.
 	heads   []fanHead
 	senders []PlayerID
 	// copies are the shots' own copies for the recipients near their rays, in the order
-	// they were accepted (their bytes in copyBuf, each with its rewound pose, unstamped):
+	// they were accepted (each shot's bytes once in copyBuf, unstamped; each copy's
+	// rewound pose in the copy itself, or in poses when it is more than a position):
 	// written at Flush into each recipient's datagrams (emitCopies) instead of into its
 	// outbox at the shot, so a shot reads no recipient's outbox. byRecipient orders them
 	// by recipient for Flush (built at its first recipient: recipient<<32 | index);
 	// next is where the following recipient's start.
-	copies      []shotCopy
-	copyBuf     []byte
+	copies  []shotCopy
+	copyBuf []byte
+	poses   []wire.Rewind
+	// scratch is where addCopy checks that a pose encodes (wire.PatchRewind), leaving
+	// the shot's bytes in copyBuf as they were encoded.
+	scratch     [wire.MaxSize]byte
 	byRecipient []uint64
 	next        int
 }
@@ -93,13 +109,29 @@ type fanLog struct {
 // same way. A host flushes every tick, far below it.
 const MaxShotCopies = 1 << 16
 
-// shotCopy is one recipient's own copy of a shot (fanLog.copies).
+// shotCopy is one recipient's own copy of a shot (fanLog.copies). It is for the
+// connection that held the recipient's slot at the shot: that connection's leave drops
+// it (fanLog.dropCopies), so Flush writes it without reading the recipient's player.
+// Flush patches its rewound pose and its stamp into the recipient's copy of the shot's
+// bytes (emitCopies): a copy is 32 bytes, not the shot's 79, so a shot near ten players
+// writes a few lines, not a dozen.
 type shotCopy struct {
-	start, end int32    // its bytes in copyBuf, its rewound pose patched in, its stamp not
-	recipient  PlayerID // who gets it
+	start, end int32    // the shot's bytes in copyBuf (shared by its copies), unstamped
+	recipient  PlayerID // who gets it (NoPlayer: dropped, nobody's)
 	sender     PlayerID // the shooter: whose stamp it gets
 	rev        uint16   // the relation revision at the shot: the stamp is taken there
-	token      lifecycle.Token
+	// pose is the index of its rewound pose in poses, or -1: the pose is valid, at pos,
+	// not in a vehicle (a player on foot, the common case).
+	pose int32
+	pos  wire.Vec3
+}
+
+// rewind is c's rewound pose.
+func (f *fanLog) rewind(c *shotCopy) wire.Rewind {
+	if c.pose >= 0 {
+		return f.poses[c.pose]
+	}
+	return wire.Rewind{Valid: true, Position: c.pos}
 }
 
 // fanInline is the most bytes of a sender's first message its fanHead carries inline: a
@@ -119,7 +151,7 @@ type fanHead struct {
 	// revision is still rev, a recipient is its teammate when it has the same non-zero
 	// group, with no lookup of the sender's.
 	group uint16
-	n     uint8 // the first entry's bytes are msg[:n]; 0: not inline, chain starts the chain
+	n     uint8 // the first message's bytes are msg[:n]; 0: not inline, chain starts the chain
 	msg   [fanInline]byte
 	// chain is the entry a recipient reads next, in log order, chained by fanEntry.next:
 	// with a message inline, the sender's second entry, else its first (-1: none).
@@ -139,12 +171,13 @@ type fanEntry struct {
 	next       int32    // the sender's next entry, or -1
 }
 
-// init sizes the log for n senders.
-func (f *fanLog) init(n int) {
+// init sizes the log for n senders, for a World that streams or not (fanLog.streamed).
+func (f *fanLog) init(n int, streamed bool) {
 	f.heads = make([]fanHead, n)
 	for i := range f.heads {
 		f.heads[i].chain, f.heads[i].last = -1, -1
 	}
+	f.streamed, f.inlineLast = streamed, NoPlayer
 }
 
 // add logs the encoded message enc from sender about subject, accepted at relation
@@ -152,9 +185,24 @@ func (f *fanLog) init(n int) {
 // recipient's copy.
 // It reports false (nothing logged) when the log holds MaxFanOut messages.
 func (f *fanLog) add(enc []byte, sender, subject PlayerID, rev, group uint16) bool {
-	if len(f.entries) >= MaxFanOut || len(enc) < wire.HeaderSize || !wire.ID(enc[1]).HasStamp() {
+	if f.logged >= MaxFanOut || len(enc) < wire.HeaderSize || !wire.ID(enc[1]).HasStamp() {
 		return false
 	}
+	f.logged++
+	if f.streamed && int(sender) < len(f.heads) && f.heads[sender].count == 0 && len(enc) <= fanInline {
+		// The sender's first message, inline in its fanHead alone (fanLog.streamed):
+		// subject is the sender while streaming (relaySubject), and emitStreamed reads
+		// neither.
+		h := &f.heads[sender]
+		f.senders = append(f.senders, sender)
+		h.rev, h.group = rev, group
+		h.n = uint8(copy(h.msg[:], enc))
+		_ = wire.PatchStamp(h.msg[:h.n], wire.Stamp{Rev: rev}) // never fails: the message carries a stamp
+		h.count = 1
+		f.inlineLast = sender
+		return true
+	}
+	f.inlineLast = NoPlayer
 	start := int32(len(f.buf))
 	f.buf = append(f.buf, enc...)
 	// Logged with the stamp most recipients get (not a teammate, at rev): emitEntry and
@@ -184,11 +232,28 @@ func (f *fanLog) add(enc []byte, sender, subject PlayerID, rev, group uint16) bo
 		}
 		fallthrough
 	default:
-		f.entries[h.last].next = i
+		if h.last >= 0 { // else the first is inline alone: it has no entry to chain from
+			f.entries[h.last].next = i
+		}
 	}
 	h.last = i
 	h.count++
 	return true
+}
+
+// entryOfInline gives the inline message of sender, kept in its fanHead alone
+// (fanLog.streamed), an entry of its own (its bytes copied to buf, already stamped),
+// which its fanHead then chains instead of carrying it inline, and returns its index.
+func (f *fanLog) entryOfInline(sender PlayerID) int32 {
+	h := &f.heads[sender]
+	start := int32(len(f.buf))
+	f.buf = append(f.buf, h.msg[:h.n]...)
+	i := int32(len(f.entries))
+	n := int32(len(f.skip))
+	f.entries = append(f.entries, fanEntry{start: start, end: int32(len(f.buf)), skipStart: n, skipEnd: n,
+		sender: sender, subject: sender, rev: h.rev, relay: wire.ID(h.msg[1]) == wire.IDRemotePlayerSync, next: -1})
+	h.n, h.chain, h.last = 0, i, i
+	return i
 }
 
 // count is how many entries sender logged since the last reset.
@@ -201,6 +266,12 @@ func (f *fanLog) count(sender PlayerID) int {
 
 // skipLast makes the last logged message skip recipient id (ids in ascending order).
 func (f *fanLog) skipLast(id PlayerID) {
+	if f.inlineLast != NoPlayer {
+		// The last message is inline alone: a recipient must read its skip list, in an
+		// entry.
+		f.entryOfInline(f.inlineLast)
+		f.inlineLast = NoPlayer
+	}
 	f.skip = append(f.skip, id)
 	last := int32(len(f.entries) - 1)
 	e := &f.entries[last]
@@ -224,23 +295,48 @@ func (f *fanLog) skips(e *fanEntry, id PlayerID) bool {
 }
 
 // addCopy keeps recipient's own copy of a shot of sender, encoded as enc with its
-// rewound pose rw (wire.PatchRewind), accepted at relation revision rev; token is the
-// recipient's connection (a copy never goes to the next connection on its slot). It
-// reports false (nothing kept) when rw does not encode, full when MaxShotCopies are
-// kept.
-func (f *fanLog) addCopy(enc []byte, recipient PlayerID, token lifecycle.Token, sender PlayerID, rev uint16, rw wire.Rewind) (ok, full bool) {
+// rewound pose rw (wire.PatchRewind), accepted at relation revision rev, for the
+// connection now on recipient's slot (its leave drops it: dropCopies). It reports false
+// (nothing kept) when rw does not encode, full when MaxShotCopies are kept.
+func (f *fanLog) addCopy(enc []byte, recipient PlayerID, sender PlayerID, rev uint16, rw wire.Rewind) (ok, full bool) {
 	if len(f.copies) >= MaxShotCopies {
 		return false, true
 	}
-	start := len(f.copyBuf)
-	f.copyBuf = append(f.copyBuf, enc...)
-	if wire.PatchRewind(f.copyBuf[start:], rw) != nil {
-		f.copyBuf = f.copyBuf[:start]
+	if len(enc) > len(f.scratch) || wire.PatchRewind(f.scratch[:copy(f.scratch[:], enc)], rw) != nil {
 		return false, false
 	}
-	f.copies = append(f.copies, shotCopy{start: int32(start), end: int32(len(f.copyBuf)), recipient: recipient,
-		sender: sender, rev: rev, token: token})
+	// The shot's bytes once, shared by its copies (the last kept, when they are the same).
+	start, end := 0, 0
+	if n := len(f.copies); n > 0 {
+		last := &f.copies[n-1]
+		if start, end = int(last.start), int(last.end); !bytes.Equal(f.copyBuf[start:end], enc) {
+			start, end = 0, 0
+		}
+	}
+	if end == 0 {
+		start = len(f.copyBuf)
+		f.copyBuf = append(f.copyBuf, enc...)
+		end = len(f.copyBuf)
+	}
+	c := shotCopy{start: int32(start), end: int32(end), recipient: recipient, sender: sender, rev: rev, pose: -1, pos: rw.Position}
+	if rw != (wire.Rewind{Valid: true, Position: rw.Position}) { // == compares as the wire writes (-0 as 0)
+		c.pose, c.pos = int32(len(f.poses)), wire.Vec3{}
+		f.poses = append(f.poses, rw)
+	}
+	f.copies = append(f.copies, c)
 	return true, false
+}
+
+// dropCopies drops the copies kept for recipient: its connection left, and a copy never
+// goes to the next connection on its slot. A dropped copy still counts toward
+// MaxShotCopies, as a kept one does, until the Flush.
+func (f *fanLog) dropCopies(recipient PlayerID) {
+	for i := range f.copies {
+		if f.copies[i].recipient == recipient {
+			f.copies[i].recipient = NoPlayer
+		}
+	}
+	f.byRecipient = f.byRecipient[:0] // rebuilt by the next copiesOf
 }
 
 // copiesOf returns recipient id's keys in byRecipient (recipient<<32 | its index in
@@ -272,7 +368,9 @@ func (f *fanLog) copiesOf(id PlayerID) []uint64 {
 
 func (f *fanLog) reset() {
 	f.buf, f.entries, f.skip = f.buf[:0], f.entries[:0], f.skip[:0]
+	f.logged, f.inlineLast = 0, NoPlayer
 	f.copies, f.copyBuf, f.byRecipient, f.next = f.copies[:0], f.copyBuf[:0], f.byRecipient[:0], 0
+	f.poses = f.poses[:0]
 	for _, s := range f.senders {
 		h := &f.heads[s]
 		h.count, h.n, h.chain, h.last = 0, 0, -1, -1
@@ -324,22 +422,21 @@ func (w *World) emitTo(id PlayerID, emit func([]byte)) {
 
 // emitCopies packs into connection id's datagrams its own copies of the shots near it
 // (fanLog.copies), each stamped for it, in the order the shots were accepted: at most
-// the room of other players' datagrams in its outbox (MaxShotCopies).
+// the room of other players' datagrams in its outbox (MaxShotCopies). It reads nothing
+// of the connection's player unless a copy is over that room.
 func (w *World) emitCopies(id PlayerID, emit func([]byte)) {
 	f := &w.fan
 	keys := f.copiesOf(id)
 	if len(keys) == 0 {
 		return // read nothing of a connection that has none ([flush-own-due])
 	}
-	r := w.players[id]
+	// Every copy of id is for its connection (a leave drops its own: dropCopies), so its
+	// player is read only for a copy over the room ([flush-own-due]).
 	room := transport.MaxPendingDatagrams - OutboxReserve
 	for _, k := range keys {
 		c := &f.copies[uint32(k)]
-		if c.token != r.handle.Token {
-			continue // for the connection that held the slot before r
-		}
 		if room == 0 {
-			r.caps.OutboxDropped++
+			w.players[id].caps.OutboxDropped++
 			w.stats.OutboxDropped++
 			continue
 		}
@@ -348,7 +445,8 @@ func (w *World) emitCopies(id PlayerID, emit func([]byte)) {
 			continue // never: a shot is at most wire.MaxSize bytes, far below MinPayloadSize
 		}
 		room--
-		_ = wire.PatchStamp(b, wire.Stamp(w.stampAt(c.sender, r.id, c.rev))) // never fails: a shot carries a stamp
+		_ = wire.PatchRewind(b, f.rewind(c))                               // never fails: addCopy checked it
+		_ = wire.PatchStamp(b, wire.Stamp(w.stampAt(c.sender, id, c.rev))) // never fails: a shot carries a stamp
 	}
 }
 

@@ -70,3 +70,72 @@ func TestFanHeadIsOneLineAndHoldsAFrame(t *testing.T) {
 		}
 	}
 }
+
+// While streaming, a sender's first message that fits its fanHead is kept there alone:
+// nothing is written to the log's buf or entries for it (a frame writes one line of the
+// log). A second message of the sender is an entry its fanHead chains; a shot's copy that
+// must skip a recipient (skipLast) gives the inline message an entry of its own, with the
+// same bytes, first. Without streaming every message has an entry, in log order (emitTo
+// walks them). Every message counts toward MaxFanOut, inline or not.
+func TestStreamedFanLogKeepsAFirstMessageInItsHeadAlone(t *testing.T) {
+	enc := func(p PlayerID, seq uint16) []byte {
+		m := wire.RemotePlayerSync{Player: p, SyncSeq: seq, Alive: true, Health: 100}
+		b, err := m.Append(nil)
+		require.NoError(t, err)
+		return b
+	}
+	stamped := func(b []byte, rev uint16) []byte {
+		b = append([]byte(nil), b...)
+		require.NoError(t, wire.PatchStamp(b, wire.Stamp{Rev: rev}))
+		return b
+	}
+	var f fanLog
+	f.init(4, true)
+	const rev = 7
+	require.True(t, f.add(enc(1, 1), 1, 1, rev, 0))
+	require.Empty(t, f.entries, "the first message is in its head alone")
+	require.Empty(t, f.buf)
+	h := &f.heads[1]
+	require.Equal(t, stamped(enc(1, 1), rev), h.msg[:h.n], "inline, stamped as logged")
+	require.Equal(t, 1, f.count(1))
+
+	require.True(t, f.add(enc(1, 2), 1, 1, rev, 0))
+	require.Len(t, f.entries, 1, "the second is an entry")
+	require.Equal(t, int32(0), h.chain, "chained from the head")
+	require.Equal(t, int32(0), h.last)
+	require.NotZero(t, h.n, "the first stays inline")
+	require.Equal(t, 2, f.count(1))
+
+	require.True(t, f.add(enc(2, 1), 2, 2, rev, 0))
+	require.Len(t, f.entries, 1)
+	f.skipLast(3)
+	require.Len(t, f.entries, 2, "skipLast gave the inline message an entry")
+	e := &f.entries[1]
+	require.Equal(t, stamped(enc(2, 1), rev), f.buf[e.start:e.end])
+	require.Equal(t, PlayerID(2), e.sender)
+	require.True(t, f.skips(e, 3))
+	require.False(t, f.skips(e, 0))
+	require.Zero(t, f.heads[2].n, "no longer inline")
+	require.Equal(t, int32(1), f.heads[2].chain)
+	require.True(t, f.add(enc(2, 2), 2, 2, rev, 0))
+	require.Equal(t, int32(2), f.entries[1].next, "the next message chains after it")
+	require.Equal(t, 4, f.logged)
+
+	f.logged = MaxFanOut - 1
+	require.True(t, f.add(enc(3, 1), 3, 3, rev, 0), "inline, the last the cap takes")
+	require.Len(t, f.entries, 3)
+	require.False(t, f.add(enc(0, 1), 0, 0, rev, 0), "an inline message counts toward MaxFanOut")
+	require.Zero(t, f.count(0))
+
+	f.reset()
+	require.Zero(t, f.logged)
+	require.Empty(t, f.entries)
+	require.Zero(t, f.heads[1].n)
+
+	var all fanLog
+	all.init(4, false)
+	require.True(t, all.add(enc(1, 1), 1, NoPlayer, rev, 0))
+	require.True(t, all.add(enc(2, 1), 2, NoPlayer, rev, 0))
+	require.Len(t, all.entries, 2, "without streaming, every message in log order")
+	require.Equal(t, PlayerID(1), all.entries[0].sender)
+}

@@ -1,8 +1,10 @@
 package refserver
 
 import (
+	"math"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 
@@ -136,13 +138,12 @@ func TestShotCopiesToOneConnectionStopAtItsOutboxRoom(t *testing.T) {
 	enc, err := m.Append(nil)
 	require.NoError(t, err)
 	room := transport.MaxPendingDatagrams - OutboxReserve
-	tok := w.players[1].handle.Token
 	for range room + 3 {
-		ok, full := w.fan.addCopy(enc, 1, tok, 0, w.teams.Rev(), wire.Rewind{Valid: true, Position: wire.Vec3{X: 1}})
+		ok, full := w.fan.addCopy(enc, 1, 0, w.teams.Rev(), wire.Rewind{Valid: true, Position: wire.Vec3{X: 1}})
 		require.True(t, ok)
 		require.False(t, full)
 	}
-	ok, full := w.fan.addCopy(enc, 2, w.players[2].handle.Token, 0, w.teams.Rev(), wire.Rewind{Valid: true, Position: wire.Vec3{X: 2, Y: float32(1e9)}})
+	ok, full := w.fan.addCopy(enc, 2, 0, w.teams.Rev(), wire.Rewind{Valid: true, Position: wire.Vec3{X: 2, Y: float32(1e9)}})
 	require.False(t, ok, "a pose that does not encode is not kept")
 	require.False(t, full)
 	c0, err := w.ConnStats(1)
@@ -153,4 +154,52 @@ func TestShotCopiesToOneConnectionStopAtItsOutboxRoom(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, c0.OutboxDropped+3, c.OutboxDropped)
 	require.Empty(t, shotsIn(t, got[2]))
+}
+
+// A shot's own copies keep the shot's bytes once and each its pose (fanLog.addCopy); the
+// copy a Flush writes is still exactly the shot encoded with the recipient's pose and
+// stamp, whatever the pose: on foot, in a vehicle, with a -0 in a field that must be zero
+// (the wire writes it as 0), not valid.
+func TestShotCopyIsTheShotWithItsPose(t *testing.T) {
+	bw := shotWorld(t)
+	w := bw.w
+	bw.now += 33 * time.Millisecond
+	negZero := float32(math.Copysign(0, -1))
+	poses := []wire.Rewind{
+		{Valid: true, Position: wire.Vec3{X: 1, Y: 2, Z: 3}},
+		{Valid: true, Position: wire.Vec3{X: negZero, Y: -4}},
+		{Valid: true, Position: wire.Vec3{X: 5}, InVehicle: true, Vehicle: 3, VehiclePosition: wire.Vec3{X: 6, Y: 7},
+			VehicleRotation: wire.Quat{W: 0.6, Z: 0.8}},
+		{Valid: true, Position: wire.Vec3{X: 8}, VehiclePosition: wire.Vec3{Y: negZero}},
+		{Valid: true, Position: wire.Vec3{X: 9}, InVehicle: true, Vehicle: 0, VehiclePosition: wire.Vec3{Z: 1},
+			VehicleRotation: wire.Quat{W: 1}},
+		{},
+	}
+	rev := w.teams.Rev()
+	var want [][]byte
+	for i, rw := range poses {
+		m := wire.RemoteWeaponShot{Shooter: PlayerID(i % 2), ShotSeq: uint16(10 + i/2), Weapon: m4, Origin: wire.Vec3{X: float32(i)}}
+		enc, err := m.Append(nil)
+		require.NoError(t, err)
+		for range 2 { // two copies of each shot: the second shares the first's bytes
+			ok, full := w.fan.addCopy(enc, 1, m.Shooter, rev, rw)
+			require.True(t, ok)
+			require.False(t, full)
+			b := append([]byte(nil), enc...)
+			require.NoError(t, wire.PatchRewind(b, rw))
+			require.NoError(t, wire.PatchStamp(b, wire.Stamp(w.stampAt(m.Shooter, 1, rev))))
+			want = append(want, b)
+		}
+	}
+	require.Len(t, w.fan.copyBuf, len(poses)*len(want[0]), "each shot's bytes once")
+	require.Equal(t, 32, int(unsafe.Sizeof(shotCopy{})), "a copy is half a line")
+	var got [][]byte
+	for _, d := range bw.flushAll(t)[1] {
+		for e := range wire.Elements(d) {
+			if id, err := wire.Peek(e); err == nil && id == wire.IDRemoteWeaponShot {
+				got = append(got, e)
+			}
+		}
+	}
+	require.Equal(t, want, got)
 }

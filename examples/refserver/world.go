@@ -150,13 +150,6 @@ type World struct {
 	viewers []PlayerID
 	vs      vstream // the streaming of vehicles and effects (vstream.go)
 
-	// live is each slot's connection as a shot's recipients are read (relayShot): the
-	// token of the connection on it while connected, with bit 32 set, 0 while the slot is
-	// free. It mirrors the player's connected and handle.Token ([live-mirror]): join and
-	// leave set it. 8 bytes a slot, so that the few recipients near a shot's ray, often
-	// neighbours in id, are read in a line or two rather than in a line each of their
-	// players.
-	live []uint64
 	// timerAt is when Tick's second walk must next visit each slot: while streaming, it
 	// visits a connection only when one of its timers may have come due. It is the
 	// earliest of the connection's timers as of the last visit: the link timeout
@@ -181,6 +174,10 @@ type World struct {
 	// busy has bit id set while connection id's ledger is Busy (vitals.Player.TrackBusy):
 	// Tick advances those alone, and an idle ledger is not read at every tick.
 	busy []uint64
+	// live has bit id set while slot id holds a connection: it mirrors player.connected
+	// ([live-mirror]; join and leave set it), for a shot's many recipients to be looked up
+	// without a read of each one's player (relayShot).
+	live []uint64
 }
 
 // farewell is a Disconnect still to be sent to a connection that was removed.
@@ -244,10 +241,10 @@ func New(cfg Config) (*World, error) {
 		players:  make([]*player, c.MaxPlayers),
 		conns:    make([]PlayerID, 0, c.MaxPlayers),
 		timerAt:  make([]time.Duration, c.MaxPlayers),
-		live:     make([]uint64, c.MaxPlayers),
 		flushDue: make([]time.Duration, c.MaxPlayers),
 		vits:     make([]*vitals.Player, c.MaxPlayers),
 		busy:     make([]uint64, (c.MaxPlayers+63)/64),
+		live:     make([]uint64, (c.MaxPlayers+63)/64),
 		vehicles: make([]vehicle, c.MaxVehicles),
 		mult:     vitals.DefaultMultipliers,
 		events:   make([]Event, 0, 256),
@@ -260,10 +257,10 @@ func New(cfg Config) (*World, error) {
 		dropping: make([]PlayerID, 0, 16),
 		refusals: make([]refusalBudget, c.MaxPlayers+1),
 	}
-	w.fan.init(c.MaxPlayers)
 	if w.stream, err = c.Stream.newStream(c.MaxPlayers); err != nil {
 		return nil, err
 	}
+	w.fan.init(c.MaxPlayers, w.stream != nil)
 	if w.vs, err = newVStream(c.Stream, w.stream, c.MaxPlayers, c.MaxVehicles); err != nil {
 		return nil, err
 	}
@@ -337,6 +334,12 @@ func (w *World) raise(e Event) {
 }
 
 // conn returns the connected player on id, or nil.
+// connected reports whether slot id holds a connection (w.conn(id) != nil), reading no
+// player.
+func (w *World) connected(id PlayerID) bool {
+	return int(id) < len(w.players) && w.live[id/64]&(1<<(id%64)) != 0
+}
+
 func (w *World) conn(id PlayerID) *player {
 	if int(id) >= len(w.players) {
 		return nil
@@ -777,15 +780,6 @@ func (w *World) queue(now time.Duration, p *player, m wire.Message) (lane.Seq, b
 func (w *World) laneWork(p *player) {
 	p.laneDue = 0
 	w.flushDue[p.id] = 0
-}
-
-// liveToken returns the token of the connection on slot id (World.live), false when the slot
-// is free or out of range.
-func (w *World) liveToken(id PlayerID) (lifecycle.Token, bool) {
-	if int(id) >= len(w.live) || w.live[id] == 0 {
-		return 0, false
-	}
-	return lifecycle.Token(uint32(w.live[id])), true
 }
 
 // sendOwn puts m, a datagram of p's own, in p's outbox (outbox.send) and makes p due at
