@@ -86,6 +86,11 @@ func PatchRewind(b []byte, r Rewind) error {
 	return nil
 }
 
+// Encodes reports whether r is a pose Append and PatchRewind take: false exactly when
+// PatchRewind would refuse r (for a message that carries a Rewind). A server that keeps a
+// pose to patch in later checks it here, without writing it anywhere.
+func (r Rewind) Encodes() bool { return rewindOK(&r) }
+
 // rewindOK is every check Append makes of a Rewind, at once.
 func rewindOK(r *Rewind) bool {
 	return coordOK(r.Position) && r.Vehicle != 0xFFFF && coordOK(r.VehiclePosition) &&

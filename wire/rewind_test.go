@@ -58,6 +58,9 @@ func TestPatchRewindEqualsTheEncoding(t *testing.T) {
 			if err := PatchRewind(shared, r); err != nil {
 				t.Fatalf("%v: %v", id, err)
 			}
+			if !r.Encodes() {
+				t.Fatalf("%v: Encodes refused %+v, which encodes", id, r)
+			}
 			if !bytes.Equal(shared, want) {
 				t.Fatalf("%v: patched %x, encoded %x", id, shared, want)
 			}
@@ -68,8 +71,8 @@ func TestPatchRewindEqualsTheEncoding(t *testing.T) {
 	}
 }
 
-// PatchRewind refuses what Append refuses, with Append's error, and a message without a
-// Rewind or cut short; it changes nothing then.
+// PatchRewind refuses what Append refuses, with Append's error (and Rewind.Encodes is
+// false for it), and a message without a Rewind or cut short; it changes nothing then.
 func TestPatchRewindRefusesWhatAppendRefuses(t *testing.T) {
 	q := Quat{W: 1}
 	bad := []Rewind{
@@ -95,6 +98,9 @@ func TestPatchRewindRefusesWhatAppendRefuses(t *testing.T) {
 			_, want := m.Append(nil)
 			if want == nil {
 				t.Fatalf("%v: case %d: Append took %+v", id, i, r)
+			}
+			if r.Encodes() {
+				t.Fatalf("%v: case %d: Encodes took %+v", id, i, r)
 			}
 			b := bytes.Clone(shared)
 			err := PatchRewind(b, r)

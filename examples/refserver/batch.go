@@ -145,7 +145,7 @@ func (w *World) placeTouch(p *player) uint64 {
 // player) and returns a word of them; it changes nothing.
 func (p *player) touch(datagram []byte) uint64 {
 	t := uint64(p.lastHeard) ^ uint64(p.frame.at)
-	if id, err := wire.Peek(datagram); err != nil || id == wire.IDBundle || id.Transport() {
+	if !messageDatagram(wire.Peek(datagram)) {
 		t ^= p.ep.Touch() // a message datagram does not read the endpoint (Receive)
 	}
 	return t

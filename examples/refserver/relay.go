@@ -90,12 +90,9 @@ type fanLog struct {
 	// outbox at the shot, so a shot reads no recipient's outbox. byRecipient orders them
 	// by recipient for Flush (built at its first recipient: recipient<<32 | index);
 	// next is where the following recipient's start.
-	copies  []shotCopy
-	copyBuf []byte
-	poses   []wire.Rewind
-	// scratch is where addCopy checks that a pose encodes (wire.PatchRewind), leaving
-	// the shot's bytes in copyBuf as they were encoded.
-	scratch     [wire.MaxSize]byte
+	copies      []shotCopy
+	copyBuf     []byte
+	poses       []wire.Rewind
 	byRecipient []uint64
 	next        int
 }
@@ -203,16 +200,10 @@ func (f *fanLog) add(enc []byte, sender, subject PlayerID, rev, group uint16) bo
 		return true
 	}
 	f.inlineLast = NoPlayer
-	start := int32(len(f.buf))
-	f.buf = append(f.buf, enc...)
+	i, logged := f.appendEntry(enc, sender, subject, rev)
 	// Logged with the stamp most recipients get (not a teammate, at rev): emitEntry and
 	// emitStreamed patch only the copies whose stamp differs. Never fails: the message carries a stamp.
-	logged := f.buf[start:]
 	_ = wire.PatchStamp(logged, wire.Stamp{Rev: rev})
-	n := int32(len(f.skip))
-	i := int32(len(f.entries))
-	f.entries = append(f.entries, fanEntry{start: start, end: int32(len(f.buf)), skipStart: n, skipEnd: n,
-		sender: sender, subject: subject, rev: rev, relay: wire.ID(enc[1]) == wire.IDRemotePlayerSync, next: -1})
 	if int(sender) >= len(f.heads) {
 		return true
 	}
@@ -246,14 +237,22 @@ func (f *fanLog) add(enc []byte, sender, subject PlayerID, rev, group uint16) bo
 // which its fanHead then chains instead of carrying it inline, and returns its index.
 func (f *fanLog) entryOfInline(sender PlayerID) int32 {
 	h := &f.heads[sender]
+	i, _ := f.appendEntry(h.msg[:h.n], sender, sender, h.rev)
+	h.n, h.chain, h.last = 0, i, i
+	return i
+}
+
+// appendEntry copies enc, a message from sender about subject accepted at relation
+// revision rev, to the end of buf with an entry of its own (no skips yet, chained to
+// nothing) and returns the entry's index and the copy.
+func (f *fanLog) appendEntry(enc []byte, sender, subject PlayerID, rev uint16) (int32, []byte) {
 	start := int32(len(f.buf))
-	f.buf = append(f.buf, h.msg[:h.n]...)
+	f.buf = append(f.buf, enc...)
 	i := int32(len(f.entries))
 	n := int32(len(f.skip))
 	f.entries = append(f.entries, fanEntry{start: start, end: int32(len(f.buf)), skipStart: n, skipEnd: n,
-		sender: sender, subject: sender, rev: h.rev, relay: wire.ID(h.msg[1]) == wire.IDRemotePlayerSync, next: -1})
-	h.n, h.chain, h.last = 0, i, i
-	return i
+		sender: sender, subject: subject, rev: rev, relay: wire.ID(enc[1]) == wire.IDRemotePlayerSync, next: -1})
+	return i, f.buf[start:]
 }
 
 // count is how many entries sender logged since the last reset.
@@ -302,7 +301,7 @@ func (f *fanLog) addCopy(enc []byte, recipient PlayerID, sender PlayerID, rev ui
 	if len(f.copies) >= MaxShotCopies {
 		return false, true
 	}
-	if len(enc) > len(f.scratch) || wire.PatchRewind(f.scratch[:copy(f.scratch[:], enc)], rw) != nil {
+	if !rw.Encodes() {
 		return false, false
 	}
 	// The shot's bytes once, shared by its copies (the last kept, when they are the same).
@@ -445,7 +444,7 @@ func (w *World) emitCopies(id PlayerID, emit func([]byte)) {
 			continue // never: a shot is at most wire.MaxSize bytes, far below MinPayloadSize
 		}
 		room--
-		_ = wire.PatchRewind(b, f.rewind(c))                               // never fails: addCopy checked it
+		_ = wire.PatchRewind(b, f.rewind(c))                               // never fails: addCopy checked the pose
 		_ = wire.PatchStamp(b, wire.Stamp(w.stampAt(c.sender, id, c.rev))) // never fails: a shot carries a stamp
 	}
 }

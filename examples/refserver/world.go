@@ -333,13 +333,20 @@ func (w *World) raise(e Event) {
 	w.events = append(w.events, e)
 }
 
-// conn returns the connected player on id, or nil.
 // connected reports whether slot id holds a connection (w.conn(id) != nil), reading no
 // player.
 func (w *World) connected(id PlayerID) bool {
 	return int(id) < len(w.players) && w.live[id/64]&(1<<(id%64)) != 0
 }
 
+// messageDatagram reports whether a datagram whose wire.Peek gave id and err is a message
+// datagram: one unreliable message, neither a bundle nor a lane datagram, which Receive
+// decodes without its endpoint (transport.DecodeMessage).
+func messageDatagram(id wire.ID, err error) bool {
+	return err == nil && id != wire.IDBundle && !id.Transport()
+}
+
+// conn returns the connected player on id, or nil.
 func (w *World) conn(id PlayerID) *player {
 	if int(id) >= len(w.players) {
 		return nil
@@ -416,8 +423,8 @@ func (w *World) Receive(now time.Duration, conn PlayerID, datagram []byte) error
 		}
 	} else if err == nil && id.Transport() {
 		laneData = true
-	} else if err == nil {
-		message = true
+	} else {
+		message = messageDatagram(id, err)
 	}
 	if !w.takeDatagram(now, p, elems) {
 		return fmt.Errorf("%w: connection %d", ErrRateLimited, conn)
