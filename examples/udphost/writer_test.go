@@ -235,7 +235,10 @@ func TestWriterAllocatesNothingPerDatagram(t *testing.T) {
 			h.send(d, to)
 		}
 		h.flush()
-		for len(h.free) < h.made { // every batch written and back
+		for wait := time.Now(); len(h.free) < h.made; { // every batch written and back
+			if time.Since(wait) > 10*time.Second {
+				t.Fatalf("%d of %d batches came back from the writer", len(h.free), h.made)
+			}
 			runtime.Gosched()
 		}
 	}
