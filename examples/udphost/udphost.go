@@ -21,10 +21,11 @@
 // recvmmsg (many datagrams per system call) and written with sendmmsg through
 // golang.org/x/net's WriteBatch; the datagrams read land in buffers the world goroutine
 // hands back once it has handled them, and the datagrams the world flushes are copied
-// into messages of batches the writer hands back (allocated once, up to WriteBatches), so
-// on a *net.UDPConn nothing is allocated per datagram once the host runs. Elsewhere, and on any other net.PacketConn (pion's virtual network in
-// the tests, whose ReadFrom allocates the address it returns), the same batches are
-// filled one datagram per call.
+// into the messages of batches the writer hands back (allocated as first needed, up to
+// WriteBatches), so on a *net.UDPConn nothing is allocated per datagram once the host
+// runs. Elsewhere, and on any other net.PacketConn (pion's virtual network in the tests,
+// whose ReadFrom allocates the address it returns), the same batches are filled one
+// datagram per call.
 //
 // Swarm drives many honest clients at once, each on a socket of its own, from a few
 // goroutines (each client's socket read without waiting, batched on Linux, and written by
