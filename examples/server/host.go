@@ -55,7 +55,9 @@ func toWorld(id PlayerID) worldID   { return worldID(id) }
 func fromWorld(id worldID) PlayerID { return PlayerID(id) }
 
 // host runs a refserver.World on a UDP socket (udphost's batched Conn): one goroutine
-// owns the World and the session table; another only reads the socket.
+// owns the World and the session table; another only reads the socket, and a third only
+// writes it (what send queues is written off the World's goroutine, in order, and all of
+// it before the socket closes at the shutdown).
 type host struct {
 	sock  *udphost.Conn
 	world *replay.Recorder // the World, through its recorder (which only forwards without -record)

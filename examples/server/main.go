@@ -69,7 +69,7 @@
 // the per-connection caps refused or dropped: refserver.ConnStats, sampled every second)
 // and the arbiter_tick_seconds summary (p50, p99). On SIGINT or SIGTERM every connection gets a
 // Disconnect(shutdown), the World removes them, a last Flush goes out, and the socket
-// closes.
+// closes once the writing goroutine wrote all of it.
 package main
 
 import (

@@ -157,7 +157,7 @@ func (s *Swarm) Run(ctx context.Context) error {
 func (s *Swarm) work(ctx context.Context, start time.Time, lo, hi int) SwarmStats {
 	var st SwarmStats
 	in := newMessages(BatchSize)
-	out := &host{out: newMessages(BatchSize)}
+	out := &host{} // no writer: a worker writes its clients' datagrams itself
 	t := time.NewTicker(s.every)
 	defer t.Stop()
 	var last time.Duration

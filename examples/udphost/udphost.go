@@ -6,7 +6,14 @@
 // The shape is the one DESIGN.md asks of a host: one goroutine owns the world and calls
 // it with the host's monotonic clock (time since the host started); a second goroutine
 // only reads the socket and hands the datagrams to the first over a channel, a batch at
-// a time, which the server gives the world at once (refserver.World.ReceiveBatch).
+// a time, which the server gives the world at once (refserver.World.ReceiveBatch); a
+// third only writes: the world's goroutine copies each datagram it sends into a batch
+// and hands every full batch, and the partial one at the end of the tick, to the writer
+// over a channel, so that the kernel's send path (most of a busy server's time) runs off
+// the world's goroutine. One writer keeps the datagrams in the order they were sent. At
+// most WriteBatches batches wait for the writer; past that the world's goroutine waits
+// for it, as it would for a synchronous write. When a host's Run returns, everything it
+// sent was written before the socket closed, and both goroutines have ended.
 // Connections are told apart by their address (a netip.AddrPort, compared without
 // allocating): the first datagram from a new address takes the next free connection id.
 //
@@ -14,14 +21,16 @@
 // recvmmsg (many datagrams per system call) and written with sendmmsg through
 // golang.org/x/net's WriteBatch; the datagrams read land in buffers the world goroutine
 // hands back once it has handled them, and the datagrams the world flushes are copied
-// into preallocated messages, so on a *net.UDPConn nothing is allocated per datagram once
-// the host runs. Elsewhere, and on any other net.PacketConn (pion's virtual network in
-// the tests, whose ReadFrom allocates the address it returns), the same batches are
-// filled one datagram per call.
+// into the messages of batches the writer hands back (allocated as first needed, up to
+// WriteBatches), so on a *net.UDPConn nothing is allocated per datagram once the host
+// runs. Elsewhere, and on any other net.PacketConn (pion's virtual network in the tests,
+// whose ReadFrom allocates the address it returns), the same batches are filled one
+// datagram per call.
 //
 // Swarm drives many honest clients at once, each on a socket of its own, from a few
-// goroutines (each client's socket read without waiting, batched on Linux): the load
-// generator of examples/loadtest and the loopback tests' clients.
+// goroutines (each client's socket read without waiting, batched on Linux, and written by
+// the goroutine that steps the client, without a writer of its own): the load generator
+// of examples/loadtest and the loopback tests' clients.
 //
 // Its tests run a server and two honest clients over pion's virtual UDP network inside
 // testing/synctest, so seconds of play take no wall-clock time, and a server and honest
@@ -71,45 +80,16 @@ func read(p packetIO, free <-chan *inbox, full chan<- *inbox) {
 	}
 }
 
-// host is what a Server and a Client share: the socket and the datagrams waiting to be
-// written at the end of the tick.
-type host struct {
-	io  packetIO
-	out []message // BatchSize messages, each with MaxDatagram bytes of room
-	k   int       // how many of out are filled
-}
-
-func newHost(conn net.PacketConn) host {
-	return host{io: newPacketIO(conn), out: newMessages(BatchSize)}
-}
-
-// send queues a copy of d for to, writing the queue when it is full.
-func (h *host) send(d []byte, to netip.AddrPort) {
-	m := &h.out[h.k]
-	m.buf = append(m.buf[:0], d...)
-	m.addr = to
-	if h.k++; h.k == len(h.out) {
-		h.flush()
-	}
-}
-
-// flush writes what send queued. A datagram the socket refused is lost, as on any
-// network; the lane retransmits what must arrive.
-func (h *host) flush() {
-	if h.k > 0 {
-		_ = h.io.write(h.out[:h.k])
-		h.k = 0
-	}
-}
-
 // loop is a host's goroutine: it reads the socket (through read), hands every batch of
 // datagrams read together to onBatch and calls onTick every tick, both with the time since
-// the loop started, until ctx is done (ctx's error) or onTick returns an error; then it
-// closes conn. The messages passed to onBatch (their buffers) are valid only during the
-// call.
-func loop(ctx context.Context, conn net.PacketConn, p packetIO, every time.Duration, onBatch func(now time.Duration, ms []message),
+// the loop started, until ctx is done (ctx's error) or onTick returns an error. Meanwhile
+// h's datagrams are written by its writing goroutine (host.start). At the end, everything
+// sent is written, the writer has ended, and then conn is closed. The messages passed to
+// onBatch (their buffers) are valid only during the call.
+func loop(ctx context.Context, conn net.PacketConn, h *host, every time.Duration, onBatch func(now time.Duration, ms []message),
 	onTick func(time.Duration) error) error {
 	start := time.Now()
+	p := h.io
 	per := p.batch()
 	count := max(QueueLength/per, 2)
 	free, full := make(chan *inbox, count), make(chan *inbox, count)
@@ -117,7 +97,9 @@ func loop(ctx context.Context, conn net.PacketConn, p packetIO, every time.Durat
 		free <- &inbox{ms: newMessages(per)}
 	}
 	go read(p, free, full)
+	h.start()
 	defer func() {
+		h.stop() // everything sent is written before the socket closes
 		_ = conn.Close()
 		for b := range full { // let the reader see the closed socket and end
 			free <- b
@@ -170,14 +152,15 @@ func NewServer(conn net.PacketConn, world *refserver.World) *Server {
 		batch: make([]refserver.Datagram, 0, BatchSize)}
 }
 
-// Run drives the world until ctx is done, then closes conn. It returns ctx's error.
+// Run drives the world until ctx is done, then writes what it sent and closes conn. It
+// returns ctx's error.
 func (s *Server) Run(ctx context.Context) error {
 	emit := func(id refserver.PlayerID, d []byte) {
 		if int(id) < len(s.peers) {
 			s.h.send(d, s.peers[id])
 		}
 	}
-	return loop(ctx, s.conn, s.h.io, Tick, s.receive, func(now time.Duration) error {
+	return loop(ctx, s.conn, &s.h, Tick, s.receive, func(now time.Duration) error {
 		_ = s.world.Tick(now)
 		_ = s.world.Flush(now, emit)
 		s.h.flush()
@@ -234,10 +217,11 @@ func NewClient(conn net.PacketConn, server net.Addr, c *client.Client) *Client {
 // ErrClosed is returned by Run when the client's connection ended.
 var ErrClosed = errors.New("udphost: connection closed")
 
-// Run drives the client until ctx is done or its connection ends, then closes conn.
+// Run drives the client until ctx is done or its connection ends, then writes what it
+// sent and closes conn.
 func (h *Client) Run(ctx context.Context) error {
 	emit := func(d []byte) { h.h.send(d, h.server) }
-	return loop(ctx, h.conn, h.h.io, Tick, each(func(now time.Duration, from netip.AddrPort, d []byte) {
+	return loop(ctx, h.conn, &h.h, Tick, each(func(now time.Duration, from netip.AddrPort, d []byte) {
 		if from == h.server {
 			_ = h.c.Receive(now, d)
 		}
