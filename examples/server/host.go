@@ -83,6 +83,7 @@ type host struct {
 	players []worldID
 	retrans []uint64              // each slot's lane retransmissions already counted
 	caps    []refserver.ConnStats // each slot's cap counters already counted
+	waits   uint64                // the socket's writer waits already counted
 	scratch []byte
 
 	// write, if set, replaces the socket's write (the tests wire clients in memory).
@@ -246,9 +247,13 @@ func (h *host) freeEnded() {
 	h.ended = h.ended[:0]
 }
 
-// sampleLanes adds the lanes' new retransmissions, and what the per-connection caps
-// refused or dropped since the last sample, to the metrics.
+// sampleLanes adds the lanes' new retransmissions, what the per-connection caps refused
+// or dropped, and the socket writer's new waits since the last sample, to the metrics.
 func (h *host) sampleLanes() {
+	if w := h.sock.WriterWaits(); w > h.waits {
+		h.m.writerWaits.Add(float64(w - h.waits))
+		h.waits = w
+	}
 	for _, wid := range h.players {
 		id := fromWorld(wid)
 		if st, err := h.world.LaneStats(wid); err == nil && st.Retransmits > h.retrans[id] {

@@ -66,8 +66,10 @@
 // arbiter_refusals_total{by,reason}, arbiter_deaths_total,
 // arbiter_death_commits_total{source} (by_report, by_server, on_leave),
 // arbiter_respawns_total, arbiter_god_mode_cuts_total, arbiter_conn_caps_total{cap} (what
-// the per-connection caps refused or dropped: refserver.ConnStats, sampled every second)
-// and the arbiter_tick_seconds summary (p50, p99). On SIGINT or SIGTERM every connection gets a
+// the per-connection caps refused or dropped: refserver.ConnStats, sampled every second),
+// arbiter_writer_waits_total (times the World's goroutine waited for the socket's writing
+// goroutine: udphost.Conn.WriterWaits, sampled every second) and the arbiter_tick_seconds
+// summary (p50, p99). On SIGINT or SIGTERM every connection gets a
 // Disconnect(shutdown), the World removes them, a last Flush goes out, and the socket
 // closes once the writing goroutine wrote all of it.
 package main

@@ -24,6 +24,7 @@ const (
 	metricDeathCommits    = "arbiter_death_commits_total"
 	metricGodModeCuts     = "arbiter_god_mode_cuts_total"
 	metricConnCaps        = "arbiter_conn_caps_total"
+	metricWriterWaits     = "arbiter_writer_waits_total"
 )
 
 // metrics is the server's instruments, on a registry of their own (not the global one),
@@ -34,6 +35,7 @@ type metrics struct {
 	in, out, retransmits prometheus.Counter
 	deaths, respawns     prometheus.Counter
 	godModeCuts          prometheus.Counter
+	writerWaits          prometheus.Counter
 	refusals             *prometheus.CounterVec
 	deathCommits         *prometheus.CounterVec
 	connCaps             *prometheus.CounterVec
@@ -63,6 +65,8 @@ func newMetrics() *metrics {
 		connCaps: prometheus.NewCounterVec(prometheus.CounterOpts{Name: metricConnCaps,
 			Help: "What the per-connection caps refused or dropped, summed over the connections (sampled every second)."},
 			[]string{"cap"}),
+		writerWaits: prometheus.NewCounter(prometheus.CounterOpts{Name: metricWriterWaits,
+			Help: "Times the World's goroutine waited for the socket's writing goroutine (all its batches in flight; sampled every second)."}),
 		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{Name: metricRefusals,
 			Help: "Refusals by who refused (host: the handshake; world: the World's verdicts) and reason."},
 			[]string{"by", "reason"}),
@@ -71,7 +75,7 @@ func newMetrics() *metrics {
 			Objectives: map[float64]float64{0.5: 0.05, 0.99: 0.001}, MaxAge: time.Minute}),
 	}
 	m.reg.MustRegister(m.players, m.in, m.out, m.retransmits, m.deaths, m.respawns, m.refusals, m.tick,
-		m.godModeCuts, m.deathCommits, m.connCaps)
+		m.godModeCuts, m.deathCommits, m.connCaps, m.writerWaits)
 	return m
 }
 

@@ -37,6 +37,7 @@ func TestPerConnectionCapsAreCounted(t *testing.T) {
 	require.True(t, ok, "the client joined")
 	n.h.sampleLanes()
 	require.NotContains(t, page(t, n), metricConnCaps+"{", "an honest client meets no cap")
+	require.Contains(t, page(t, n), metricWriterWaits+" 0\n", "the socket's writer kept up: no wait counted")
 
 	// A second of datagrams at once, and as many again: the datagram gate refuses what
 	// is over its burst.

@@ -35,6 +35,12 @@ func (c *Conn) Send(d []byte, to netip.AddrPort) { c.h.send(d, to) }
 // refuses is lost, as on any network.
 func (c *Conn) Flush() { c.h.flush() }
 
+// WriterWaits is how many times Send waited for the writing goroutine because
+// WriteBatches batches were already waiting to be written: the world's goroutine held up
+// by the socket (0 while the writer keeps up). Like Send, only the goroutine that runs
+// Run may call it.
+func (c *Conn) WriterWaits() uint64 { return c.h.waits }
+
 // ErrTickInterval refuses a Run with a tick interval that is not positive.
 var ErrTickInterval = errors.New("udphost: tick interval must be > 0")
 

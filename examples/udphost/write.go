@@ -53,6 +53,9 @@ type host struct {
 	free chan *outbox
 	done chan struct{} // closed when the writer ended
 	made int           // batches allocated while the writer runs, at most WriteBatches
+	// waits counts the sends that waited for the writer to hand a batch back (all
+	// WriteBatches in flight): the world's goroutine held up by the socket.
+	waits uint64
 }
 
 func newHost(conn net.PacketConn) host { return host{io: newPacketIO(conn)} }
@@ -82,6 +85,7 @@ func (h *host) take() *outbox {
 		default:
 		}
 		if h.made == WriteBatches {
+			h.waits++
 			return <-h.free
 		}
 		h.made++

@@ -151,6 +151,7 @@ func TestWriterBackpressure(t *testing.T) {
 		// the channel; the world's goroutine waits for a batch at the next Send.
 		assert.Equal(t, int64(WriteBatches*BatchSize+1), sent.Load(), "the world's goroutine waits once WriteBatches batches are in flight")
 		assert.Empty(t, mc.written(), "nothing is written while the socket blocks")
+		assert.Equal(t, uint64(1), c.h.waits, "the send that waits for the writer is counted (WriterWaits)")
 		cancel()
 		synctest.Wait()
 		select {
