@@ -73,8 +73,11 @@ const (
 	// ClientsEndTimeout bounds the wait, after the server exited, for every client to
 	// take its Disconnect(shutdown).
 	ClientsEndTimeout = 5 * time.Second
-	// ServerTick is the server's tick (its -tick flag): udphost.Tick.
+	// ServerTick is the server's tick (its -tick flag) when Config.Tick is left zero:
+	// udphost.Tick.
 	ServerTick = udphost.Tick
+	// MaxTick bounds Config.Tick.
+	MaxTick = time.Second
 	// ClientReadBuffer is the socket receive buffer each client asks for (the kernel
 	// caps it at net.core.rmem_max): relays arrive in bursts of a server tick.
 	ClientReadBuffer = 1 << 20
@@ -92,6 +95,10 @@ type Config struct {
 	// Side is the side (metres) of the square the players are spread over; 0 sizes it
 	// for StreamRemotes within StreamDistance (see AutoSide).
 	Side float64
+	// Tick is the server's tick, how often it ticks and flushes (its -tick flag; 0:
+	// ServerTick; at most MaxTick). A longer tick packs more of what a connection gets
+	// into each datagram: fewer datagrams, later relays.
+	Tick time.Duration
 	// FireEvery is how often a bot fires at a target in range (0: DefaultFireEvery;
 	// negative: never).
 	FireEvery time.Duration
@@ -129,11 +136,16 @@ func (c *Config) fill() error {
 	if c.FireEvery == 0 {
 		c.FireEvery = DefaultFireEvery
 	}
+	if c.Tick == 0 {
+		c.Tick = ServerTick
+	}
 	switch {
 	case c.Players < 1 || c.Players > MaxLoadPlayers:
 		return fmt.Errorf("%w: players %d not in 1..%d", ErrConfig, c.Players, MaxLoadPlayers)
 	case c.Duration < 0 || c.Duration > MaxDuration:
 		return fmt.Errorf("%w: duration %v not in 0..%v", ErrConfig, c.Duration, MaxDuration)
+	case c.Tick < 0 || c.Tick > MaxTick:
+		return fmt.Errorf("%w: tick %v not in 0..%v", ErrConfig, c.Tick, MaxTick)
 	case !(c.Side > 0 && c.Side <= 2*float64(maxCoord)):
 		return fmt.Errorf("%w: side %v not in (0, %v]", ErrConfig, c.Side, 2*maxCoord)
 	}
@@ -171,7 +183,7 @@ const maxNotes = 20
 
 // startServer runs bin with the load test's gamemode (side written into it) in dir, and
 // waits for its "serving" line.
-func startServer(ctx context.Context, bin, dir string, players int, side float64) (*serverProc, error) {
+func startServer(ctx context.Context, bin, dir string, players int, side float64, tick time.Duration) (*serverProc, error) {
 	mode := filepath.Join(dir, "loadtest.lua")
 	if err := os.WriteFile(mode, fmt.Appendf(nil, "SIDE = %g\n%s", side, gamemode), 0o600); err != nil {
 		return nil, err
@@ -181,7 +193,7 @@ func startServer(ctx context.Context, bin, dir string, players int, side float64
 		return nil, err
 	}
 	cmd := exec.Command(bin, "-listen", "127.0.0.1:0", "-metrics", "127.0.0.1:0", "-log-json", "-config", conf,
-		"-max-players", fmt.Sprint(players), "-gamemode", mode, "-tick", ServerTick.String())
+		"-max-players", fmt.Sprint(players), "-gamemode", mode, "-tick", tick.String())
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -312,7 +324,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 			return Report{}, err
 		}
 	}
-	srv, err := startServer(ctx, bin, dir, cfg.Players, cfg.Side)
+	srv, err := startServer(ctx, bin, dir, cfg.Players, cfg.Side, cfg.Tick)
 	if err != nil {
 		return Report{}, err
 	}
@@ -362,7 +374,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		}
 	}()
 
-	r := Report{Players: cfg.Players, Side: cfg.Side, Window: cfg.Duration, FireEvery: max(cfg.FireEvery, 0)}
+	r := Report{Players: cfg.Players, Side: cfg.Side, Tick: cfg.Tick, Window: cfg.Duration, FireEvery: max(cfg.FireEvery, 0)}
 	// Everyone joins and spawns.
 	began := time.Now()
 	for !allSpawned(bots) {

@@ -131,7 +131,7 @@ arbiter_respawns_total 1
 // TestConfigBounds refuses a load test out of its bounds and sizes the default spread.
 func TestConfigBounds(t *testing.T) {
 	for _, c := range []Config{{Players: -1}, {Players: MaxLoadPlayers + 1}, {Duration: -time.Second},
-		{Duration: MaxDuration + 1}, {Side: -1}, {Side: 3 * maxCoord}} {
+		{Duration: MaxDuration + 1}, {Side: -1}, {Side: 3 * maxCoord}, {Tick: -time.Millisecond}, {Tick: MaxTick + 1}} {
 		_, err := Run(context.Background(), c)
 		require.ErrorIs(t, err, ErrConfig, "%+v", c)
 	}

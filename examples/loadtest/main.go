@@ -14,6 +14,7 @@
 //	-side M         the side in metres of the square the players are spread over
 //	                (0: sized so that each player has about 100 others within the
 //	                stream distance of 200 m; see AutoSide)
+//	-tick D         the server's tick, how often it ticks and flushes (default 10ms)
 //	-fire D         how often each bot fires at the nearest player within 35 m
 //	                (default 1s; negative: never)
 //	-workers N      goroutines stepping the clients (0: GOMAXPROCS)
@@ -91,6 +92,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.Players, "players", DefaultPlayers, "honest clients")
 	fs.DurationVar(&cfg.Duration, "duration", DefaultDuration, "the measured window")
 	fs.Float64Var(&cfg.Side, "side", 0, "the side in `metres` of the square the players are spread over (0: AutoSide)")
+	fs.DurationVar(&cfg.Tick, "tick", 0, "the server's tick (0: ServerTick, 10ms)")
 	fs.DurationVar(&cfg.FireEvery, "fire", DefaultFireEvery, "how often each bot fires (negative: never)")
 	fs.IntVar(&cfg.Workers, "workers", 0, "goroutines stepping the clients (0: GOMAXPROCS)")
 	fs.StringVar(&cfg.Server, "server", "", "a server binary `file` built already (default: go build examples/server)")

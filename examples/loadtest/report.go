@@ -102,10 +102,11 @@ func parseMetrics(r io.Reader) (metricSet, error) {
 
 // Report is what one load test measured.
 type Report struct {
-	// Players, Side (metres) and FireEvery are the test's settings; Window the measured
-	// window as it ran.
+	// Players, Side (metres), Tick (the server's) and FireEvery are the test's settings;
+	// Window the measured window as it ran.
 	Players   int
 	Side      float64
+	Tick      time.Duration
 	FireEvery time.Duration
 	Window    time.Duration
 	// Spread is the larger side of the box around the players' first spawn points (at
@@ -125,7 +126,7 @@ type Report struct {
 	// FrameRate is the frames (PlayerSync) each client sent per second in the window: 30
 	// when the generator keeps up (transport.FrameInterval).
 	FrameRate float64
-	// Ticks is the server ticks in the window (the window over ServerTick); In and Out
+	// Ticks is the server ticks in the window (the window over Tick); In and Out
 	// the datagrams the server read and wrote in it; InPerTick and OutPerTick per tick.
 	Ticks                 float64
 	In, Out               float64
@@ -226,7 +227,7 @@ func (r *Report) addWrongN(part *int, n int, format string, args ...any) {
 // measure fills the window's figures from the metrics before and after it.
 func (r *Report) measure(before, after metricSet, wall time.Duration) {
 	r.Window = wall
-	r.Ticks = wall.Seconds() / ServerTick.Seconds()
+	r.Ticks = wall.Seconds() / r.Tick.Seconds()
 	r.In = after.get(metricDatagramsIn) - before.get(metricDatagramsIn)
 	r.Out = after.get(metricDatagramsOut) - before.get(metricDatagramsOut)
 	r.InPerTick, r.OutPerTick = r.In/r.Ticks, r.Out/r.Ticks
@@ -310,7 +311,7 @@ func (r Report) String() string {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("load test: %d players over %.0f m × %.0f m, a shot each %v, window %v (server tick %v)\n",
-		r.Players, r.Side, r.Side, r.FireEvery, r.Window.Round(time.Millisecond), ServerTick)
+		r.Players, r.Side, r.Side, r.FireEvery, r.Window.Round(time.Millisecond), r.Tick)
 	p("  joined and spawned in %v (spawn points spread over %.0f m), settled in %v\n",
 		r.JoinTime.Round(time.Millisecond), r.Spread, r.SettleTime.Round(time.Millisecond))
 	p("  server CPU: %.3f cores, %.1f µs per player per second (%v in the window)\n", r.ServerCores, r.CPUPerPlayer, r.ServerCPU)
