@@ -239,13 +239,13 @@ func (m *swarmMember) end(err error) {
 func (m *swarmMember) startReader() {
 	per := m.io.batch()
 	count := max(QueueLength/per, 2)
-	free, full := make(chan *inbox, count), make(chan *inbox, count)
+	free, full := make(chan *msgBatch, count), make(chan *msgBatch, count)
 	for range count {
-		free <- &inbox{ms: newMessages(per)}
+		free <- &msgBatch{ms: newMessages(per)}
 	}
 	go read(m.io, free, full)
 	m.poll = func(ms []message) (int, error) {
-		var b *inbox
+		var b *msgBatch
 		select {
 		case got, ok := <-full:
 			if !ok {

@@ -60,15 +60,16 @@ const QueueLength = 1024
 // BatchSize is the most datagrams one system call reads or writes on the batched path.
 const BatchSize = 64
 
-// inbox is a batch of datagrams read together: the first n of ms.
-type inbox struct {
+// msgBatch is a batch of datagrams read together (the reading goroutine's) or to be
+// written together (the writing goroutine's: write.go): the first n of ms.
+type msgBatch struct {
 	ms []message
 	n  int
 }
 
-// read fills the inboxes free gives it and hands them to full until the socket fails
+// read fills the batches free gives it and hands them to full until the socket fails
 // (it was closed); then it closes full.
-func read(p packetIO, free <-chan *inbox, full chan<- *inbox) {
+func read(p packetIO, free <-chan *msgBatch, full chan<- *msgBatch) {
 	defer close(full)
 	for b := range free {
 		n, err := p.read(b.ms)
@@ -92,9 +93,9 @@ func loop(ctx context.Context, conn net.PacketConn, h *host, every time.Duration
 	p := h.io
 	per := p.batch()
 	count := max(QueueLength/per, 2)
-	free, full := make(chan *inbox, count), make(chan *inbox, count)
+	free, full := make(chan *msgBatch, count), make(chan *msgBatch, count)
 	for range count {
-		free <- &inbox{ms: newMessages(per)}
+		free <- &msgBatch{ms: newMessages(per)}
 	}
 	go read(p, free, full)
 	h.start()

@@ -15,15 +15,9 @@ import (
 // reused.
 const WriteBatches = 8 * QueueLength / BatchSize
 
-// outbox is a batch of datagrams to write: the first n of ms.
-type outbox struct {
-	ms []message
-	n  int
-}
-
 // write is a host's writing goroutine: it writes the batches full gives it, in order,
 // and hands each back to free, until full is closed; then it closes done.
-func write(p packetIO, full <-chan *outbox, free chan<- *outbox, done chan<- struct{}) {
+func write(p packetIO, full <-chan *msgBatch, free chan<- *msgBatch, done chan<- struct{}) {
 	defer close(done)
 	for b := range full {
 		// A datagram the socket refused is lost, as on any network; the lane
@@ -45,12 +39,12 @@ func write(p packetIO, full <-chan *outbox, free chan<- *outbox, done chan<- str
 // goroutine.
 type host struct {
 	io  packetIO
-	cur *outbox // the batch send fills (nil: none taken yet)
+	cur *msgBatch // the batch send fills (nil: none taken yet)
 
 	// The writer's channels while it runs (full is nil otherwise); each has room for
 	// WriteBatches, so that handing a batch over or back never waits.
-	full chan *outbox
-	free chan *outbox
+	full chan *msgBatch
+	free chan *msgBatch
 	done chan struct{} // closed when the writer ended
 	made int           // batches allocated while the writer runs, at most WriteBatches
 	// waits counts the sends that waited for the writer to hand a batch back (all
@@ -77,7 +71,7 @@ func (h *host) send(d []byte, to netip.AddrPort) {
 // take returns an empty batch: without a writer a new one (send keeps it); with one a
 // batch the writer handed back, else a new one while fewer than WriteBatches were made,
 // else the next one the writer hands back, waiting for it.
-func (h *host) take() *outbox {
+func (h *host) take() *msgBatch {
 	if h.full != nil {
 		select {
 		case b := <-h.free:
@@ -90,7 +84,7 @@ func (h *host) take() *outbox {
 		}
 		h.made++
 	}
-	return &outbox{ms: newMessages(BatchSize)}
+	return &msgBatch{ms: newMessages(BatchSize)}
 }
 
 // flush hands what send queued to the writer, or writes it when none runs. A datagram
@@ -114,7 +108,7 @@ func (h *host) start() {
 	h.flush()
 	h.cur = nil
 	h.made = 0
-	h.full, h.free, h.done = make(chan *outbox, WriteBatches), make(chan *outbox, WriteBatches), make(chan struct{})
+	h.full, h.free, h.done = make(chan *msgBatch, WriteBatches), make(chan *msgBatch, WriteBatches), make(chan struct{})
 	go write(h.io, h.full, h.free, h.done)
 }
 
